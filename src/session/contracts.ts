@@ -1,0 +1,79 @@
+// The contracts between the session core (store, scheduler) and the VS Code layer.
+// Pure: no `vscode` import. Implementations: sessionStore.ts, refreshScheduler.ts.
+import type { ApiError } from '../api/errors';
+import type { AccountKind, RefreshRequest, RequestOptions, TokenResponse } from '../api/types';
+import type { AccountRecord, Disposable, Event, Session, StoredTokens } from './types';
+
+/** Time and timers, injected so tests can use a fake clock. */
+export interface Clock {
+	now(): number;
+	setTimeout(callback: () => void, ms: number): unknown;
+	clearTimeout(handle: unknown): void;
+}
+
+export const systemClock: Clock = {
+	now: () => Date.now(),
+	setTimeout: (callback, ms) => setTimeout(callback, ms),
+	clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/** What a login hands to the store. `login` is the device token or API login; it is hashed into the id. */
+export interface NewAccount {
+	kind: AccountKind;
+	serviceUrl: string;
+	instanceId: string;
+	login: string;
+	label: string;
+}
+
+export interface ISessionStore extends Disposable {
+	/** Reads the index and every account's secret. Call once, after activation's cheap work. */
+	load(): Promise<void>;
+	/** Fires after any change, local or from another window, once the new state is read. */
+	readonly onDidChange: Event<void>;
+	/** All accounts, oldest first. */
+	list(): readonly Session[];
+	get(id: string): Session | undefined;
+	active(): Session | undefined;
+	setActive(id: string): Promise<void>;
+	/** Stores a login's result (secret first, then index) and makes the account active. Same account again: replaces its tokens. */
+	saveLogin(account: NewAccount, tokens: StoredTokens): Promise<Session>;
+	/** Stores refreshed tokens: access and rotated refresh token in one secret write. */
+	updateTokens(id: string, tokens: StoredTokens): Promise<void>;
+	/** The refresh token was refused: only a new login helps. Tokens stay until then. */
+	markNeedsLogin(id: string): Promise<void>;
+	/** Log out: deletes the secret and the index entry. */
+	remove(id: string): Promise<void>;
+}
+
+export type RefreshTrigger = 'auto' | 'manual';
+
+export interface RefreshStatus {
+	inFlight: boolean;
+	/** When the next automatic refresh is planned (epoch ms), if one is. */
+	nextRefreshAt?: number;
+	/** The last failure since the last success. */
+	lastError?: { kind: ApiError['kind']; message: string; at: number };
+}
+
+export interface RefreshFailure {
+	accountId: string;
+	error: ApiError;
+	trigger: RefreshTrigger;
+}
+
+export interface IRefreshScheduler extends Disposable {
+	/** Plans refreshes for every account and follows the store from now on. */
+	start(): void;
+	/** Refreshes now; joins a refresh already in flight for that account. Rejects with ApiError. */
+	refreshNow(accountId: string): Promise<Session>;
+	status(accountId: string): RefreshStatus;
+	readonly onDidChangeStatus: Event<string>;
+	/** A refresh failed for good (401 → needs login, 429, or transient failures until expiry). */
+	readonly onDidFail: Event<RefreshFailure>;
+}
+
+/** How the scheduler talks to the service; the VS Code layer binds settings into it. */
+export type RefreshFn = (request: RefreshRequest, options?: Partial<RequestOptions>) => Promise<TokenResponse>;
+
+export type { AccountRecord };

@@ -1,0 +1,64 @@
+// What a session is. Pure: no `vscode` import.
+import type { AccountKind } from '../api/types';
+
+/** The non-secret part of an account, kept in globalState (the index). */
+export interface AccountRecord {
+	/** Stable id derived from kind, service URL, instance ID and login (hashed). */
+	id: string;
+	kind: AccountKind;
+	/** Display name: the API Login for admins, a masked device token for users. */
+	label: string;
+	instanceId: string;
+	serviceUrl: string;
+	/** Epoch ms of the first login. */
+	createdAt: number;
+}
+
+/** The secret part, kept in SecretStorage under one key per account. */
+export interface StoredTokens {
+	deviceToken?: string;
+	accessToken: string;
+	refreshToken: string;
+	/** Epoch ms when the access token expires. */
+	expiresAt: number;
+	/** Where `expiresAt` came from. */
+	expirySource: 'jwt' | 'expiresIn' | 'default';
+	/** Epoch ms when these tokens were obtained (login or refresh). */
+	obtainedAt: number;
+	/** Epoch ms of the last successful refresh, if any. */
+	lastRefreshAt?: number;
+}
+
+/**
+ * `valid`: tokens present and not expired. `expired`: the access token has expired
+ * (a refresh may still work). `needsLogin`: tokens missing or unreadable, or the
+ * refresh token was refused; only a new login helps.
+ */
+export type SessionState = 'valid' | 'expired' | 'needsLogin';
+
+export interface Session {
+	account: AccountRecord;
+	tokens?: StoredTokens;
+	state: SessionState;
+}
+
+export interface Disposable {
+	dispose(): void;
+}
+
+/** Minimal event shape, compatible with `vscode.Event`. */
+export type Event<T> = (listener: (e: T) => unknown) => Disposable;
+
+/** What SessionStore needs from `vscode.SecretStorage`. */
+export interface SecretBackend {
+	get(key: string): PromiseLike<string | undefined>;
+	store(key: string, value: string): PromiseLike<void>;
+	delete(key: string): PromiseLike<void>;
+	onDidChange: Event<{ key: string }>;
+}
+
+/** What SessionStore needs from `vscode.Memento` (globalState). */
+export interface MementoBackend {
+	get<T>(key: string): T | undefined;
+	update(key: string, value: unknown): PromiseLike<void>;
+}
