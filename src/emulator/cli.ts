@@ -1,0 +1,220 @@
+// `npm run emulator`: runs the service emulator until Ctrl+C. `--json` prints one line
+// `{"url":…,"users":…,"admins":…}` once listening, for scripts; otherwise a banner with the
+// demo credentials (emulator-only values, never real ones).
+import { readFileSync } from 'node:fs';
+import type { EmulatorConfig, EmulatorFaults, FaultMode } from './config';
+import { FAULT_MODES, startEmulator, type RunningEmulator } from './server';
+
+export const DEFAULT_CLI_PORT = 8787;
+
+export interface CliOptions {
+	/** From the flags only; `--config` is read by `loadConfig`. */
+	config: Partial<EmulatorConfig>;
+	configFile?: string;
+	json: boolean;
+	help: boolean;
+	/** False when the port is the default, so a busy default may fall back to any free port. */
+	portGiven: boolean;
+}
+
+export class CliError extends Error { }
+
+export const USAGE = `Usage: npm run emulator -- [options]
+
+Runs a local emulator of the telematics user service (Login, RefreshToken).
+
+Options:
+  --port N                 port to listen on (default ${DEFAULT_CLI_PORT}; 0 = any free port)
+  --host HOST              address to listen on (default 127.0.0.1)
+  --token-lifetime S       access token lifetime in seconds (default 7200)
+  --refresh-lifetime S     refresh token lifetime in seconds (default 90 days)
+  --rate-limit M/W/B       login rate limit: M logins per W seconds, then blocked B seconds (default 5/60/600)
+  --fault ENDPOINT=MODE    login|refresh = ${FAULT_MODES.join('|')} (repeatable)
+  --fault-count N          apply the faults to the next N requests only
+  --slow-ms N              delay for the 'slow' fault (default 2000)
+  --require-admin-instance admin logins must send the InstanceId header
+  --config FILE.json       a partial emulator configuration (users, admins, …); flags win
+  --json                   print one JSON line with the URL and accounts once listening
+  -h, --help               show this help
+`;
+
+export function parseArgs(argv: readonly string[]): CliOptions {
+	const options: CliOptions = { config: {}, json: false, help: false, portGiven: false };
+	const faults: EmulatorFaults = {};
+	const args = argv.flatMap((arg) => arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--fault=')
+		? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+		: arg.startsWith('--fault=') ? ['--fault', arg.slice('--fault='.length)] : [arg]);
+	for (let i = 0; i < args.length; i++) {
+		const flag = args[i] as string;
+		const value = (): string => {
+			const next = args[++i];
+			if (next === undefined) throw new CliError(`${flag} needs a value.`);
+			return next;
+		};
+		switch (flag) {
+			case '--port':
+				options.config.port = integer(flag, value(), 0, 65535);
+				options.portGiven = true;
+				break;
+			case '--host':
+				options.config.host = value();
+				break;
+			case '--token-lifetime':
+				options.config.accessTokenLifetimeSeconds = integer(flag, value(), 1);
+				break;
+			case '--refresh-lifetime':
+				options.config.refreshTokenLifetimeSeconds = integer(flag, value(), 1);
+				break;
+			case '--rate-limit':
+				options.config.loginRateLimit = rateLimit(value());
+				break;
+			case '--fault': {
+				const [endpoint, mode] = value().split('=');
+				if (endpoint !== 'login' && endpoint !== 'refresh') throw new CliError('--fault takes login=MODE or refresh=MODE.');
+				if (!FAULT_MODES.includes(mode as FaultMode)) throw new CliError(`--fault mode must be one of ${FAULT_MODES.join(', ')}.`);
+				faults[endpoint] = mode as FaultMode;
+				break;
+			}
+			case '--fault-count':
+				faults.count = integer(flag, value(), 0);
+				break;
+			case '--slow-ms':
+				faults.slowMs = integer(flag, value(), 0);
+				break;
+			case '--require-admin-instance':
+				options.config.requireInstanceHeaderForAdmin = true;
+				break;
+			case '--config':
+				options.configFile = value();
+				break;
+			case '--json':
+				options.json = true;
+				break;
+			case '-h':
+			case '--help':
+				options.help = true;
+				break;
+			default:
+				throw new CliError(`Unknown option ${flag}. See --help.`);
+		}
+	}
+	if (Object.keys(faults).length > 0) options.config.faults = faults;
+	return options;
+}
+
+/** The configuration to start with: the file's (if any), then the flags over it, then the CLI's default port. */
+export function mergeConfig(fromFile: Partial<EmulatorConfig>, options: CliOptions): Partial<EmulatorConfig> {
+	const merged: Partial<EmulatorConfig> = { ...fromFile, ...options.config };
+	if (fromFile.faults && options.config.faults) merged.faults = { ...fromFile.faults, ...options.config.faults };
+	merged.port ??= DEFAULT_CLI_PORT;
+	return merged;
+}
+
+export function readConfigFile(path: string): Partial<EmulatorConfig> {
+	let text: string;
+	try {
+		text = readFileSync(path, 'utf8');
+	} catch (e) {
+		throw new CliError(`Cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}.`);
+	}
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		throw new CliError(`${path} is not valid JSON.`);
+	}
+	if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new CliError(`${path} must hold a JSON object.`);
+	return value as Partial<EmulatorConfig>;
+}
+
+export function banner(emulator: RunningEmulator): string {
+	const { config, url } = emulator;
+	const lines = [`Telematics service emulator listening on ${url}`, `  Swagger: ${url}/swagger/index.html`, ''];
+	lines.push(`  Set telematicsAuth.baseUrl to ${url}, then log in with:`);
+	for (const user of config.users) {
+		lines.push(`  User${user.name ? ` (${user.name})` : ''}`);
+		lines.push(`    InstanceID:  ${user.instanceId}`, `    DeviceToken: ${user.deviceToken}`, `    InstanceKey: ${user.instanceKey}`);
+	}
+	for (const admin of config.admins) {
+		lines.push('  Admin');
+		lines.push(`    API InstanceID: ${admin.instanceId}`, `    API Login:      ${admin.email}`, `    API Password:   ${admin.password}`);
+	}
+	const { max, windowSeconds, blockSeconds } = config.loginRateLimit;
+	const faults = config.faults;
+	const active = (['login', 'refresh'] as const).filter((e) => faults[e] && faults[e] !== 'none').map((e) => `${e}=${faults[e]}`);
+	lines.push('', `  Access tokens live ${config.accessTokenLifetimeSeconds} s. Login limit: ${max} per ${windowSeconds} s, then ${blockSeconds} s blocked.`);
+	lines.push(`  Faults: ${active.length > 0 ? active.join(', ') : 'none'}.`);
+	lines.push('  Press Ctrl+C to stop.', '');
+	return lines.join('\n');
+}
+
+export interface CliIo {
+	stdout: { write(text: string): unknown };
+	stderr: { write(text: string): unknown };
+	/** Stop on SIGINT/SIGTERM (the default); tests pass false and close the emulator themselves. */
+	handleSignals?: boolean;
+}
+
+/** Starts the emulator as the flags say. Resolves to it once listening, or undefined after --help or an error (exit code set). */
+export async function main(argv: readonly string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr }): Promise<RunningEmulator | undefined> {
+	let emulator: RunningEmulator;
+	try {
+		const options = parseArgs(argv);
+		if (options.help) {
+			io.stdout.write(USAGE);
+			return undefined;
+		}
+		const config = mergeConfig(options.configFile ? readConfigFile(options.configFile) : {}, options);
+		emulator = await listen(config, !options.portGiven && config.port === DEFAULT_CLI_PORT, io);
+		io.stdout.write(options.json
+			? `${JSON.stringify({ url: emulator.url, swaggerUrl: `${emulator.url}/swagger/index.html`, users: emulator.config.users, admins: emulator.config.admins })}\n`
+			: banner(emulator));
+	} catch (e) {
+		io.stderr.write(`emulator: ${e instanceof Error ? e.message : String(e)}\n`);
+		process.exitCode = 1;
+		return undefined;
+	}
+	if (io.handleSignals ?? true) {
+		const stop = () => {
+			process.off('SIGINT', stop);
+			process.off('SIGTERM', stop);
+			void emulator.close().then(() => io.stderr.write('Emulator stopped.\n'));
+		};
+		process.on('SIGINT', stop);
+		process.on('SIGTERM', stop);
+	}
+	return emulator;
+}
+
+async function listen(config: Partial<EmulatorConfig>, mayFallBack: boolean, io: CliIo): Promise<RunningEmulator> {
+	try {
+		return await startEmulator(config);
+	} catch (e) {
+		const code = (e as NodeJS.ErrnoException).code;
+		if (code === 'EADDRINUSE' && mayFallBack) {
+			io.stderr.write(`Port ${config.port} is busy; using a free port instead.\n`);
+			return startEmulator({ ...config, port: 0 });
+		}
+		if (code === 'EADDRINUSE') throw new CliError(`Port ${config.port} is busy. Choose another with --port N (0 = any free port).`);
+		throw e;
+	}
+}
+
+function integer(flag: string, text: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+	const n = Number(text);
+	if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
+		throw new CliError(`${flag} needs a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? '' : ` to ${max}`}, not "${text}".`);
+	}
+	return n;
+}
+
+function rateLimit(text: string): EmulatorConfig['loginRateLimit'] {
+	const parts = text.split('/');
+	if (parts.length !== 3) throw new CliError('--rate-limit takes MAX/WINDOW/BLOCK, e.g. 5/60/600.');
+	const [max, windowSeconds, blockSeconds] = parts.map((p) => integer('--rate-limit', p, 0)) as [number, number, number];
+	return { max, windowSeconds, blockSeconds };
+}
+
+if (require.main === module) {
+	void main(process.argv.slice(2));
+}
