@@ -11,7 +11,7 @@ const lazyNetworkPlugin = {
 	name: 'lazy-network',
 	setup(build) {
 		build.onResolve({ filter: /^\.\/undiciTransport$/ }, (args) =>
-			args.importer.endsWith('transport.ts') ? { path: './undiciTransport.js', external: true } : undefined);
+			/[\\/]transport\.ts$/.test(args.importer) ? { path: './undiciTransport.js', external: true } : undefined);
 	},
 };
 

@@ -7,8 +7,12 @@ import type { StoredTokens } from './types';
 /** The spec's stated lifetime and refresh period. */
 export const DEFAULT_LIFETIME_MS = 2 * 60 * 60 * 1000;
 
-/** Longest lifetime we believe from `ExpiresIn` read as seconds (the service sends 86400). */
-const MAX_PLAUSIBLE_SECONDS = 90 * 24 * 60 * 60;
+/**
+ * Longest access-token lifetime we believe from `ExpiresIn` (the service sends 86400 s).
+ * Kept at 7 days so the spec's own "2 hours in milliseconds" (7200000) is read as ms,
+ * not as 83 days; anything longer falls back to the 2-hour default (an early refresh is harmless).
+ */
+const MAX_PLAUSIBLE_SECONDS = 7 * 24 * 60 * 60;
 
 export interface Expiry {
 	expiresAt: number;

@@ -1,0 +1,144 @@
+// The API client: builds Login and RefreshToken requests, sends them through a transport
+// loaded on first use, and turns answers into tokens or an ApiError with a message a person
+// can act on. Pure: no `vscode` import; the network lives behind `Transport`.
+import { ApiError, cancelledMessage, failureMessage, type FailureContext } from './errors';
+import { interpretResponse } from './parse';
+import type { ApiClient, HttpRequest, LoginRequest, RefreshRequest, RequestOptions, TokenResponse, Transport } from './types';
+import type { Log } from '../util/log';
+import { redact } from '../util/redact';
+
+export const LOGIN_PATH = '/v1/Auth/Login';
+export const REFRESH_PATH = '/v1/Auth/RefreshToken';
+
+export function joinUrl(baseUrl: string, path: string): string {
+	return `${baseUrl.trim().replace(/\/+$/, '')}${path}`;
+}
+
+/** `https://host/path` without credentials, query or fragment: safe to log. */
+export function displayUrl(url: string): string {
+	try {
+		const u = new URL(url);
+		return `${u.protocol}//${u.host}${u.pathname}`;
+	} catch {
+		return '(invalid URL)';
+	}
+}
+
+export function hostOf(url: string): string {
+	try {
+		return new URL(url).host;
+	} catch {
+		return '(invalid URL)';
+	}
+}
+
+/** The Login body. `string` format JSON-encodes LoginFields, as the newest vendor samples do. */
+export function loginBody(request: LoginRequest): string {
+	const fields = request.kind === 'user'
+		? (request.loginFieldsFormat === 'string' ? { Devicetoken: request.login } : { deviceToken: request.login })
+		: (request.loginFieldsFormat === 'string' ? { email: request.login } : { Email: request.login });
+	const loginFields = request.loginFieldsFormat === 'string' ? JSON.stringify(fields) : fields;
+	return JSON.stringify({ LoginFields: loginFields, Password: request.password });
+}
+
+/**
+ * The Login headers. Users also send `InstanceKey` (the same value as Password), as the
+ * spec's reference request does; admins do not, since their password is not an InstanceKey.
+ */
+export function loginHeaders(request: LoginRequest): Record<string, string> {
+	return {
+		'InstanceId': request.instanceId,
+		...(request.kind === 'user' && { 'InstanceKey': request.password }),
+		'Content-Type': 'application/json-patch+json',
+		'Accept': 'application/json',
+	};
+}
+
+export function refreshBody(request: RefreshRequest): string {
+	return JSON.stringify({ AccessToken: request.accessToken, RefreshToken: request.refreshToken });
+}
+
+export function refreshHeaders(request: RefreshRequest): Record<string, string> {
+	return {
+		...(request.instanceId && { 'InstanceId': request.instanceId }),
+		'Content-Type': 'application/json-patch+json',
+		'Accept': 'application/json',
+	};
+}
+
+export function createApiClient(loadTransport: () => Promise<Transport>, log: Log): ApiClient {
+	async function send(
+		httpRequest: HttpRequest,
+		context: FailureContext,
+		secrets: string[],
+	): Promise<Omit<TokenResponse, 'refreshToken'> & { refreshToken?: string }> {
+		const shown = `${httpRequest.method} ${displayUrl(httpRequest.url)}`;
+		const started = Date.now();
+		const elapsed = (): string => `${Date.now() - started} ms`;
+		const safe = (text: string): string => redact(text, secrets);
+		const failed = (error: ApiError): ApiError => {
+			const status = error.status !== undefined ? `${error.status} ` : '';
+			log.warn(safe(`${shown} → ${status}${error.kind} (${elapsed()})`));
+			return new ApiError(
+				error.kind,
+				safe(error.message),
+				error.status,
+				error.details.map((d) => ({ key: safe(d.key), message: safe(d.message) })),
+				error.retryAfterSeconds,
+			);
+		};
+
+		let response;
+		try {
+			const transport = await loadTransport();
+			response = await transport(httpRequest);
+		} catch (e) {
+			if (e instanceof ApiError) throw failed(e);
+			if (httpRequest.signal?.aborted) throw failed(new ApiError('cancelled', cancelledMessage()));
+			const name = e instanceof Error ? e.name : typeof e;
+			log.error(`${shown}: unexpected ${name} from the network layer`);
+			throw failed(new ApiError('network', `Could not reach ${context.host}. Check the service URL (telematicsAuth.baseUrl) and your network/proxy settings (http.proxy).`));
+		}
+
+		const outcome = interpretResponse(response);
+		if (!outcome.ok) {
+			const f = outcome.failure;
+			throw failed(new ApiError(f.kind, failureMessage(f, context), f.status, f.details, f.retryAfterSeconds));
+		}
+		log.info(`${shown} → ${response.status} (${elapsed()})`);
+		return outcome.tokens;
+	}
+
+	return {
+		async login(request: LoginRequest, options: RequestOptions): Promise<TokenResponse> {
+			const url = joinUrl(request.baseUrl, LOGIN_PATH);
+			const secrets = [request.password, ...(request.kind === 'user' ? [request.login] : [])];
+			const context: FailureContext = { operation: 'login', accountKind: request.kind, host: hostOf(url) };
+			const tokens = await send(
+				{ method: 'POST', url, headers: loginHeaders(request), body: loginBody(request), ...options },
+				context,
+				secrets,
+			);
+			if (tokens.refreshToken === undefined) {
+				log.warn(`POST ${displayUrl(url)}: the answer has no refresh token`);
+				throw new ApiError('badResponse', 'The service answered in a form this extension does not understand (the login answer has no refresh token). Check telematicsAuth.baseUrl.', 200);
+			}
+			return { ...tokens, refreshToken: tokens.refreshToken };
+		},
+
+		async refresh(request: RefreshRequest, options: RequestOptions): Promise<TokenResponse> {
+			const url = joinUrl(request.baseUrl, REFRESH_PATH);
+			const context: FailureContext = { operation: 'refresh', host: hostOf(url) };
+			const tokens = await send(
+				{ method: 'POST', url, headers: refreshHeaders(request), body: refreshBody(request), ...options },
+				context,
+				[request.accessToken, request.refreshToken],
+			);
+			if (tokens.refreshToken === undefined) {
+				// No rotation in this answer: the refresh token we sent is still the one to keep.
+				log.debug(`POST ${displayUrl(url)}: no new refresh token in the answer; keeping the current one`);
+			}
+			return { ...tokens, refreshToken: tokens.refreshToken ?? request.refreshToken };
+		},
+	};
+}

@@ -1,0 +1,104 @@
+// Decides whether a request goes direct or through a proxy, from VS Code's `http.*` settings
+// and the usual environment variables. Pure: no `vscode` import, no I/O.
+import type { ProxySettings } from './types';
+
+export type ProxyDecision = { kind: 'direct' } | { kind: 'proxy'; proxyUrl: string; strictSSL: boolean };
+
+const DIRECT: ProxyDecision = { kind: 'direct' };
+
+function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
+	const value = (env[name.toLowerCase()] ?? env[name.toUpperCase()])?.trim();
+	return value ? value : undefined;
+}
+
+function defaultPort(protocol: string): string {
+	return protocol === 'https:' ? '443' : '80';
+}
+
+/** `localhost`, `*.localhost`, 127.0.0.0/8, `::1`: never proxied. */
+export function isLoopback(host: string): boolean {
+	return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === '::1';
+}
+
+function ipv4ToNumber(ip: string): number | undefined {
+	const parts = ip.split('.');
+	if (parts.length !== 4) return undefined;
+	let n = 0;
+	for (const part of parts) {
+		if (!/^\d{1,3}$/.test(part) || Number(part) > 255) return undefined;
+		n = n * 256 + Number(part);
+	}
+	return n;
+}
+
+function matchesCidr(host: string, cidr: string): boolean {
+	const [range, bitsText] = cidr.split('/');
+	const bits = Number(bitsText);
+	const hostN = ipv4ToNumber(host);
+	const rangeN = range === undefined ? undefined : ipv4ToNumber(range);
+	if (hostN === undefined || rangeN === undefined || !Number.isInteger(bits) || bits < 0 || bits > 32) return false;
+	const size = 2 ** (32 - bits);
+	return Math.floor(hostN / size) === Math.floor(rangeN / size);
+}
+
+/**
+ * One `noProxy` entry against a host. `*` matches all; `example.com` matches it and its
+ * subdomains; `.example.com` and `*.example.com` match subdomains only; `host:port` also
+ * needs the port; `10.0.0.0/8` matches IPv4 addresses in the range.
+ */
+export function matchesNoProxy(entry: string, host: string, port: string): boolean {
+	let pattern = entry.trim().toLowerCase();
+	if (!pattern) return false;
+	if (pattern === '*') return true;
+	if (pattern.includes('/')) return matchesCidr(host, pattern);
+	const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(pattern);
+	let patternPort: string | undefined;
+	if (bracketed) {
+		pattern = bracketed[1] ?? '';
+		patternPort = bracketed[2];
+	} else {
+		const withPort = /^([^:]+):(\d+)$/.exec(pattern);
+		if (withPort) {
+			pattern = withPort[1] ?? '';
+			patternPort = withPort[2];
+		}
+	}
+	if (patternPort !== undefined && patternPort !== port) return false;
+	if (pattern.startsWith('*.')) pattern = pattern.slice(1);
+	if (pattern.startsWith('.')) return host.endsWith(pattern);
+	return host === pattern || host.endsWith(`.${pattern}`);
+}
+
+function splitList(value: string | undefined): string[] {
+	return value ? value.split(/[\s,]+/).filter(Boolean) : [];
+}
+
+/** A proxy setting without a scheme (`proxy:8080`) means an HTTP proxy. */
+function normalizeProxyUrl(value: string): string {
+	return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+}
+
+/**
+ * Direct or proxy for `targetUrl`. Loopback is always direct; `http.noProxy` and
+ * `NO_PROXY` both exempt hosts; `http.proxy` beats the environment; otherwise
+ * `HTTPS_PROXY` (falling back to `HTTP_PROXY`, as undici does) for https targets and
+ * `HTTP_PROXY` for http targets, lowercase names first.
+ */
+export function decideProxy(targetUrl: string, settings: ProxySettings, env: NodeJS.ProcessEnv): ProxyDecision {
+	let url: URL;
+	try {
+		url = new URL(targetUrl);
+	} catch {
+		return DIRECT;
+	}
+	const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+	const port = url.port || defaultPort(url.protocol);
+	if (isLoopback(host)) return DIRECT;
+	const noProxy = [...settings.noProxy, ...splitList(envValue(env, 'no_proxy'))];
+	if (noProxy.some((entry) => matchesNoProxy(entry, host, port))) return DIRECT;
+	const configured = settings.proxyUrl?.trim();
+	const httpProxy = envValue(env, 'http_proxy');
+	const chosen = configured || (url.protocol === 'https:' ? envValue(env, 'https_proxy') ?? httpProxy : httpProxy);
+	if (!chosen) return DIRECT;
+	return { kind: 'proxy', proxyUrl: normalizeProxyUrl(chosen), strictSSL: settings.strictSSL };
+}

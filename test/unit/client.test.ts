@@ -1,0 +1,421 @@
+// The real client with the real undici transport, against the real emulator over loopback,
+// plus tiny node:http servers for answers the emulator does not give.
+import * as assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { createApiClient } from '../../src/api/client';
+import { ApiError, type ApiErrorKind } from '../../src/api/errors';
+import { lazyUndiciTransport } from '../../src/api/transport';
+import type { ApiClient, LoginFieldsFormat, LoginRequest, RequestOptions, TokenResponse } from '../../src/api/types';
+import { errorCode, networkReason } from '../../src/api/undiciTransport';
+import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RunningEmulator } from '../../src/emulator/server';
+import type { Log } from '../../src/util/log';
+
+const USER = DEMO_USERS[0]!;
+const ADMIN = DEMO_ADMINS[0]!;
+const OPTIONS: RequestOptions = { timeoutMs: 5000 };
+
+class RecordingLog implements Log {
+	readonly lines: string[] = [];
+	trace(m: string): void { this.lines.push(`trace ${m}`); }
+	debug(m: string): void { this.lines.push(`debug ${m}`); }
+	info(m: string): void { this.lines.push(`info ${m}`); }
+	warn(m: string): void { this.lines.push(`warn ${m}`); }
+	error(m: string): void { this.lines.push(`error ${m}`); }
+}
+
+/** Every secret the tests send or receive; none may appear in a message or a log line. */
+const secrets = new Set<string>([USER.deviceToken, USER.instanceKey, ADMIN.password, 'echoed-secret-pw']);
+
+function remember(tokens: TokenResponse): TokenResponse {
+	for (const value of [tokens.accessToken, tokens.refreshToken, tokens.deviceToken]) if (value) secrets.add(value);
+	return tokens;
+}
+
+function assertNoSecrets(text: string, where: string): void {
+	for (const secret of secrets) assert.ok(!text.includes(secret), `${where} contains a secret: ${text}`);
+}
+
+async function expectFailure(promise: Promise<unknown>, kind: ApiErrorKind): Promise<ApiError> {
+	try {
+		await promise;
+	} catch (e) {
+		assert.ok(e instanceof ApiError, `not an ApiError: ${String(e)}`);
+		assert.equal(e.kind, kind, `kind ${e.kind}, message: ${e.message}`);
+		assertNoSecrets(e.message, 'error message');
+		for (const d of e.details) assertNoSecrets(`${d.key} ${d.message}`, 'error detail');
+		return e;
+	}
+	assert.fail(`expected a ${kind} failure, but the call succeeded`);
+}
+
+function userLogin(baseUrl: string, format: LoginFieldsFormat = 'object', overrides: Partial<LoginRequest> = {}): LoginRequest {
+	return { kind: 'user', baseUrl, instanceId: USER.instanceId, login: USER.deviceToken, password: USER.instanceKey, loginFieldsFormat: format, ...overrides };
+}
+
+function adminLogin(baseUrl: string, format: LoginFieldsFormat = 'object', overrides: Partial<LoginRequest> = {}): LoginRequest {
+	return { kind: 'admin', baseUrl, instanceId: ADMIN.instanceId, login: ADMIN.email, password: ADMIN.password, loginFieldsFormat: format, ...overrides };
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+async function listen(server: Server): Promise<string> {
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function close(server: Server): Promise<void> {
+	server.closeAllConnections();
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+describe('API client against the emulator', function () {
+	this.timeout(10000);
+	let emulator: RunningEmulator;
+	let log: RecordingLog;
+	let client: ApiClient;
+
+	before(async () => {
+		emulator = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 600 } });
+	});
+	after(async () => emulator.close());
+	beforeEach(() => {
+		emulator.setFaults({});
+		emulator.resetRateLimit();
+		log = new RecordingLog();
+		client = createApiClient(lazyUndiciTransport(), log);
+	});
+	afterEach(() => {
+		for (const line of log.lines) assertNoSecrets(line, 'log line');
+	});
+
+	it('logs a user in with LoginFields as an object, sending InstanceId and InstanceKey', async () => {
+		const tokens = remember(await client.login(userLogin(emulator.url), OPTIONS));
+		assert.deepEqual(emulator.stats.lastLoginBody, { LoginFields: { deviceToken: USER.deviceToken }, Password: USER.instanceKey });
+		assert.deepEqual(emulator.stats.lastLoginHeaders, { 'InstanceId': USER.instanceId, 'InstanceKey': USER.instanceKey, 'Content-Type': 'application/json-patch+json' });
+		assert.equal(tokens.deviceToken, USER.deviceToken);
+		assert.match(tokens.accessToken, /^eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
+		assert.equal(tokens.expiresIn, 7200);
+		assert.ok(tokens.refreshToken.length > 10);
+		assert.ok(log.lines.some((l) => /^info POST http:\/\/127\.0\.0\.1:\d+\/v1\/Auth\/Login → 200 \(\d+ ms\)$/.test(l)), log.lines.join('\n'));
+	});
+
+	it('logs a user in with LoginFields as a JSON-encoded string', async () => {
+		remember(await client.login(userLogin(emulator.url, 'string'), OPTIONS));
+		assert.deepEqual(emulator.stats.lastLoginBody, { LoginFields: JSON.stringify({ Devicetoken: USER.deviceToken }), Password: USER.instanceKey });
+	});
+
+	it('logs an admin in with Email as an object, without InstanceKey', async () => {
+		const tokens = remember(await client.login(adminLogin(emulator.url), OPTIONS));
+		assert.deepEqual(emulator.stats.lastLoginBody, { LoginFields: { Email: ADMIN.email }, Password: ADMIN.password });
+		assert.deepEqual(emulator.stats.lastLoginHeaders, { 'InstanceId': ADMIN.instanceId, 'Content-Type': 'application/json-patch+json' });
+		assert.equal(tokens.deviceToken, undefined);
+	});
+
+	it('logs an admin in with LoginFields as a JSON-encoded string', async () => {
+		remember(await client.login(adminLogin(emulator.url, 'string'), OPTIONS));
+		assert.deepEqual(emulator.stats.lastLoginBody, { LoginFields: JSON.stringify({ email: ADMIN.email }), Password: ADMIN.password });
+	});
+
+	it('copes with trailing slashes in the service URL', async () => {
+		remember(await client.login(userLogin(`${emulator.url}//`), OPTIONS));
+		assert.equal(emulator.stats.requests.at(-1)?.path, '/v1/Auth/Login');
+	});
+
+	it('refreshes with rotation, and a spent refresh token is refused', async () => {
+		const first = remember(await client.login(userLogin(emulator.url), OPTIONS));
+		const request = { baseUrl: emulator.url, instanceId: USER.instanceId, accessToken: first.accessToken, refreshToken: first.refreshToken };
+		const second = remember(await client.refresh(request, OPTIONS));
+		assert.deepEqual(emulator.stats.lastRefreshBody, { AccessToken: first.accessToken, RefreshToken: first.refreshToken });
+		assert.equal(emulator.stats.lastRefreshHeaders?.['InstanceId'], USER.instanceId);
+		assert.notEqual(second.refreshToken, first.refreshToken);
+		assert.notEqual(second.accessToken, first.accessToken);
+		const error = await expectFailure(client.refresh(request, OPTIONS), 'badCredentials');
+		assert.equal(error.message, 'The refresh token was refused (it may have expired or been used already). Log in again.');
+		assert.ok(log.lines.some((l) => /^warn POST http:\/\/127\.0\.0\.1:\d+\/v1\/Auth\/RefreshToken → 401 badCredentials \(\d+ ms\)$/.test(l)), log.lines.join('\n'));
+	});
+
+	it('refresh without an instance id sends no InstanceId header', async () => {
+		const first = remember(await client.login(adminLogin(emulator.url), OPTIONS));
+		remember(await client.refresh({ baseUrl: emulator.url, accessToken: first.accessToken, refreshToken: first.refreshToken }, OPTIONS));
+		assert.equal(emulator.stats.lastRefreshHeaders?.['InstanceId'], undefined);
+	});
+
+	it('wrong InstanceKey → badCredentials telling the user what to check', async () => {
+		const error = await expectFailure(client.login(userLogin(emulator.url, 'object', { password: 'wrong-instance-key' }), OPTIONS), 'badCredentials');
+		assert.equal(error.status, 401);
+		assert.match(error.message, /^The service refused these credentials\. Check the User Group InstanceID, the device token and the User Group InstanceKey, then log in again\./);
+		assert.ok(!error.message.includes('wrong-instance-key'));
+	});
+
+	it('wrong admin password → badCredentials naming the admin fields', async () => {
+		const error = await expectFailure(client.login(adminLogin(emulator.url, 'object', { password: 'wrong-password' }), OPTIONS), 'badCredentials');
+		assert.match(error.message, /API InstanceID, the API Login and the API Password/);
+	});
+
+	it('admin credentials at a user instance → forbidden', async () => {
+		const error = await expectFailure(client.login(adminLogin(emulator.url, 'object', { instanceId: USER.instanceId }), OPTIONS), 'forbidden');
+		assert.equal(error.status, 403);
+		assert.match(error.message, /different kind of account/);
+	});
+
+	it('a missing InstanceId → validation listing Key: Message', async () => {
+		const error = await expectFailure(client.login(userLogin(emulator.url, 'object', { instanceId: '' }), OPTIONS), 'validation');
+		assert.equal(error.status, 422);
+		assert.deepEqual(error.details, [{ key: 'InstanceId', message: 'The InstanceId header is required.' }]);
+		assert.equal(error.message, 'The service rejected the login request: InstanceId: The InstanceId header is required.');
+	});
+
+	it('too many logins → rateLimited with the wait, and no retry', async () => {
+		const limit = emulator.config.loginRateLimit;
+		emulator.config.loginRateLimit = { max: 1, windowSeconds: 60, blockSeconds: 180 };
+		try {
+			remember(await client.login(userLogin(emulator.url), OPTIONS));
+			const callsBefore = emulator.stats.loginCalls;
+			const error = await expectFailure(client.login(userLogin(emulator.url), OPTIONS), 'rateLimited');
+			assert.equal(emulator.stats.loginCalls, callsBefore + 1, 'the client must not retry a login by itself');
+			assert.equal(error.retryAfterSeconds, 180);
+			assert.match(error.message, /Logins are rate-limited by the service/);
+			assert.match(error.message, /Wait about 3 minutes/);
+			assert.match(error.message, /will not retry the login by itself/);
+		} finally {
+			emulator.config.loginRateLimit = limit;
+		}
+	});
+
+	it('HTTP 500 → serverUnavailable with the status and "try again later"', async () => {
+		emulator.setFaults({ login: 'error500' });
+		const error = await expectFailure(client.login(userLogin(emulator.url), OPTIONS), 'serverUnavailable');
+		assert.equal(error.message, 'The service is unavailable (HTTP 500). Try again later.');
+		assert.ok(error.isTransient);
+	});
+
+	it('an HTML 502 page → serverUnavailable, and no HTML reaches the message or the log', async () => {
+		emulator.setFaults({ refresh: 'html502' });
+		const error = await expectFailure(client.refresh({ baseUrl: emulator.url, accessToken: 'a.b.c', refreshToken: 'rt-html' }, OPTIONS), 'serverUnavailable');
+		assert.equal(error.status, 502);
+		assert.match(error.message, /HTTP 502/);
+		for (const text of [error.message, ...log.lines]) assert.doesNotMatch(text, /<|nginx|Bad Gateway/);
+	});
+
+	it('body Status 401 under HTTP 200 → badCredentials', async () => {
+		emulator.setFaults({ refresh: 'bodyStatusMismatch' });
+		const error = await expectFailure(client.refresh({ baseUrl: emulator.url, accessToken: 'a.b.c', refreshToken: 'rt-mismatch' }, OPTIONS), 'badCredentials');
+		assert.equal(error.status, 401);
+	});
+
+	it('no answer within the timeout → timeout naming the setting', async () => {
+		emulator.setFaults({ login: 'hang' });
+		const error = await expectFailure(client.login(userLogin(emulator.url), { timeoutMs: 300 }), 'timeout');
+		assert.match(error.message, /^127\.0\.0\.1:\d+ did not answer within 0\.3 seconds\./);
+		assert.match(error.message, /telematicsAuth\.requestTimeoutSeconds/);
+		assert.ok(log.lines.some((l) => /^warn POST .*\/v1\/Auth\/Login → timeout/.test(l)), log.lines.join('\n'));
+	});
+
+	it('the caller cancelling → cancelled', async () => {
+		emulator.setFaults({ login: 'hang' });
+		const controller = new AbortController();
+		const pending = client.login(userLogin(emulator.url), { timeoutMs: 5000, signal: controller.signal });
+		setTimeout(() => controller.abort(), 50);
+		await expectFailure(pending, 'cancelled');
+	});
+
+	it('a reset connection → network', async () => {
+		emulator.setFaults({ login: 'reset' });
+		const error = await expectFailure(client.login(userLogin(emulator.url), OPTIONS), 'network');
+		assert.match(error.message, /^Could not reach 127\.0\.0\.1:\d+ \(the connection was closed unexpectedly\)\. Check the service URL/);
+		assert.match(error.message, /network\/proxy settings/);
+	});
+
+	it('a closed port → network "connection refused" with the host, not the URL', async () => {
+		const server = createServer();
+		const url = await listen(server);
+		await close(server);
+		const error = await expectFailure(client.login(userLogin(`${url}/?q=secret-query`), OPTIONS), 'network');
+		assert.equal(error.message, `Could not reach ${new URL(url).host} (connection refused). Check the service URL (telematicsAuth.baseUrl) and your network/proxy settings (http.proxy).`);
+		assert.ok(!log.lines.some((l) => l.includes('secret-query')));
+	});
+});
+
+describe('API client against odd answers', function () {
+	this.timeout(10000);
+	let server: Server;
+	let baseUrl: string;
+	let handler: Handler;
+	let log: RecordingLog;
+	let client: ApiClient;
+	const refresh = { baseUrl: '', accessToken: 'old-access-token', refreshToken: 'old-refresh-token' };
+
+	before(async () => {
+		server = createServer((req, res) => {
+			req.resume();
+			req.on('end', () => handler(req, res));
+		});
+		baseUrl = await listen(server);
+		refresh.baseUrl = baseUrl;
+		secrets.add(refresh.accessToken).add(refresh.refreshToken);
+	});
+	after(async () => close(server));
+	beforeEach(() => {
+		log = new RecordingLog();
+		client = createApiClient(lazyUndiciTransport(), log);
+	});
+	afterEach(() => {
+		for (const line of log.lines) assertNoSecrets(line, 'log line');
+	});
+
+	const answer = (status: number, body: unknown, headers: Record<string, string> = {}): Handler => (_req, res) => {
+		res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+		res.end(typeof body === 'string' ? body : JSON.stringify(body));
+	};
+
+	it('reads camelCase envelopes', async () => {
+		handler = answer(200, { result: { accessToken: { token: 'new-at', expiresIn: 60 }, refreshToken: 'new-rt' }, status: 200, errors: [] });
+		assert.deepEqual(await client.refresh(refresh, OPTIONS), { accessToken: 'new-at', expiresIn: 60, refreshToken: 'new-rt' });
+	});
+
+	it('keeps the current refresh token when a refresh answer has none', async () => {
+		handler = answer(200, { Result: { AccessToken: 'new-at' }, Status: 200, Errors: [] });
+		assert.deepEqual(await client.refresh(refresh, OPTIONS), { accessToken: 'new-at', refreshToken: refresh.refreshToken });
+	});
+
+	it('a login answer without a refresh token → badResponse', async () => {
+		handler = answer(200, { Result: { AccessToken: { Token: 'new-at' } }, Status: 200, Errors: [] });
+		const error = await expectFailure(client.login(userLogin(baseUrl), OPTIONS), 'badResponse');
+		assert.match(error.message, /^The service answered in a form this extension does not understand/);
+	});
+
+	it('ASP.NET validation errors → validation with each Key: Message', async () => {
+		handler = answer(400, { title: 'One or more validation errors occurred.', status: 400, errors: { Password: ['The Password field is required.'], LoginFields: ['Bad.'] } });
+		const error = await expectFailure(client.login(userLogin(baseUrl), OPTIONS), 'validation');
+		assert.equal(error.message, 'The service rejected the login request: Password: The Password field is required.; LoginFields: Bad.');
+	});
+
+	it('Errors under Status 200 → a failure, not tokens', async () => {
+		handler = answer(200, { Result: { AccessToken: { Token: 'x-at' }, RefreshToken: 'x-rt' }, Status: 200, Errors: ['Device is blocked.'] });
+		const error = await expectFailure(client.login(userLogin(baseUrl), OPTIONS), 'validation');
+		assert.match(error.message, /Device is blocked\./);
+	});
+
+	it('a server echoing a secret in an error → the secret is masked', async () => {
+		handler = answer(422, { Status: 422, Errors: [{ key: 'Password', message: `Password '${USER.instanceKey}' is not valid for device ${USER.deviceToken}.` }] });
+		const error = await expectFailure(client.login(userLogin(baseUrl), OPTIONS), 'validation');
+		assert.match(error.message, /Password: Password '\*\*\*' is not valid for device \*\*\*\./);
+	});
+
+	it('a refresh answered 403 → forbidden about the token kind', async () => {
+		handler = answer(403, { Status: 403, Title: 'Forbidden', Errors: [] });
+		const error = await expectFailure(client.refresh(refresh, OPTIONS), 'forbidden');
+		assert.match(error.message, /user vs admin/);
+	});
+
+	it('a 404 → badResponse pointing at the service URL setting', async () => {
+		handler = answer(404, '<html>Not here</html>', { 'Content-Type': 'text/html' });
+		const error = await expectFailure(client.login(userLogin(baseUrl), OPTIONS), 'badResponse');
+		assert.match(error.message, /telematicsAuth\.baseUrl/);
+		assert.doesNotMatch(error.message, /Not here|</);
+	});
+
+	it('plain text under 200 → badResponse without the body', async () => {
+		handler = answer(200, 'Welcome to the wifi portal, token=abc', { 'Content-Type': 'text/plain' });
+		const error = await expectFailure(client.login(userLogin(baseUrl), OPTIONS), 'badResponse');
+		assert.doesNotMatch(error.message, /wifi|abc/);
+	});
+
+	it('an answer over 1 MiB → badResponse', async () => {
+		handler = (_req, res) => {
+			res.writeHead(200, { 'Content-Type': 'application/json' });
+			res.end(`{"x":"${'a'.repeat(1024 * 1024 + 10)}"}`);
+		};
+		const error = await expectFailure(client.login(userLogin(baseUrl), OPTIONS), 'badResponse');
+		assert.match(error.message, /larger than 1024 KiB/);
+	});
+
+	it('429 on refresh carries Retry-After and says to wait', async () => {
+		handler = answer(429, { Status: 429 }, { 'Retry-After': '30' });
+		const error = await expectFailure(client.refresh(refresh, OPTIONS), 'rateLimited');
+		assert.equal(error.retryAfterSeconds, 30);
+		assert.match(error.message, /Wait 30 seconds/);
+	});
+});
+
+describe('API client through a proxy', function () {
+	this.timeout(10000);
+	let emulator: RunningEmulator;
+	let proxy: Server;
+	let proxyUrl: string;
+	let connectAnswer: 'tunnel' | '407';
+	const tunnels: Socket[] = [];
+	const connectTargets: string[] = [];
+
+	before(async () => {
+		emulator = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 600 } });
+		proxy = createServer();
+		proxy.on('connect', (req: IncomingMessage, socket: Socket) => {
+			connectTargets.push(req.url ?? '');
+			if (connectAnswer === '407') {
+				socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n');
+				return;
+			}
+			// Any host name resolves to the emulator: the proxy, not the client, resolves names.
+			const upstream = connect(emulator.port, '127.0.0.1', () => {
+				socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+				upstream.pipe(socket);
+				socket.pipe(upstream);
+			});
+			upstream.on('error', () => socket.destroy());
+			socket.on('error', () => upstream.destroy());
+			tunnels.push(socket, upstream);
+		});
+		proxyUrl = await listen(proxy);
+	});
+	after(async () => {
+		for (const s of tunnels) s.destroy();
+		await close(proxy);
+		await emulator.close();
+	});
+
+	it('goes through http.proxy for a non-loopback host', async () => {
+		connectAnswer = 'tunnel';
+		const client = createApiClient(lazyUndiciTransport(), new RecordingLog());
+		const url = `http://telematics.test:${emulator.port}`;
+		remember(await client.login(userLogin(url), { ...OPTIONS, proxy: { proxyUrl, strictSSL: true, noProxy: [] } }));
+		assert.deepEqual(connectTargets.at(-1), `telematics.test:${emulator.port}`);
+	});
+
+	it('a proxy asking for authentication → network naming the proxy', async () => {
+		connectAnswer = '407';
+		const client = createApiClient(lazyUndiciTransport(), new RecordingLog());
+		const error = await expectFailure(client.login(userLogin('http://telematics.test'), { ...OPTIONS, proxy: { proxyUrl, strictSSL: true, noProxy: [] } }), 'network');
+		assert.match(error.message, new RegExp(`the proxy ${new URL(proxyUrl).host} asked for authentication`));
+	});
+
+	it('an unreachable proxy → network naming the proxy', async () => {
+		const closed = createServer();
+		const deadProxy = await listen(closed);
+		await close(closed);
+		const client = createApiClient(lazyUndiciTransport(), new RecordingLog());
+		const error = await expectFailure(client.login(userLogin('http://telematics.test'), { ...OPTIONS, proxy: { proxyUrl: deadProxy, strictSSL: true, noProxy: [] } }), 'network');
+		assert.match(error.message, new RegExp(`connection refused \\(through the proxy ${new URL(deadProxy).host}\\)`));
+	});
+});
+
+describe('network error phrases', () => {
+	const cases: [string | undefined, string | undefined, string][] = [
+		['ECONNREFUSED', undefined, 'connection refused'],
+		['ENOTFOUND', undefined, 'host name not found'],
+		['ECONNRESET', undefined, 'the connection was closed unexpectedly'],
+		['UND_ERR_SOCKET', 'p:1', 'the connection was closed unexpectedly (through the proxy p:1)'],
+		['EHOSTUNREACH', undefined, 'host unreachable'],
+		['CERT_HAS_EXPIRED', undefined, 'TLS/certificate problem: CERT_HAS_EXPIRED'],
+		['UND_ERR_PRX_TLS', 'p:1', 'TLS/certificate problem: UND_ERR_PRX_TLS (through the proxy p:1)'],
+		[undefined, undefined, 'network error'],
+	];
+	for (const [code, via, expected] of cases) {
+		it(`${code} → ${expected}`, () => assert.equal(networkReason(code, via), expected));
+	}
+	it('finds the code along the cause chain', () => {
+		const inner = Object.assign(new Error('x'), { code: 'ECONNREFUSED' });
+		assert.equal(errorCode(Object.assign(new Error('outer', { cause: inner }), { code: 'UND_ERR' })), 'ECONNREFUSED');
+	});
+});

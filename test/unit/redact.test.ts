@@ -1,0 +1,47 @@
+import * as assert from 'node:assert/strict';
+import { maskSecret, redact } from '../../src/util/redact';
+
+const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJkZW1vIn0.c2lnbmF0dXJlX2hlcmU';
+
+describe('redact', () => {
+	const cases: { name: string; input: string; secrets?: string[]; gone: string[]; kept?: string[] }[] = [
+		{ name: 'a JWT anywhere', input: `token ${JWT} sent`, gone: [JWT], kept: ['token', 'sent'] },
+		{ name: 'a JWT without signature', input: 'x eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0. y', gone: ['eyJzdWIiOiIxIn0'] },
+		{ name: 'a Bearer value', input: 'Authorization: Bearer abc.def-ghi', gone: ['abc.def-ghi'], kept: ['Authorization: Bearer'] },
+		{ name: 'JSON Password', input: '{"LoginFields":{"deviceToken":"dev-123"},"Password":"pa\\"ss"}', gone: ['dev-123', 'pa\\"ss', 'ss"'], kept: ['"Password":"', 'LoginFields'] },
+		{ name: 'JSON fields in any casing', input: '{"refreshtoken": "rt-1", "ACCESSTOKEN":"at-1", "instanceKey":"ik-1", "Token":"t-1", "access_token":"a_1", "refresh_token":"r_1"}', gone: ['rt-1', 'at-1', 'ik-1', 't-1', 'a_1', 'r_1'] },
+		{ name: 'JSON-encoded LoginFields', input: '{"LoginFields":"{\\"Devicetoken\\":\\"dev-777\\"}"}', gone: ['dev-777'], kept: ['Devicetoken'] },
+		{ name: 'key=value', input: 'url?password=hunter22&x=1 deviceToken=dt-9', gone: ['hunter22', 'dt-9'], kept: ['x=1'] },
+		{ name: 'header lines', input: 'POST /v1/Auth/Login\nInstanceId: inst\nInstanceKey: key-value-1\npassword : p w', gone: ['key-value-1', 'p w'], kept: ['InstanceId: inst'] },
+		{ name: 'known secrets by value', input: 'the key s3cr3t and s3cr3t again', secrets: ['s3cr3t'], gone: ['s3cr3t'], kept: ['the key', 'again'] },
+		{ name: 'known secret in JSON-escaped form', input: '{"x":"a\\"quote"}', secrets: ['a"quote'], gone: ['quote'] },
+		{ name: 'short known secrets are left alone', input: 'abc is a word', secrets: ['abc'], gone: [], kept: ['abc is a word'] },
+		{ name: 'host names are not JWTs', input: 'POST https://user.telematicssdk.com/v1/Auth/Login → 200', gone: [], kept: ['https://user.telematicssdk.com/v1/Auth/Login → 200'] },
+		{ name: 'ExpiresIn is not a secret', input: '{"Token":"zzz","ExpiresIn":86400}', gone: ['zzz'], kept: ['"ExpiresIn":86400'] },
+	];
+	for (const c of cases) {
+		it(`masks ${c.name}`, () => {
+			const out = redact(c.input, c.secrets);
+			for (const s of c.gone) assert.ok(!out.includes(s), `${JSON.stringify(s)} still in ${out}`);
+			for (const s of c.kept ?? []) assert.ok(out.includes(s), `${JSON.stringify(s)} lost from ${out}`);
+		});
+	}
+
+	it('leaves text without secrets unchanged', () => {
+		const text = 'The service refused these credentials (HTTP 401). Check the InstanceID.';
+		assert.equal(redact(text), text);
+	});
+});
+
+describe('maskSecret', () => {
+	const cases: [string, string][] = [
+		['demo-device-token', 'demo…oken'],
+		['0123456789ab', '0123…89ab'],
+		['0123456789a', '••••'],
+		['abc', '••••'],
+		['', '••••'],
+	];
+	for (const [input, expected] of cases) {
+		it(`${JSON.stringify(input)} → ${expected}`, () => assert.equal(maskSecret(input), expected));
+	}
+});
