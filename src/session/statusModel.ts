@@ -1,0 +1,154 @@
+// What the status bar says about the active account, and when it next needs a look.
+// Pure: no `vscode` import. The VS Code layer passes `vscode.l10n.t` as `t`.
+import type { RefreshStatus } from './contracts';
+import { formatRemaining } from './token';
+import type { Session } from './types';
+
+/** Translates a message with `{0}`-style placeholders; `vscode.l10n.t` fits. */
+export type Translate = (message: string, ...args: Array<string | number | boolean>) => string;
+
+/** Substitutes `{0}`, `{1}`… without translating. */
+export const untranslated: Translate = (message, ...args) =>
+	message.replace(/\{(\d+)\}/g, (whole, index: string) => {
+		const value = args[Number(index)];
+		return value === undefined ? whole : String(value);
+	});
+
+export type Severity = 'none' | 'warning' | 'error';
+
+export type StatusPhase = 'noSession' | 'valid' | 'refreshing' | 'expired' | 'needsLogin';
+
+export interface StatusDescription {
+	phase: StatusPhase;
+	text: string;
+	severity: Severity;
+	/** Spelled-out words for screen readers. */
+	accessibilityLabel: string;
+	/** What a click runs. */
+	command: 'telematicsAuth.login' | 'telematicsAuth.showActions';
+	/** Milliseconds until the text or severity next changes on its own; undefined: only an event changes it. */
+	nextTickMs?: number;
+}
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * How long after a computed boundary the timer fires, so that the display has already
+ * changed when it does (`formatRemaining` rounds down, so the value at the boundary is the old one).
+ */
+export const TICK_SLACK_MS = 20;
+
+/**
+ * Milliseconds until `formatRemaining(remainingMs)` shows a different value: the next hour
+ * boundary above a day, the next minute boundary above a minute, the next second in the
+ * last minute. Undefined once expired. The value changes just after the returned delay
+ * (`formatRemaining` rounds down, so exactly on a boundary the change is immediate: 0).
+ */
+export function nextTickDelay(remainingMs: number): number | undefined {
+	if (!(remainingMs > 0) || !Number.isFinite(remainingMs)) return undefined;
+	const unit = remainingMs >= DAY ? HOUR : remainingMs >= MINUTE ? MINUTE : SECOND;
+	return remainingMs % unit;
+}
+
+/** `1 hour 59 minutes`, `1 minute`, `45 seconds`, `2 days 3 hours`, for screen readers. */
+export function spellRemaining(ms: number, t: Translate = untranslated): string {
+	if (ms <= 0) return t('expired');
+	const totalSeconds = Math.floor(ms / SECOND);
+	if (totalSeconds < 60) return totalSeconds === 1 ? t('1 second') : t('{0} seconds', totalSeconds);
+	const totalMinutes = Math.floor(totalSeconds / 60);
+	const days = Math.floor(totalMinutes / (24 * 60));
+	const hours = Math.floor((totalMinutes % (24 * 60)) / 60);
+	const minutes = totalMinutes % 60;
+	const dayText = days === 1 ? t('1 day') : t('{0} days', days);
+	const hourText = hours === 1 ? t('1 hour') : t('{0} hours', hours);
+	const minuteText = minutes === 1 ? t('1 minute') : t('{0} minutes', minutes);
+	if (days > 0) return hours > 0 ? `${dayText} ${hourText}` : dayText;
+	if (hours > 0) return minutes > 0 ? `${hourText} ${minuteText}` : hourText;
+	return minuteText;
+}
+
+/** The session's state as the clock sees it: a `valid` token past its expiry is `expired`. */
+export function effectiveState(session: Session, now: number): Session['state'] {
+	if (session.state === 'needsLogin' || !session.tokens) return 'needsLogin';
+	if (session.state === 'expired' || session.tokens.expiresAt <= now) return 'expired';
+	return 'valid';
+}
+
+/** When the refresh window opens: the planned refresh, or `marginMs` before expiry, whichever is first. */
+export function refreshWindowStart(session: Session, status: RefreshStatus | undefined, marginMs: number): number | undefined {
+	if (!session.tokens) return undefined;
+	const byMargin = session.tokens.expiresAt - Math.max(0, marginMs);
+	return status?.nextRefreshAt !== undefined ? Math.min(status.nextRefreshAt, byMargin) : byMargin;
+}
+
+function minDefined(...values: Array<number | undefined>): number | undefined {
+	const defined = values.filter((v): v is number => v !== undefined);
+	return defined.length ? Math.min(...defined) : undefined;
+}
+
+/**
+ * The status bar's text, background severity and next wake-up for the active session.
+ * Warning: inside the refresh window or after a failed refresh. Error: expired or needs login.
+ */
+export function describeStatus(session: Session | undefined, status: RefreshStatus | undefined, now: number, marginMs: number, t: Translate = untranslated): StatusDescription {
+	if (!session) {
+		return {
+			phase: 'noSession',
+			text: `$(sign-in) ${t('Telematics: Log In')}`,
+			severity: 'none',
+			accessibilityLabel: t('Telematics: not logged in. Log in'),
+			command: 'telematicsAuth.login',
+		};
+	}
+	const label = session.account.label;
+	const state = effectiveState(session, now);
+	const command = 'telematicsAuth.showActions';
+	if (state === 'needsLogin') {
+		return {
+			phase: 'needsLogin',
+			text: `$(warning) ${label} · ${t('log in again')}`,
+			severity: 'error',
+			accessibilityLabel: t('Telematics account {0}, log in again', label),
+			command,
+		};
+	}
+	if (status?.inFlight) {
+		// While refreshing, the text does not change on its own; the scheduler's event ends it.
+		const inWindow = now >= (refreshWindowStart(session, status, marginMs) ?? Infinity);
+		return {
+			phase: 'refreshing',
+			text: `$(sync~spin) ${label} · ${t('refreshing…')}`,
+			severity: state === 'expired' ? 'error' : inWindow || status.lastError ? 'warning' : 'none',
+			accessibilityLabel: t('Telematics account {0}, refreshing the token', label),
+			command,
+		};
+	}
+	if (state === 'expired') {
+		return {
+			phase: 'expired',
+			text: `$(warning) ${label} · ${t('expired')}`,
+			severity: 'error',
+			accessibilityLabel: t('Telematics account {0}, token expired', label),
+			command,
+		};
+	}
+	const tokens = session.tokens!;
+	const remaining = tokens.expiresAt - now;
+	const windowStart = refreshWindowStart(session, status, marginMs);
+	const inWindow = windowStart !== undefined && now >= windowStart;
+	const untilDisplayChange = nextTickDelay(remaining);
+	const untilWindow = windowStart !== undefined && windowStart > now ? windowStart - now : undefined;
+	const next = minDefined(untilDisplayChange, untilWindow);
+	const icon = session.account.kind === 'admin' ? '$(shield)' : '$(account)';
+	return {
+		phase: 'valid',
+		text: `${icon} ${label} · ${formatRemaining(remaining)}`,
+		severity: inWindow || status?.lastError ? 'warning' : 'none',
+		accessibilityLabel: t('Telematics account {0}, token valid for {1}', label, spellRemaining(remaining, t)),
+		command,
+		nextTickMs: next === undefined ? undefined : next + TICK_SLACK_MS,
+	};
+}

@@ -1,0 +1,68 @@
+// `telematicsAuth.showActions`: the quick pick the status bar item opens, with what one can
+// do with the active account (or, with none, the two ways to log in).
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { effectiveState } from '../session/statusModel';
+import { formatRemaining } from '../session/token';
+import type { Session } from '../session/types';
+import { accountIdOf } from './accountArg';
+
+export interface AccountAction extends vscode.QuickPickItem {
+	command: string;
+	args: unknown[];
+}
+
+/** Whether the editor is a REST-client file (`.http`, `.rest`, or the `http` language). */
+export function isRestEditor(editor: vscode.TextEditor | undefined): boolean {
+	if (!editor) return false;
+	const doc = editor.document;
+	return doc.languageId === 'http' || /\.(http|rest)$/i.test(doc.uri.path);
+}
+
+function action(icon: string, label: string, command: string, args: unknown[] = [], detail?: string): AccountAction {
+	return { label: `$(${icon}) ${label}`, command, args, detail };
+}
+
+/** The actions offered, in order. */
+export function accountActions(session: Session | undefined, context: { now: number; accountCount: number; restEditor: boolean }): AccountAction[] {
+	const t = vscode.l10n.t;
+	if (!session) {
+		return [
+			action('person-add', t('Log In as User…'), 'telematicsAuth.loginUser', [], t('User Group InstanceID, DeviceToken and InstanceKey')),
+			action('shield', t('Log In as Admin…'), 'telematicsAuth.loginAdmin', [], t('API InstanceID, API Login and API Password')),
+		];
+	}
+	const arg = { accountId: session.account.id };
+	const items: AccountAction[] = [];
+	if (effectiveState(session, context.now) !== 'valid') items.push(action('sign-in', t('Log In Again…'), 'telematicsAuth.loginAgain', [arg]));
+	items.push(
+		action('refresh', t('Refresh Now'), 'telematicsAuth.refresh', [arg]),
+		action('copy', t('Copy Authorization Header'), 'telematicsAuth.copyAuthorizationHeader', [arg]),
+		action('key', t('Copy Access Token'), 'telematicsAuth.copyAccessToken', [arg]),
+	);
+	if (context.restEditor) items.push(action('insert', t('Insert into REST File'), 'telematicsAuth.insertAuthorizationHeader', [arg]));
+	if (context.accountCount > 1) items.push(action('arrow-swap', t('Switch Account…'), 'telematicsAuth.switchAccount'));
+	items.push(
+		action('add', t('Log In…'), 'telematicsAuth.login'),
+		action('sign-out', t('Log Out…'), 'telematicsAuth.logout', [arg]),
+		action('output', t('Show Log'), 'telematicsAuth.showLog'),
+	);
+	return items;
+}
+
+async function showActions(services: Services, arg: unknown): Promise<void> {
+	const { store, clock } = services;
+	const id = accountIdOf(arg);
+	const session = id ? store.get(id) : store.active();
+	const now = clock.now();
+	const items = accountActions(session, { now, accountCount: store.list().length, restEditor: isRestEditor(vscode.window.activeTextEditor) });
+	const title = session
+		? vscode.l10n.t('Telematics: {0} ({1})', session.account.label, effectiveState(session, now) === 'needsLogin' ? vscode.l10n.t('log in again') : formatRemaining(session.tokens!.expiresAt - now))
+		: vscode.l10n.t('Telematics: not logged in');
+	const picked = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Choose an action') });
+	if (picked) await vscode.commands.executeCommand(picked.command, ...picked.args);
+}
+
+export function registerAccountActions(services: Services): vscode.Disposable {
+	return vscode.commands.registerCommand('telematicsAuth.showActions', (arg?: unknown) => showActions(services, arg));
+}
