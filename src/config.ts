@@ -1,0 +1,77 @@
+// The one place that reads settings. Everyone else asks these typed getters.
+import * as vscode from 'vscode';
+import type { LoginFieldsFormat, ProxySettings } from './api/types';
+
+const SECTION = 'telematicsAuth';
+
+export type InsertStyle = 'header' | 'variable';
+
+export class Config implements vscode.Disposable {
+	private readonly changed = new vscode.EventEmitter<void>();
+	/** Fires when any `telematicsAuth.*` or `http.proxy*` setting changes. */
+	readonly onDidChange = this.changed.event;
+	private readonly listener: vscode.Disposable;
+
+	constructor() {
+		this.listener = vscode.workspace.onDidChangeConfiguration((e) => {
+			if (e.affectsConfiguration(SECTION) || e.affectsConfiguration('http.proxy') || e.affectsConfiguration('http.proxyStrictSSL') || e.affectsConfiguration('http.noProxy')) {
+				this.changed.fire();
+			}
+		});
+	}
+
+	private get section(): vscode.WorkspaceConfiguration {
+		return vscode.workspace.getConfiguration(SECTION);
+	}
+
+	/**
+	 * The service URL from user (global) settings only. The setting has `application`
+	 * scope, so VS Code ignores workspace values; we read the global value explicitly too.
+	 */
+	baseUrl(): string {
+		const inspected = this.section.inspect<string>('baseUrl');
+		return (inspected?.globalValue ?? inspected?.defaultValue ?? 'https://user.telematicssdk.com').trim();
+	}
+
+	requestTimeoutMs(): number {
+		const seconds = this.section.get<number>('requestTimeoutSeconds', 30);
+		return Math.max(1, Number.isFinite(seconds) ? seconds : 30) * 1000;
+	}
+
+	loginFieldsFormat(): LoginFieldsFormat {
+		return this.section.get<string>('loginFieldsFormat') === 'string' ? 'string' : 'object';
+	}
+
+	refreshBeforeExpiryMs(): number {
+		const seconds = this.section.get<number>('refreshBeforeExpirySeconds', 300);
+		return Math.max(0, Number.isFinite(seconds) ? seconds : 300) * 1000;
+	}
+
+	autoRefresh(): boolean {
+		return this.section.get<boolean>('autoRefresh', true);
+	}
+
+	insertStyle(): InsertStyle {
+		return this.section.get<string>('insertStyle') === 'variable' ? 'variable' : 'header';
+	}
+
+	codeLensEnabled(): boolean {
+		return this.section.get<boolean>('codeLens.enabled', true);
+	}
+
+	/** VS Code's proxy settings; an empty `http.proxy` means "use the environment". */
+	proxy(): ProxySettings {
+		const http = vscode.workspace.getConfiguration('http');
+		const proxyUrl = http.get<string>('proxy')?.trim();
+		return {
+			proxyUrl: proxyUrl ? proxyUrl : undefined,
+			strictSSL: http.get<boolean>('proxyStrictSSL', true),
+			noProxy: http.get<string[]>('noProxy', []),
+		};
+	}
+
+	dispose(): void {
+		this.listener.dispose();
+		this.changed.dispose();
+	}
+}
