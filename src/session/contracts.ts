@@ -44,6 +44,8 @@ export interface ISessionStore extends Disposable {
 	markNeedsLogin(id: string): Promise<void>;
 	/** Log out: deletes the secret and the index entry. */
 	remove(id: string): Promise<void>;
+	/** Re-reads one account from storage (another window may have written); fires onDidChange if it changed. Optional for test doubles. */
+	reloadAccount?(id: string): Promise<Session | undefined>;
 }
 
 export type RefreshTrigger = 'auto' | 'manual';

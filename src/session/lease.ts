@@ -1,0 +1,67 @@
+// A short lease in SecretStorage, so that of several VS Code windows sharing one account only
+// one refreshes it (refresh tokens rotate: two refreshes with the same token would spend it
+// twice). Pure: no `vscode` import. Stored as `{owner, until}` under `telematicsAuth.lease.<id>`.
+import type { Clock } from './contracts';
+import type { SecretBackend } from './types';
+
+export const LEASE_PREFIX = 'telematicsAuth.lease.';
+
+interface LeaseRecord {
+	owner: string;
+	until: number;
+}
+
+export class Lease {
+	/**
+	 * @param ttlMs how long a lease lasts; a window that crashes holding it blocks others this long.
+	 * @param settleMs how long to wait between writing the lease and reading it back, so that a
+	 *   window writing at the same moment has written too (last writer wins on a shared backend).
+	 */
+	constructor(
+		private readonly secrets: SecretBackend,
+		private readonly clock: Clock,
+		readonly windowId: string,
+		readonly ttlMs = 30_000,
+		readonly settleMs = 250,
+	) {}
+
+	/** True if this window now holds the lease for `accountId`. Storage failures do not block a refresh. */
+	async tryAcquire(accountId: string): Promise<boolean> {
+		const key = LEASE_PREFIX + accountId;
+		try {
+			const current = parseLease(await this.secrets.get(key));
+			if (current && current.owner !== this.windowId && current.until > this.clock.now()) return false;
+			const mine: LeaseRecord = { owner: this.windowId, until: this.clock.now() + this.ttlMs };
+			await this.secrets.store(key, JSON.stringify(mine));
+			if (this.settleMs > 0) await this.sleep(this.settleMs);
+			return parseLease(await this.secrets.get(key))?.owner === this.windowId;
+		} catch {
+			return true;
+		}
+	}
+
+	/** Gives the lease up if this window holds it. */
+	async release(accountId: string): Promise<void> {
+		const key = LEASE_PREFIX + accountId;
+		try {
+			if (parseLease(await this.secrets.get(key))?.owner === this.windowId) await this.secrets.delete(key);
+		} catch {
+			// A lease left behind expires by itself.
+		}
+	}
+
+	private sleep(ms: number): Promise<void> {
+		return new Promise((resolve) => this.clock.setTimeout(resolve, ms));
+	}
+}
+
+export function parseLease(raw: string | undefined): LeaseRecord | undefined {
+	if (raw === undefined) return undefined;
+	try {
+		const value = JSON.parse(raw) as Partial<LeaseRecord> | null;
+		if (value && typeof value.owner === 'string' && typeof value.until === 'number') return { owner: value.owner, until: value.until };
+	} catch {
+		// unreadable: treated as no lease
+	}
+	return undefined;
+}

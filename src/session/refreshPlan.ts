@@ -1,0 +1,60 @@
+// Pure decisions of the refresh scheduler: when to refresh, how long to back off, and
+// whether a failure is worth another try. No timers, no I/O: tested with tables.
+import type { ApiError } from '../api/errors';
+import type { StoredTokens } from './types';
+
+/** First back-off delay after a transient failure. */
+export const BACKOFF_BASE_MS = 5_000;
+/** Longest back-off delay. */
+export const BACKOFF_CAP_MS = 5 * 60_000;
+/** Jitter spreads retries by ±20 % so several windows or machines do not retry in step. */
+export const BACKOFF_JITTER = 0.2;
+
+/**
+ * When to refresh: `margin` before expiry, but never before half of the token's lifetime
+ * has passed (a 40 s token with a 300 s margin refreshes at 20 s, not at once).
+ */
+export function planRefreshAt(tokens: Pick<StoredTokens, 'expiresAt' | 'obtainedAt'>, marginMs: number): number {
+	const { expiresAt, obtainedAt } = tokens;
+	const byMargin = expiresAt - Math.max(0, marginMs);
+	const halfLife = obtainedAt + Math.max(0, expiresAt - obtainedAt) / 2;
+	return Math.max(byMargin, halfLife);
+}
+
+/**
+ * Delay before retry number `attempt` (1-based): 5 s, 10 s, 20 s, … capped at 5 min,
+ * spread by ±20 %. `random` returns [0, 1); 0.5 means no jitter (tests pass a constant).
+ */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+	const exponent = Math.max(0, Math.floor(attempt) - 1);
+	const base = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(exponent, 30));
+	const factor = 1 + BACKOFF_JITTER * (2 * clamp01(random()) - 1);
+	return Math.round(Math.min(BACKOFF_CAP_MS, base * factor));
+}
+
+/**
+ * What to do after a failed refresh:
+ * - `retry`: a transient failure (network, timeout, 5xx) while the access token is still valid;
+ * - `needsLogin`: the refresh token was refused (401); only a new login helps, never retried;
+ * - `stop`: anything else (429, 403, validation, bad response, cancelled), or a transient
+ *   failure once the token has expired; the user decides what happens next.
+ */
+export type RetryDecision = 'retry' | 'needsLogin' | 'stop';
+
+export function shouldRetry(error: Pick<ApiError, 'kind'>, now: number, expiresAt: number): RetryDecision {
+	switch (error.kind) {
+		case 'badCredentials':
+			return 'needsLogin';
+		case 'network':
+		case 'timeout':
+		case 'serverUnavailable':
+			return now < expiresAt ? 'retry' : 'stop';
+		default:
+			return 'stop';
+	}
+}
+
+function clamp01(value: number): number {
+	if (!Number.isFinite(value)) return 0.5;
+	return Math.min(1, Math.max(0, value));
+}

@@ -1,0 +1,373 @@
+// Refreshes access tokens before they expire: one timer per account, never a polling loop.
+// Pure: no `vscode` import. It only ever uses the refresh token; it has no way to log in.
+//
+// Wake-ups: a timer is never longer than `maxTimerMs` (10 min by default); a longer wait is
+// a chain of such timers, so after the machine sleeps a due refresh is noticed within
+// 10 minutes of waking (or at once if the VS Code layer calls `checkDue()` on window focus).
+// Idle cost: at most 6 wake-ups an hour per account, plus one per refresh.
+import { ApiError, isApiError } from '../api/errors';
+import { Emitter } from '../util/emitter';
+import type { Log } from '../util/log';
+import type { Clock, IRefreshScheduler, ISessionStore, RefreshFailure, RefreshFn, RefreshStatus, RefreshTrigger } from './contracts';
+import type { Lease } from './lease';
+import { backoffDelay, planRefreshAt, shouldRetry } from './refreshPlan';
+import type { SessionStore } from './sessionStore';
+import { computeExpiry } from './token';
+import type { Disposable, Session, StoredTokens } from './types';
+
+/** Longest single timer; longer waits are chained. */
+export const MAX_TIMER_MS = 10 * 60_000;
+/** How many times a window waits for a lease holder before refreshing without the lease. */
+const MAX_LEASE_WAITS = 3;
+
+export interface RefreshSchedulerDeps {
+	store: SessionStore | ISessionStore;
+	refresh: RefreshFn;
+	clock: Clock;
+	/** `telematicsAuth.refreshBeforeExpirySeconds`, in ms. Read at each planning. */
+	marginMs: () => number;
+	/** `telematicsAuth.autoRefresh`. Read at each planning; manual refresh always works. */
+	enabled: () => boolean;
+	log: Log;
+	lease: Lease;
+	windowId: string;
+	/** Jitter source for back-off, [0, 1). Tests pass a constant. */
+	random?: () => number;
+	/** Longest single timer (default 10 min). */
+	maxTimerMs?: number;
+}
+
+interface Plan {
+	timer?: unknown;
+	/** When the armed timer chain is due (epoch ms). */
+	dueAt?: number;
+	/** Which tokens the plan was made for; when they change, back-off and stops are forgotten. */
+	fingerprint?: string;
+	/** Failures in a row since the last success. */
+	attempt: number;
+	/** A back-off retry replaces the normal plan while set. */
+	retryAt?: number;
+	/** No automatic refresh until the tokens change (a login, another window's refresh). */
+	stopped: boolean;
+	lastError?: RefreshStatus['lastError'];
+	/** What `status()` last reported, to fire `onDidChangeStatus` on real changes only. */
+	reported?: string;
+}
+
+export class RefreshScheduler implements IRefreshScheduler {
+	private readonly plans = new Map<string, Plan>();
+	private readonly inFlight = new Map<string, Promise<Session>>();
+	private readonly waiters = new Set<() => void>();
+	private readonly statusEmitter = new Emitter<string>();
+	private readonly failEmitter = new Emitter<RefreshFailure>();
+	private readonly maxTimerMs: number;
+	private storeSubscription: Disposable | undefined;
+	private started = false;
+	private disposed = false;
+
+	readonly onDidChangeStatus = this.statusEmitter.event;
+	readonly onDidFail = this.failEmitter.event;
+
+	constructor(private readonly deps: RefreshSchedulerDeps) {
+		this.maxTimerMs = Math.max(1, deps.maxTimerMs ?? MAX_TIMER_MS);
+	}
+
+	start(): void {
+		if (this.started || this.disposed) return;
+		this.started = true;
+		this.storeSubscription = this.deps.store.onDidChange(() => this.reschedule());
+		this.reschedule();
+	}
+
+	/** Plans every account again: call after `autoRefresh` or the margin setting changes. */
+	reschedule(): void {
+		if (this.disposed) return;
+		const ids = new Set(this.deps.store.list().map((s) => s.account.id));
+		for (const [id, plan] of this.plans) {
+			if (!ids.has(id)) {
+				this.clearTimer(plan);
+				this.plans.delete(id);
+				this.statusEmitter.fire(id);
+			}
+		}
+		for (const id of ids) this.plan(id);
+	}
+
+	/** Refreshes at once every account whose planned time has passed (e.g. after the machine wakes). */
+	checkDue(): void {
+		if (this.disposed) return;
+		const now = this.deps.clock.now();
+		for (const [id, plan] of this.plans) {
+			if (plan.timer !== undefined && plan.dueAt !== undefined && plan.dueAt <= now) {
+				this.clearTimer(plan);
+				this.runAuto(id);
+			}
+		}
+	}
+
+	refreshNow(accountId: string): Promise<Session> {
+		return this.run(accountId, 'manual');
+	}
+
+	status(accountId: string): RefreshStatus {
+		const plan = this.plans.get(accountId);
+		const status: RefreshStatus = { inFlight: this.inFlight.has(accountId) };
+		if (plan?.timer !== undefined && plan.dueAt !== undefined) status.nextRefreshAt = plan.dueAt;
+		if (plan?.lastError) status.lastError = { ...plan.lastError };
+		return status;
+	}
+
+	dispose(): void {
+		if (this.disposed) return;
+		this.disposed = true;
+		this.storeSubscription?.dispose();
+		for (const plan of this.plans.values()) this.clearTimer(plan);
+		for (const cancel of [...this.waiters]) cancel();
+		this.statusEmitter.dispose();
+		this.failEmitter.dispose();
+	}
+
+	// --- planning -----------------------------------------------------------------------
+
+	private plan(id: string): void {
+		const plan = this.planFor(id);
+		this.clearTimer(plan);
+		const session = this.deps.store.get(id);
+		if (this.disposed || !session) {
+			this.plans.delete(id);
+			this.statusEmitter.fire(id);
+			return;
+		}
+		if (this.inFlight.has(id)) return this.report(id); // planned again when it settles
+		const tokens = session.tokens;
+		if (tokens) {
+			const fingerprint = fingerprintOf(tokens);
+			if (plan.fingerprint !== fingerprint) {
+				plan.fingerprint = fingerprint;
+				plan.attempt = 0;
+				plan.retryAt = undefined;
+				plan.stopped = false;
+				plan.lastError = undefined;
+			}
+		}
+		if (!this.started || !this.deps.enabled() || !tokens || session.state === 'needsLogin' || plan.stopped) {
+			return this.report(id);
+		}
+		const dueAt = plan.retryAt ?? planRefreshAt(tokens, this.deps.marginMs());
+		this.arm(id, plan, dueAt);
+		this.deps.log.debug(`Refresh of "${session.account.label}" planned for ${new Date(dueAt).toISOString()}.`);
+		this.report(id);
+	}
+
+	/** One timer, at most `maxTimerMs` long; a longer wait is chained (see the header). */
+	private arm(id: string, plan: Plan, dueAt: number): void {
+		this.clearTimer(plan);
+		plan.dueAt = dueAt;
+		const delay = Math.min(Math.max(0, dueAt - this.deps.clock.now()), this.maxTimerMs);
+		plan.timer = this.deps.clock.setTimeout(() => this.onTimer(id, plan, dueAt), delay);
+	}
+
+	private onTimer(id: string, plan: Plan, dueAt: number): void {
+		plan.timer = undefined;
+		if (this.disposed || this.plans.get(id) !== plan) return;
+		// Timers fire late after a sleep: act on the time it is now, not on the time planned.
+		if (this.deps.clock.now() < dueAt) return this.arm(id, plan, dueAt);
+		this.runAuto(id);
+	}
+
+	private runAuto(id: string): void {
+		this.run(id, 'auto').catch(() => {
+			// handled in run(): status, back-off, onDidFail
+		});
+	}
+
+	// --- refreshing ---------------------------------------------------------------------
+
+	/** Single flight: a second call while one is in flight joins it. */
+	private run(id: string, trigger: RefreshTrigger): Promise<Session> {
+		const existing = this.inFlight.get(id);
+		if (existing) return existing;
+		const plan = this.planFor(id);
+		this.clearTimer(plan);
+		plan.retryAt = undefined;
+		const expected = plan.fingerprint;
+		const flight = (async () => {
+			try {
+				const session = await this.attempt(id, trigger === 'auto' ? expected : undefined);
+				plan.attempt = 0;
+				plan.lastError = undefined;
+				return session;
+			} catch (error) {
+				const apiError = toApiError(error);
+				await this.failed(id, plan, apiError, trigger);
+				throw apiError;
+			} finally {
+				this.inFlight.delete(id);
+				if (this.plans.get(id) === plan) this.plan(id);
+				else this.statusEmitter.fire(id);
+			}
+		})();
+		this.inFlight.set(id, flight);
+		this.report(id);
+		return flight;
+	}
+
+	/**
+	 * One refresh, coordinated with other windows: take the lease (or wait for the holder's
+	 * new tokens), re-read the secret, and skip if someone else already refreshed.
+	 * `expected`: for automatic runs, the tokens the timer was planned for.
+	 */
+	private async attempt(id: string, expected: string | undefined): Promise<Session> {
+		let session = await this.reload(id);
+		if (expected !== undefined && fingerprintOf(session.tokens) !== expected) return session; // another window refreshed
+		const seen = fingerprintOf(session.tokens);
+		for (let waits = 0; !(await this.deps.lease.tryAcquire(id)); waits++) {
+			this.throwIfDisposed();
+			if (waits >= MAX_LEASE_WAITS) {
+				this.deps.log.warn(`Another window keeps the refresh lease of "${session.account.label}"; refreshing anyway.`);
+				break;
+			}
+			if (await this.waitForNewTokens(id, seen, this.deps.lease.ttlMs)) return this.current(id);
+		}
+		try {
+			this.throwIfDisposed();
+			session = await this.reload(id);
+			if (fingerprintOf(session.tokens) !== seen) return session; // refreshed while we took the lease
+			const sent = session.tokens as StoredTokens;
+			this.deps.log.info(`Refreshing the access token of "${session.account.label}".`);
+			let response;
+			try {
+				response = await this.deps.refresh({
+					baseUrl: session.account.serviceUrl,
+					instanceId: session.account.instanceId,
+					accessToken: sent.accessToken,
+					refreshToken: sent.refreshToken,
+				});
+			} catch (error) {
+				if (isApiError(error) && error.kind === 'badCredentials') {
+					// Refused: unless another window rotated the token meanwhile, it is spent for good.
+					const again = await this.reload(id).catch(() => undefined);
+					if (again?.tokens && again.tokens.refreshToken !== sent.refreshToken) return again;
+				}
+				throw error;
+			}
+			const now = this.deps.clock.now();
+			const expiry = computeExpiry(response.accessToken, response.expiresIn, now);
+			const tokens: StoredTokens = {
+				...sent,
+				accessToken: response.accessToken,
+				refreshToken: response.refreshToken || sent.refreshToken,
+				expiresAt: expiry.expiresAt,
+				expirySource: expiry.source,
+				obtainedAt: now,
+				lastRefreshAt: now,
+			};
+			if (response.deviceToken) tokens.deviceToken = response.deviceToken;
+			await this.deps.store.updateTokens(id, tokens);
+			this.deps.log.info(`Refreshed the access token of "${session.account.label}"; it expires at ${new Date(expiry.expiresAt).toISOString()}.`);
+			return this.current(id);
+		} finally {
+			await this.deps.lease.release(id);
+		}
+	}
+
+	private async failed(id: string, plan: Plan, error: ApiError, trigger: RefreshTrigger): Promise<void> {
+		const now = this.deps.clock.now();
+		plan.lastError = { kind: error.kind, message: error.message, at: now };
+		if (error.kind === 'cancelled') return;
+		const session = this.deps.store.get(id);
+		const label = session?.account.label ?? id;
+		const decision = shouldRetry(error, now, session?.tokens?.expiresAt ?? 0);
+		if (decision === 'retry') {
+			plan.attempt++;
+			plan.retryAt = now + backoffDelay(plan.attempt, this.deps.random);
+			this.deps.log.warn(`Refreshing "${label}" failed (${error.kind}); retry ${plan.attempt} at ${new Date(plan.retryAt).toISOString()}.`);
+			return;
+		}
+		plan.stopped = true;
+		if (decision === 'needsLogin') {
+			this.deps.log.warn(`The refresh token of "${label}" was refused; it needs a new login.`);
+			try {
+				await this.deps.store.markNeedsLogin(id);
+			} catch {
+				this.deps.log.error(`Could not mark "${label}" as needing a new login.`);
+			}
+		} else {
+			this.deps.log.warn(`Refreshing "${label}" failed (${error.kind}); automatic refresh stops until the next login or manual refresh.`);
+		}
+		if (!this.disposed) this.failEmitter.fire({ accountId: id, error, trigger });
+	}
+
+	// --- helpers ------------------------------------------------------------------------
+
+	/** Re-reads the account from storage when the store can (another window may have written). */
+	private async reload(id: string): Promise<Session> {
+		const store = this.deps.store;
+		const session = store.reloadAccount ? await store.reloadAccount(id) : store.get(id);
+		if (!session) throw new ApiError('cancelled', 'The account was removed.');
+		if (!session.tokens) throw new ApiError('badCredentials', 'This account has no stored tokens. Log in again.');
+		return session;
+	}
+
+	private current(id: string): Session {
+		const session = this.deps.store.get(id);
+		if (!session) throw new ApiError('cancelled', 'The account was removed.');
+		return session;
+	}
+
+	/** Resolves true when the store shows other tokens than `seen`, false after `ms` or on dispose. */
+	private waitForNewTokens(id: string, seen: string, ms: number): Promise<boolean> {
+		return new Promise((resolve) => {
+			const finish = (changed: boolean) => {
+				subscription.dispose();
+				this.deps.clock.clearTimeout(timer);
+				this.waiters.delete(cancel);
+				resolve(changed);
+			};
+			const cancel = () => finish(false);
+			const subscription = this.deps.store.onDidChange(() => {
+				if (fingerprintOf(this.deps.store.get(id)?.tokens) !== seen) finish(true);
+			});
+			const timer = this.deps.clock.setTimeout(cancel, ms);
+			this.waiters.add(cancel);
+		});
+	}
+
+	private throwIfDisposed(): void {
+		if (this.disposed) throw new ApiError('cancelled', 'The refresh was cancelled.');
+	}
+
+	private planFor(id: string): Plan {
+		let plan = this.plans.get(id);
+		if (!plan) {
+			plan = { attempt: 0, stopped: false };
+			this.plans.set(id, plan);
+		}
+		return plan;
+	}
+
+	private clearTimer(plan: Plan): void {
+		if (plan.timer !== undefined) this.deps.clock.clearTimeout(plan.timer);
+		plan.timer = undefined;
+	}
+
+	private report(id: string): void {
+		const plan = this.plans.get(id);
+		if (!plan || this.disposed) return;
+		const reported = JSON.stringify(this.status(id));
+		if (reported === plan.reported) return;
+		plan.reported = reported;
+		this.statusEmitter.fire(id);
+	}
+}
+
+/** Identifies one set of tokens; held in memory only, never logged. */
+function fingerprintOf(tokens: StoredTokens | undefined): string {
+	return tokens ? `${tokens.obtainedAt}|${tokens.expiresAt}|${tokens.refreshToken}` : '';
+}
+
+function toApiError(error: unknown): ApiError {
+	if (isApiError(error)) return error;
+	// Not from the API client (e.g. a storage failure): keep only a safe, generic message.
+	return new ApiError('badResponse', 'The refreshed tokens could not be handled or saved.');
+}

@@ -1,0 +1,198 @@
+// Three VS Code windows share one keychain (SecretStorage) and one globalState, and each runs
+// its own store, scheduler and lease. Refresh tokens rotate, so if two windows refreshed the
+// same token, one would get a 401 and the account would need a new login.
+import * as assert from 'node:assert/strict';
+import type { RefreshFailure } from '../../src/session/contracts';
+import { Lease } from '../../src/session/lease';
+import { RefreshScheduler } from '../../src/session/refreshScheduler';
+import { SessionStore } from '../../src/session/sessionStore';
+import { silentLog } from '../../src/util/log';
+import { createTestClock, settle, type TestClock } from './doubles/fakeClock';
+import { FakeTokenService } from './doubles/fakeTokenService';
+import { TestMemento } from './doubles/testMemento';
+import { SharedSecretBackend } from './doubles/testSecretStorage';
+
+const S = 1000;
+const LEASE_TTL = 10 * S;
+
+interface Window {
+	name: string;
+	store: SessionStore;
+	scheduler: RefreshScheduler;
+	dispose(): void;
+}
+
+describe('several windows', () => {
+	let time: TestClock;
+	let backend: SharedSecretBackend;
+	let memento: TestMemento;
+	let service: FakeTokenService;
+	let failures: RefreshFailure[];
+	let windows: Window[];
+
+	function openWindow(name: string, options: { marginMs?: number; deaf?: boolean } = {}): Window {
+		const view = backend.view({ deaf: options.deaf });
+		const store = new SessionStore(view, memento, { clock: time.clock });
+		const scheduler = new RefreshScheduler({
+			store,
+			refresh: service.refreshAs(name),
+			clock: time.clock,
+			marginMs: () => options.marginMs ?? 300 * S,
+			enabled: () => true,
+			log: silentLog,
+			lease: new Lease(view, time.clock, name, LEASE_TTL),
+			windowId: name,
+			random: () => 0.5,
+		});
+		const subscription = scheduler.onDidFail((f) => failures.push(f));
+		return {
+			name,
+			store,
+			scheduler,
+			dispose: () => {
+				subscription.dispose();
+				scheduler.dispose();
+				store.dispose();
+				view.dispose();
+			},
+		};
+	}
+
+	/** Opens three windows, logs in in the first, and starts every scheduler. Returns the account id. */
+	async function threeWindowsLoggedIn(): Promise<string> {
+		windows = ['A', 'B', 'C'].map((name) => openWindow(name));
+		for (const w of windows) await w.store.load();
+		const session = await windows[0].store.saveLogin(
+			{ kind: 'admin', serviceUrl: 'https://user.example.test', instanceId: 'inst', login: 'ops@example.test', label: 'ops@example.test' },
+			service.login(),
+		);
+		await settle();
+		for (const w of windows) w.scheduler.start();
+		return session.account.id;
+	}
+
+	/** One refresh per token generation: each call sends the token the previous one issued, about 20 s apart. */
+	function assertOneRefreshPerCycle(): void {
+		const sent = service.calls.map((c) => c.request.refreshToken);
+		assert.deepEqual(sent, sent.map((_, i) => `refresh-${i + 1}`), 'each refresh sends the newest refresh token, once');
+		for (let i = 1; i < service.calls.length; i++) {
+			const gap = service.calls[i].at - service.calls[i - 1].at;
+			assert.ok(gap >= 19 * S, `refresh ${i + 1} came ${gap} ms after the previous one`);
+		}
+	}
+
+	function assertAllOnNewestTokens(id: string, live: Window[]): void {
+		for (const w of live) {
+			const session = w.store.get(id);
+			assert.equal(session?.state, 'valid', `window ${w.name}`);
+			assert.equal(session?.tokens?.refreshToken, service.currentRefreshToken, `window ${w.name}`);
+		}
+	}
+
+	beforeEach(() => {
+		time = createTestClock();
+		backend = new SharedSecretBackend();
+		memento = new TestMemento();
+		service = new FakeTokenService(time.clock);
+		service.lifetimeMs = 40 * S;
+		service.latencyMs = 500;
+		failures = [];
+		windows = [];
+	});
+
+	afterEach(() => {
+		for (const w of windows) w.dispose();
+	});
+
+	it('three windows, 40 s tokens: exactly one refresh per cycle, and every window ends on the newest tokens', async () => {
+		const id = await threeWindowsLoggedIn();
+		for (let step = 0; step < 10; step++) {
+			await time.timers.tickAsync(21 * S);
+			await settle();
+		}
+		// 210 s of 40 s tokens refreshed at half-life: ten generations.
+		assert.ok(service.calls.length >= 9 && service.calls.length <= 11, `${service.calls.length} refreshes`);
+		assertOneRefreshPerCycle();
+		assert.deepEqual(failures, []);
+		assertAllOnNewestTokens(id, windows);
+		// Still exactly one timer per window for the account.
+		assert.equal(time.timers.countTimers(), windows.length);
+	});
+
+	it('when the lease holder crashes mid-refresh, another window takes over after the lease expires', async () => {
+		service.hanging.add('A');
+		const id = await threeWindowsLoggedIn();
+		const [a, b, c] = windows;
+		const loginToken = service.currentRefreshToken;
+
+		await time.timers.tickAsync(20 * S + 1 * S);
+		await settle();
+		assert.equal(service.calls.length, 0, 'window A holds the lease, its request hangs');
+		a.dispose(); // crash: no release of the lease
+		windows = [b, c];
+
+		await time.timers.tickAsync(LEASE_TTL + 1 * S);
+		await settle();
+		assert.equal(service.calls.length, 1);
+		assert.equal(service.calls[0].request.refreshToken, loginToken);
+		assert.ok(['B', 'C'].includes(service.calls[0].caller));
+		assertAllOnNewestTokens(id, [b, c]);
+
+		for (let step = 0; step < 4; step++) {
+			await time.timers.tickAsync(21 * S);
+			await settle();
+		}
+		assertOneRefreshPerCycle();
+		assert.deepEqual(failures, []);
+		assertAllOnNewestTokens(id, [b, c]);
+	});
+
+	it('a window that missed the change event re-reads the keychain at its own time and does not refresh again', async () => {
+		// B plans for the last moment (no margin) and never hears that A refreshed at half-life.
+		const a = openWindow('A');
+		const b = openWindow('B', { marginMs: 0, deaf: true });
+		windows = [a, b];
+		await a.store.load();
+		const { account } = await a.store.saveLogin({ kind: 'user', serviceUrl: 'https://user.example.test', instanceId: 'inst', login: 'device-1', label: 'devi…-1' }, service.login());
+		await b.store.load();
+		a.scheduler.start();
+		b.scheduler.start();
+		await time.timers.tickAsync(21 * S);
+		await settle();
+		assert.equal(service.calls.length, 1);
+		assert.notEqual(b.store.get(account.id)?.tokens?.refreshToken, service.currentRefreshToken, 'B has not heard yet');
+		// B's timer fires at 40 s (expiry of the first token); A's next refresh is due just after.
+		await time.timers.tickAsync(19 * S + 200);
+		await settle();
+		assert.equal(service.calls.length, 1, 'B re-read the keychain when its timer fired and skipped');
+		assert.equal(b.scheduler.status(account.id).nextRefreshAt, b.store.get(account.id)?.tokens?.expiresAt);
+		assertAllOnNewestTokens(account.id, [a, b]);
+		assert.deepEqual(failures, []);
+	});
+
+	it('a window waiting on the lease without hearing the holder re-reads the keychain once it gets the lease', async () => {
+		const a = openWindow('A');
+		const b = openWindow('B', { deaf: true });
+		windows = [a, b];
+		await a.store.load();
+		const { account } = await a.store.saveLogin({ kind: 'user', serviceUrl: 'https://user.example.test', instanceId: 'inst', login: 'device-1', label: 'devi…-1' }, service.login());
+		await b.store.load();
+		a.scheduler.start();
+		b.scheduler.start();
+		await time.timers.tickAsync(20 * S + LEASE_TTL + 1 * S);
+		await settle();
+		assert.equal(service.calls.length, 1);
+		assertAllOnNewestTokens(account.id, [a, b]);
+		assert.deepEqual(failures, []);
+	});
+
+	it('a window that opens later picks up the newest tokens from the shared keychain', async () => {
+		const id = await threeWindowsLoggedIn();
+		await time.timers.tickAsync(45 * S);
+		await settle();
+		const late = openWindow('D');
+		windows.push(late);
+		await late.store.load();
+		assertAllOnNewestTokens(id, windows);
+	});
+});

@@ -1,0 +1,89 @@
+import * as assert from 'node:assert/strict';
+import { ApiError, type ApiErrorKind } from '../../src/api/errors';
+import { BACKOFF_CAP_MS, backoffDelay, planRefreshAt, shouldRetry, type RetryDecision } from '../../src/session/refreshPlan';
+
+const S = 1000;
+const MIN = 60 * S;
+const H = 60 * MIN;
+
+describe('planRefreshAt', () => {
+	const cases: Array<{ name: string; lifetime: number; margin: number; at: number }> = [
+		{ name: '40 s token, 300 s margin: at half-life', lifetime: 40 * S, margin: 300 * S, at: 20 * S },
+		{ name: '2 h token, 300 s margin: 5 min before expiry', lifetime: 2 * H, margin: 300 * S, at: 2 * H - 5 * MIN },
+		{ name: '24 h token, 300 s margin', lifetime: 24 * H, margin: 300 * S, at: 24 * H - 5 * MIN },
+		{ name: '10 min token, 300 s margin: exactly half', lifetime: 10 * MIN, margin: 300 * S, at: 5 * MIN },
+		{ name: '8 min token, 300 s margin: half-life wins', lifetime: 8 * MIN, margin: 300 * S, at: 4 * MIN },
+		{ name: 'no margin: at expiry', lifetime: 2 * H, margin: 0, at: 2 * H },
+		{ name: 'negative margin is read as none', lifetime: 2 * H, margin: -5 * MIN, at: 2 * H },
+		{ name: 'margin longer than the token: half-life', lifetime: 1 * H, margin: 86_400 * S, at: 30 * MIN },
+	];
+	for (const c of cases) {
+		it(c.name, () => {
+			const obtainedAt = 1_000_000;
+			assert.equal(planRefreshAt({ obtainedAt, expiresAt: obtainedAt + c.lifetime }, c.margin), obtainedAt + c.at);
+		});
+	}
+
+	it('a token that expires as it arrives is due at once', () => {
+		const obtainedAt = 1_000_000;
+		assert.ok(planRefreshAt({ obtainedAt, expiresAt: obtainedAt - 1 }, 300 * S) <= obtainedAt);
+	});
+});
+
+describe('backoffDelay', () => {
+	const noJitter = () => 0.5;
+	const table: Array<[attempt: number, ms: number]> = [
+		[1, 5 * S],
+		[2, 10 * S],
+		[3, 20 * S],
+		[4, 40 * S],
+		[5, 80 * S],
+		[6, 160 * S],
+		[7, 5 * MIN],
+		[8, 5 * MIN],
+		[50, 5 * MIN],
+		[10_000, 5 * MIN],
+	];
+	for (const [attempt, ms] of table) {
+		it(`attempt ${attempt} waits ${ms / S} s`, () => assert.equal(backoffDelay(attempt, noJitter), ms));
+	}
+
+	it('jitter spreads the delay by at most ±20 %, never past the cap', () => {
+		assert.equal(backoffDelay(1, () => 0), 4 * S);
+		assert.equal(backoffDelay(1, () => 0.999999), 6 * S);
+		assert.equal(backoffDelay(10, () => 0.999999), BACKOFF_CAP_MS);
+		assert.equal(backoffDelay(10, () => 0), 4 * MIN);
+	});
+
+	it('grows with each attempt until the cap', () => {
+		const delays = [1, 2, 3, 4, 5, 6, 7, 8].map((a) => backoffDelay(a, noJitter));
+		for (let i = 1; i < delays.length; i++) assert.ok(delays[i] >= delays[i - 1]);
+		assert.equal(delays.at(-1), BACKOFF_CAP_MS);
+	});
+});
+
+describe('shouldRetry', () => {
+	const now = 1_000_000;
+	const valid = now + 60 * S;
+	const expired = now - 1;
+	const table: Array<[kind: ApiErrorKind, expiresAt: number, decision: RetryDecision]> = [
+		['network', valid, 'retry'],
+		['timeout', valid, 'retry'],
+		['serverUnavailable', valid, 'retry'],
+		['network', expired, 'stop'],
+		['timeout', expired, 'stop'],
+		['serverUnavailable', now, 'stop'],
+		['badCredentials', valid, 'needsLogin'],
+		['badCredentials', expired, 'needsLogin'],
+		['rateLimited', valid, 'stop'],
+		['forbidden', valid, 'stop'],
+		['validation', valid, 'stop'],
+		['badResponse', valid, 'stop'],
+		['cancelled', valid, 'stop'],
+	];
+	for (const [kind, expiresAt, decision] of table) {
+		it(`${kind} with a ${expiresAt > now ? 'valid' : 'expired'} token: ${decision}`, () => {
+			assert.equal(shouldRetry(new ApiError(kind, 'x'), now, expiresAt), decision);
+		});
+	}
+});

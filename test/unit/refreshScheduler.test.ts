@@ -1,0 +1,290 @@
+import * as assert from 'node:assert/strict';
+import { ApiError } from '../../src/api/errors';
+import type { TokenResponse } from '../../src/api/types';
+import type { NewAccount, RefreshFailure, RefreshFn } from '../../src/session/contracts';
+import { Lease } from '../../src/session/lease';
+import { MAX_TIMER_MS, RefreshScheduler } from '../../src/session/refreshScheduler';
+import { SessionStore } from '../../src/session/sessionStore';
+import { silentLog } from '../../src/util/log';
+import { createTestClock, settle, type TestClock } from './doubles/fakeClock';
+import { FakeTokenService, fakeJwt } from './doubles/fakeTokenService';
+import { TestMemento } from './doubles/testMemento';
+import { SharedSecretBackend } from './doubles/testSecretStorage';
+
+const S = 1000;
+const MIN = 60 * S;
+const H = 60 * MIN;
+/** The lease waits this long before reading itself back; ticks add it to reach a refresh. */
+const SETTLE = 250;
+
+const alice: NewAccount = { kind: 'admin', serviceUrl: 'https://user.example.test', instanceId: 'inst-a', login: 'alice@example.test', label: 'alice@example.test' };
+const bob: NewAccount = { kind: 'user', serviceUrl: 'https://user.example.test', instanceId: 'inst-b', login: 'device-bob', label: 'devi…bob' };
+
+describe('RefreshScheduler', () => {
+	let time: TestClock;
+	let service: FakeTokenService;
+	let store: SessionStore;
+	let scheduler: RefreshScheduler;
+	let failures: RefreshFailure[];
+	let statusChanges: string[];
+	let enabled: boolean;
+	const disposables: Array<{ dispose(): void }> = [];
+
+	function setUp(refresh?: RefreshFn): void {
+		const backend = new SharedSecretBackend();
+		const view = backend.view();
+		store = new SessionStore(view, new TestMemento(), { clock: time.clock });
+		scheduler = new RefreshScheduler({
+			store,
+			refresh: refresh ?? service.refreshAs('window'),
+			clock: time.clock,
+			marginMs: () => 300 * S,
+			enabled: () => enabled,
+			log: silentLog,
+			lease: new Lease(view, time.clock, 'window', 30 * S, SETTLE),
+			windowId: 'window',
+			random: () => 0.5,
+		});
+		failures = [];
+		statusChanges = [];
+		disposables.push(scheduler.onDidFail((f) => failures.push(f)), scheduler.onDidChangeStatus((id) => statusChanges.push(id)), scheduler, store, view);
+	}
+
+	async function login(account = alice): Promise<string> {
+		await store.load();
+		const session = await store.saveLogin(account, service.login());
+		return session.account.id;
+	}
+
+	beforeEach(() => {
+		time = createTestClock();
+		service = new FakeTokenService(time.clock);
+		enabled = true;
+		setUp();
+	});
+
+	afterEach(() => {
+		for (const d of disposables.splice(0).reverse()) d.dispose();
+	});
+
+	it('refreshes a 40 s token at half its lifetime and stores the new tokens before resolving', async () => {
+		const id = await login();
+		const loggedInAt = time.clock.now();
+		scheduler.start();
+		assert.equal(scheduler.status(id).nextRefreshAt, loggedInAt + 20 * S);
+
+		await time.timers.tickAsync(20 * S - 1);
+		assert.equal(service.calls.length, 0);
+		await time.timers.tickAsync(1 + SETTLE);
+		await settle();
+		assert.equal(service.calls.length, 1);
+		const { request } = service.calls[0];
+		assert.deepEqual({ ...request, accessToken: undefined }, { baseUrl: alice.serviceUrl, instanceId: alice.instanceId, accessToken: undefined, refreshToken: 'refresh-1' });
+
+		const tokens = store.get(id)?.tokens;
+		assert.equal(tokens?.refreshToken, service.currentRefreshToken);
+		assert.equal(tokens?.lastRefreshAt, time.clock.now());
+		assert.equal(tokens?.expirySource, 'jwt');
+		// The JWT's exp has whole seconds: half of the lifetime it states, from now.
+		assert.equal(scheduler.status(id).nextRefreshAt, tokens!.obtainedAt + (tokens!.expiresAt - tokens!.obtainedAt) / 2);
+		assert.ok(Math.abs(scheduler.status(id).nextRefreshAt! - (time.clock.now() + 20 * S)) < S);
+	});
+
+	it('sends the newest refresh token on every refresh (rotation), cycle after cycle', async () => {
+		const id = await login();
+		scheduler.start();
+		for (let cycle = 0; cycle < 5; cycle++) {
+			await time.timers.tickAsync(20 * S + SETTLE);
+			await settle();
+		}
+		assert.equal(service.calls.length, 5);
+		assert.deepEqual(service.calls.map((c) => c.request.refreshToken), ['refresh-1', 'refresh-2', 'refresh-3', 'refresh-4', 'refresh-5']);
+		assert.equal(store.get(id)?.tokens?.refreshToken, 'refresh-6');
+		assert.equal(store.get(id)?.state, 'valid');
+		assert.deepEqual(failures, []);
+	});
+
+	it('keeps the old refresh token when the response has none', async () => {
+		const refresh: RefreshFn = async () => ({ accessToken: fakeJwt(time.clock.now() + H), refreshToken: '' }) as TokenResponse;
+		setUp(refresh);
+		const id = await login();
+		const before = store.get(id)!.tokens!;
+		const refreshing = scheduler.refreshNow(id);
+		await time.timers.tickAsync(SETTLE);
+		const session = await refreshing;
+		assert.equal(session.tokens?.refreshToken, before.refreshToken);
+		assert.notEqual(session.tokens?.accessToken, before.accessToken);
+	});
+
+	it('single flight: a manual refresh during an automatic one joins it', async () => {
+		service.latencyMs = 2 * S;
+		const id = await login();
+		scheduler.start();
+		await time.timers.tickAsync(20 * S + SETTLE);
+		assert.equal(scheduler.status(id).inFlight, true);
+		const first = scheduler.refreshNow(id);
+		const second = scheduler.refreshNow(id);
+		assert.equal(first, second);
+		await time.timers.tickAsync(2 * S);
+		const session = await first;
+		assert.equal(service.calls.length, 1);
+		assert.equal(session.tokens?.refreshToken, service.currentRefreshToken);
+		assert.equal(scheduler.status(id).inFlight, false);
+	});
+
+	it('a transient failure is retried with back-off, then succeeds', async () => {
+		service.failures.push(new ApiError('network', 'The service could not be reached.'), new ApiError('serverUnavailable', 'The service is unavailable.', 503));
+		const id = await login();
+		scheduler.start();
+		await time.timers.tickAsync(20 * S + SETTLE);
+		await settle();
+		assert.equal(service.calls.length, 1);
+		const status = scheduler.status(id);
+		assert.equal(status.lastError?.kind, 'network');
+		assert.equal(status.nextRefreshAt, time.clock.now() + 5 * S);
+		assert.ok(statusChanges.includes(id));
+
+		await time.timers.tickAsync(5 * S + SETTLE);
+		await settle();
+		assert.equal(service.calls.length, 2);
+		assert.equal(scheduler.status(id).lastError?.kind, 'serverUnavailable');
+		assert.equal(scheduler.status(id).nextRefreshAt, time.clock.now() + 10 * S);
+
+		await time.timers.tickAsync(10 * S + SETTLE);
+		await settle();
+		assert.equal(service.calls.length, 3);
+		assert.equal(scheduler.status(id).lastError, undefined);
+		assert.equal(store.get(id)?.tokens?.refreshToken, service.currentRefreshToken);
+		assert.deepEqual(failures, []);
+	});
+
+	it('transient failures past expiry stop the retries and report the failure once', async () => {
+		for (let i = 0; i < 20; i++) service.failures.push(new ApiError('timeout', 'No answer in time.'));
+		const id = await login();
+		scheduler.start();
+		await time.timers.tickAsync(2 * MIN);
+		await settle();
+		assert.equal(failures.length, 1);
+		assert.equal(failures[0].error.kind, 'timeout');
+		assert.equal(failures[0].trigger, 'auto');
+		const calls = service.calls.length;
+		await time.timers.tickAsync(H);
+		assert.equal(service.calls.length, calls);
+		assert.equal(scheduler.status(id).nextRefreshAt, undefined);
+		assert.equal(store.get(id)?.state, 'expired');
+	});
+
+	it('401: marks the account as needing login, reports it, and never calls again', async () => {
+		service.failures.push(new ApiError('badCredentials', 'The refresh token was refused. Log in again.', 401));
+		const id = await login();
+		scheduler.start();
+		await time.timers.tickAsync(20 * S + SETTLE);
+		await settle();
+		assert.equal(store.get(id)?.state, 'needsLogin');
+		assert.deepEqual(failures.map((f) => [f.accountId, f.error.kind]), [[id, 'badCredentials']]);
+		await time.timers.tickAsync(24 * H);
+		assert.equal(service.calls.length, 1);
+		assert.equal(time.timers.countTimers(), 0);
+	});
+
+	it('429: stops without retrying and without asking for a login', async () => {
+		service.failures.push(new ApiError('rateLimited', 'Too many requests.', 429));
+		const id = await login();
+		scheduler.start();
+		await time.timers.tickAsync(20 * S + SETTLE);
+		await settle();
+		assert.deepEqual(failures.map((f) => f.error.kind), ['rateLimited']);
+		await time.timers.tickAsync(H);
+		assert.equal(service.calls.length, 1);
+		assert.equal(store.get(id)?.state, 'expired');
+	});
+
+	it('a failed manual refresh rejects with the ApiError and leaves the session as it was', async () => {
+		service.failures.push(new ApiError('forbidden', 'This token is for another kind of account.', 403));
+		const id = await login();
+		const before = store.get(id);
+		const refreshing = scheduler.refreshNow(id);
+		const rejected = assert.rejects(refreshing, (e: unknown) => e instanceof ApiError && e.kind === 'forbidden');
+		await time.timers.tickAsync(SETTLE);
+		await rejected;
+		assert.deepEqual(store.get(id), before);
+	});
+
+	it('after the machine sleeps past expiry, refreshes as soon as it wakes', async () => {
+		service.lifetimeMs = 2 * H;
+		const id = await login();
+		scheduler.start();
+		assert.equal(scheduler.status(id).nextRefreshAt, time.clock.now() + 2 * H - 5 * MIN);
+		await time.timers.tickAsync(30 * MIN);
+		// Sleep for 3 hours: the wall clock jumps, pending timers do not run.
+		time.timers.setSystemTime(time.clock.now() + 3 * H);
+		assert.equal(store.get(id)?.state, 'expired');
+		assert.equal(service.calls.length, 0);
+		// The next (short) timer of the chain fires after waking and acts on the time it is now.
+		await time.timers.tickAsync(MAX_TIMER_MS + SETTLE);
+		await settle();
+		assert.equal(service.calls.length, 1);
+		assert.equal(store.get(id)?.state, 'valid');
+	});
+
+	it('checkDue() refreshes at once after a wake-up without waiting for the timer', async () => {
+		service.lifetimeMs = 2 * H;
+		const id = await login();
+		scheduler.start();
+		time.timers.setSystemTime(time.clock.now() + 3 * H);
+		scheduler.checkDue();
+		await time.timers.tickAsync(SETTLE);
+		await settle();
+		assert.equal(service.calls.length, 1);
+		assert.equal(store.get(id)?.state, 'valid');
+	});
+
+	it('keeps one timer per account, however long the token lives, and does not poll', async () => {
+		service.lifetimeMs = 24 * H;
+		await login(alice);
+		await store.saveLogin(bob, service.login());
+		scheduler.start();
+		for (let i = 0; i < 12; i++) {
+			await time.timers.tickAsync(10 * MIN);
+			assert.equal(time.timers.countTimers(), 2);
+		}
+		assert.equal(service.calls.length, 0);
+	});
+
+	it('disabled: no automatic refresh, but a manual one still works', async () => {
+		enabled = false;
+		const id = await login();
+		scheduler.start();
+		assert.equal(time.timers.countTimers(), 0);
+		await time.timers.tickAsync(H);
+		assert.equal(service.calls.length, 0);
+		const refreshing = scheduler.refreshNow(id);
+		await time.timers.tickAsync(SETTLE);
+		const session = await refreshing;
+		assert.equal(service.calls.length, 1);
+		assert.equal(session.state, 'valid');
+	});
+
+	it('dispose clears every timer', async () => {
+		await login(alice);
+		await store.saveLogin(bob, service.login());
+		scheduler.start();
+		assert.equal(time.timers.countTimers(), 2);
+		scheduler.dispose();
+		assert.equal(time.timers.countTimers(), 0);
+		await time.timers.tickAsync(H);
+		assert.equal(service.calls.length, 0);
+	});
+
+	it('a new login after a 401 plans refreshes again', async () => {
+		service.failures.push(new ApiError('badCredentials', 'Refused.', 401));
+		const id = await login();
+		scheduler.start();
+		await time.timers.tickAsync(20 * S + SETTLE);
+		await settle();
+		assert.equal(scheduler.status(id).nextRefreshAt, undefined);
+		await store.saveLogin(alice, service.login());
+		assert.equal(store.get(id)?.state, 'valid');
+		assert.equal(scheduler.status(id).nextRefreshAt, time.clock.now() + 20 * S);
+	});
+});

@@ -1,0 +1,307 @@
+import * as assert from 'node:assert/strict';
+import { accountIdFor } from '../../src/session/accountId';
+import type { NewAccount } from '../../src/session/contracts';
+import { ACCOUNTS_KEY, ACTIVE_KEY, secretKeyFor, SessionStore } from '../../src/session/sessionStore';
+import type { StoredTokens } from '../../src/session/types';
+import type { Log } from '../../src/util/log';
+import { createTestClock, settle, type TestClock } from './doubles/fakeClock';
+import { TestMemento } from './doubles/testMemento';
+import { SharedSecretBackend, type SecretView } from './doubles/testSecretStorage';
+
+const MIN = 60_000;
+
+const alice: NewAccount = { kind: 'admin', serviceUrl: 'https://user.example.test', instanceId: 'inst-a', login: 'alice@example.test', label: 'alice@example.test' };
+const bob: NewAccount = { kind: 'user', serviceUrl: 'https://user.example.test', instanceId: 'inst-b', login: 'device-bob-0001', label: 'devi…0001' };
+const carol: NewAccount = { kind: 'user', serviceUrl: 'https://user.example.test', instanceId: 'inst-b', login: 'device-carol-0002', label: 'devi…0002' };
+
+class RecordingLog implements Log {
+	readonly lines: string[] = [];
+	trace(m: string) { this.lines.push(m); }
+	debug(m: string) { this.lines.push(m); }
+	info(m: string) { this.lines.push(m); }
+	warn(m: string) { this.lines.push(m); }
+	error(m: string) { this.lines.push(m); }
+}
+
+describe('accountIdFor', () => {
+	it('is 16 hex characters and stable for the same account', () => {
+		const id = accountIdFor('admin', 'https://user.example.test', 'inst-a', 'alice@example.test');
+		assert.match(id, /^[0-9a-f]{16}$/);
+		assert.equal(accountIdFor('admin', 'HTTPS://User.Example.test/', ' INST-A ', 'Alice@Example.test'), id);
+	});
+
+	const different: Array<[string, string]> = [
+		['kind', accountIdFor('user', 'https://user.example.test', 'inst-a', 'alice@example.test')],
+		['service', accountIdFor('admin', 'https://other.example.test', 'inst-a', 'alice@example.test')],
+		['instance', accountIdFor('admin', 'https://user.example.test', 'inst-b', 'alice@example.test')],
+		['login', accountIdFor('admin', 'https://user.example.test', 'inst-a', 'bob@example.test')],
+	];
+	for (const [what, id] of different) {
+		it(`differs when the ${what} differs`, () => {
+			assert.notEqual(id, accountIdFor('admin', 'https://user.example.test', 'inst-a', 'alice@example.test'));
+		});
+	}
+});
+
+describe('SessionStore', () => {
+	let time: TestClock;
+	let backend: SharedSecretBackend;
+	let memento: TestMemento;
+	let log: RecordingLog;
+	const disposables: Array<{ dispose(): void }> = [];
+
+	function tokens(tag: string, lifetimeMs = 2 * 60 * MIN): StoredTokens {
+		const now = time.clock.now();
+		return { accessToken: `access-${tag}`, refreshToken: `refresh-${tag}`, expiresAt: now + lifetimeMs, expirySource: 'jwt', obtainedAt: now };
+	}
+
+	function openWindow(): { store: SessionStore; view: SecretView; changes: () => number } {
+		const view = backend.view();
+		const store = new SessionStore(view, memento, { clock: time.clock, log });
+		let count = 0;
+		disposables.push(store.onDidChange(() => count++), store, view);
+		return { store, view, changes: () => count };
+	}
+
+	beforeEach(() => {
+		time = createTestClock();
+		backend = new SharedSecretBackend();
+		memento = new TestMemento();
+		log = new RecordingLog();
+	});
+
+	afterEach(() => {
+		for (const d of disposables.splice(0).reverse()) d.dispose();
+	});
+
+	it('saves a login, makes it active, and a new window loads it', async () => {
+		const { store } = openWindow();
+		await store.load();
+		const session = await store.saveLogin(alice, tokens('a1'));
+		assert.equal(session.state, 'valid');
+		assert.equal(store.active()?.account.id, session.account.id);
+		assert.equal(session.account.createdAt, time.clock.now());
+
+		const other = openWindow().store;
+		await other.load();
+		assert.deepEqual(other.list(), store.list());
+		assert.equal(other.active()?.tokens?.accessToken, 'access-a1');
+	});
+
+	it('the same account logging in again replaces its tokens and keeps createdAt', async () => {
+		const { store } = openWindow();
+		await store.load();
+		const first = await store.saveLogin(alice, tokens('a1'));
+		await time.timers.tickAsync(5 * MIN);
+		const second = await store.saveLogin({ ...alice, login: 'ALICE@example.test' }, tokens('a2'));
+		assert.equal(second.account.id, first.account.id);
+		assert.equal(second.account.createdAt, first.account.createdAt);
+		assert.equal(store.list().length, 1);
+		assert.equal(store.get(first.account.id)?.tokens?.refreshToken, 'refresh-a2');
+	});
+
+	it('switches the active account and, on logout of the active one, activates the next', async () => {
+		const { store } = openWindow();
+		await store.load();
+		const a = await store.saveLogin(alice, tokens('a'));
+		const b = await store.saveLogin(bob, tokens('b'));
+		const c = await store.saveLogin(carol, tokens('c'));
+		assert.equal(store.active()?.account.id, c.account.id);
+		await store.setActive(b.account.id);
+		assert.equal(memento.get(ACTIVE_KEY), b.account.id);
+
+		await store.remove(b.account.id);
+		assert.deepEqual(store.list().map((s) => s.account.id), [a.account.id, c.account.id]);
+		assert.equal(store.active()?.account.id, c.account.id);
+		assert.equal(backend.data.has(secretKeyFor(b.account.id)), false);
+
+		await store.remove(c.account.id);
+		await store.remove(a.account.id);
+		assert.equal(store.active(), undefined);
+		assert.deepEqual(memento.get(ACCOUNTS_KEY), []);
+		assert.equal(backend.data.size, 0);
+	});
+
+	it('state follows the clock: valid, then expired, without any write', async () => {
+		const { store } = openWindow();
+		await store.load();
+		const { account } = await store.saveLogin(alice, tokens('a', 10 * MIN));
+		assert.equal(store.get(account.id)?.state, 'valid');
+		time.timers.tick(10 * MIN);
+		assert.equal(store.get(account.id)?.state, 'expired');
+		assert.equal(store.list()[0].state, 'expired');
+	});
+
+	it('keeps no secret in globalState', async () => {
+		const { store } = openWindow();
+		await store.load();
+		await store.saveLogin(alice, { ...tokens('a'), deviceToken: 'device-secret-xyz' });
+		await store.saveLogin(bob, tokens('b'));
+		const dump = memento.dump();
+		for (const secret of ['access-a', 'refresh-a', 'access-b', 'refresh-b', 'device-secret-xyz', bob.login]) {
+			assert.ok(!dump.includes(secret), `globalState must not contain ${secret}`);
+		}
+		assert.ok(backend.dump().includes('refresh-b'));
+	});
+
+	it('a corrupt or missing secret marks only that account as needing login, and the log names it without content', async () => {
+		const { store } = openWindow();
+		await store.load();
+		const a = await store.saveLogin(alice, tokens('a'));
+		const b = await store.saveLogin(bob, tokens('b'));
+		const c = await store.saveLogin(carol, tokens('c'));
+		backend.data.set(secretKeyFor(a.account.id), '{"v":1,"accessToken":"leaky-fragment"'); // truncated
+		backend.data.set(secretKeyFor(b.account.id), JSON.stringify({ v: 1, accessToken: 'leaky-fragment' })); // incomplete
+
+		const fresh = openWindow().store;
+		await fresh.load();
+		assert.deepEqual(fresh.list().map((s) => s.state), ['needsLogin', 'needsLogin', 'valid']);
+		assert.equal(fresh.get(c.account.id)?.tokens?.refreshToken, 'refresh-c');
+		assert.ok(log.lines.some((l) => l.includes(alice.label)));
+		assert.ok(log.lines.some((l) => l.includes(bob.label)));
+		assert.ok(!log.lines.join('\n').includes('leaky-fragment'));
+
+		backend.data.delete(secretKeyFor(c.account.id));
+		const third = openWindow().store;
+		await third.load();
+		assert.equal(third.get(c.account.id)?.state, 'needsLogin');
+	});
+
+	it('a keychain that cannot be read marks that account needsLogin and does not throw', async () => {
+		const { store } = openWindow();
+		await store.load();
+		const a = await store.saveLogin(alice, tokens('a'));
+		const b = await store.saveLogin(bob, tokens('b'));
+		backend.failGet = (key) => key === secretKeyFor(a.account.id);
+		const fresh = openWindow().store;
+		await fresh.load();
+		assert.equal(fresh.get(a.account.id)?.state, 'needsLogin');
+		assert.equal(fresh.get(b.account.id)?.state, 'valid');
+		assert.ok(log.lines.some((l) => l.includes(alice.label)));
+	});
+
+	it('a failed secret write leaves the previous sessions as they were', async () => {
+		const { store } = openWindow();
+		await store.load();
+		const a = await store.saveLogin(alice, tokens('a1'));
+		const indexBefore = memento.dump();
+		backend.failStore = () => true;
+
+		await assert.rejects(store.saveLogin(alice, tokens('a2')));
+		await assert.rejects(store.saveLogin(bob, tokens('b')));
+		await assert.rejects(store.updateTokens(a.account.id, tokens('a3')));
+
+		assert.equal(memento.dump(), indexBefore);
+		assert.equal(store.list().length, 1);
+		assert.equal(store.get(a.account.id)?.tokens?.refreshToken, 'refresh-a1');
+		const fresh = openWindow().store;
+		await fresh.load();
+		assert.deepEqual(fresh.list(), store.list());
+	});
+
+	it('a failed index write undoes the secret of a new account', async () => {
+		const { store } = openWindow();
+		await store.load();
+		const a = await store.saveLogin(alice, tokens('a'));
+		memento.failUpdate = (key) => key === ACCOUNTS_KEY;
+		await assert.rejects(store.saveLogin(bob, tokens('b')));
+		assert.deepEqual(store.list().map((s) => s.account.id), [a.account.id]);
+		assert.equal(backend.data.has(secretKeyFor(accountIdFor(bob.kind, bob.serviceUrl, bob.instanceId, bob.login))), false);
+	});
+
+	it('updateTokens stores the access and rotated refresh token in one secret write', async () => {
+		const { store } = openWindow();
+		await store.load();
+		const a = await store.saveLogin(alice, tokens('a1'));
+		const writesBefore = backend.writes.length;
+		await store.updateTokens(a.account.id, { ...tokens('a2'), lastRefreshAt: time.clock.now() });
+		assert.deepEqual(backend.writes.slice(writesBefore), [{ key: secretKeyFor(a.account.id), deleted: false }]);
+		const stored = store.get(a.account.id)?.tokens;
+		assert.equal(stored?.accessToken, 'access-a2');
+		assert.equal(stored?.refreshToken, 'refresh-a2');
+	});
+
+	it('markNeedsLogin keeps the tokens, and other windows see the flag', async () => {
+		const w1 = openWindow();
+		const w2 = openWindow();
+		await w1.store.load();
+		await w2.store.load();
+		const a = await w1.store.saveLogin(alice, tokens('a'));
+		await settle();
+		await w1.store.markNeedsLogin(a.account.id);
+		await settle();
+		assert.equal(w1.store.get(a.account.id)?.state, 'needsLogin');
+		assert.equal(w1.store.get(a.account.id)?.tokens?.refreshToken, 'refresh-a');
+		assert.equal(w2.store.get(a.account.id)?.state, 'needsLogin');
+	});
+
+	it('a change made in another window fires onDidChange there exactly once', async () => {
+		const w1 = openWindow();
+		const w2 = openWindow();
+		await w1.store.load();
+		await w2.store.load();
+
+		const a = await w1.store.saveLogin(alice, tokens('a1'));
+		await settle();
+		assert.equal(w2.changes(), 1);
+		assert.equal(w2.store.get(a.account.id)?.tokens?.accessToken, 'access-a1');
+
+		await w1.store.updateTokens(a.account.id, tokens('a2'));
+		await settle();
+		assert.equal(w2.changes(), 2);
+		assert.equal(w2.store.get(a.account.id)?.tokens?.refreshToken, 'refresh-a2');
+
+		await w1.store.remove(a.account.id);
+		await settle();
+		assert.equal(w2.changes(), 3);
+		assert.deepEqual(w2.store.list(), []);
+	});
+
+	it('own writes fire once, and duplicate or no-op change events do not fire', async () => {
+		const w1 = openWindow();
+		const w2 = openWindow();
+		await w1.store.load();
+		await w2.store.load();
+		const a = await w1.store.saveLogin(alice, tokens('a1'));
+		await settle();
+		assert.equal(w1.changes(), 1);
+		assert.equal(w2.changes(), 1);
+
+		backend.announce(secretKeyFor(a.account.id));
+		backend.announce(secretKeyFor(a.account.id));
+		backend.announce(secretKeyFor('unknown-account'));
+		backend.announce('telematicsAuth.lease.' + a.account.id);
+		backend.announce('someone.else.key');
+		await settle();
+		assert.equal(w1.changes(), 1);
+		assert.equal(w2.changes(), 1);
+
+		// the same tokens written again (e.g. another window's no-op save)
+		await w2.store.updateTokens(a.account.id, w2.store.get(a.account.id)!.tokens!);
+		await settle();
+		assert.equal(w1.changes(), 1);
+	});
+
+	it('reloadAccount picks up what another window wrote without waiting for the event', async () => {
+		const w1 = openWindow();
+		const w2 = openWindow();
+		await w1.store.load();
+		const a = await w1.store.saveLogin(alice, tokens('a1'));
+		await w2.store.load();
+		await w1.store.updateTokens(a.account.id, tokens('a2'));
+		const session = await w2.store.reloadAccount(a.account.id);
+		assert.equal(session?.tokens?.refreshToken, 'refresh-a2');
+	});
+
+	it('dispose stops following other windows', async () => {
+		const w1 = openWindow();
+		const w2 = openWindow();
+		await w1.store.load();
+		await w2.store.load();
+		w2.store.dispose();
+		await w1.store.saveLogin(alice, tokens('a'));
+		await settle();
+		assert.equal(w2.changes(), 0);
+		assert.deepEqual(w2.store.list(), []);
+	});
+});
