@@ -1,0 +1,214 @@
+// Reads a REST file (.http/.rest, as REST Client and httpYac write them) into lines and
+// requests: where each request line, its headers and its file variables are. Pure: no `vscode`.
+// Only the parts an edit may touch are located; bodies and response handlers are left alone.
+
+export interface Line {
+	/** Offset of the first character. */
+	start: number;
+	/** Offset just past the last character, before the line ending. */
+	end: number;
+	/** Length of the line ending after it: 0 (last line), 1 (LF or CR) or 2 (CRLF). */
+	eolLength: number;
+	text: string;
+}
+
+export interface Header {
+	line: number;
+	name: string;
+	value: string;
+	/** Leading whitespace of the header line. */
+	indent: string;
+}
+
+export interface FileVariable {
+	line: number;
+	name: string;
+	value: string;
+	/** Offset where the value starts (after `=` and spaces). */
+	valueStart: number;
+	/** Offset where the value ends (end of line). */
+	valueEnd: number;
+}
+
+export interface ParsedRequest {
+	/** First line of the request's block (its `###` line, or 0 for the first block). */
+	blockStart: number;
+	/** Last line of the block. */
+	blockEnd: number;
+	requestLine: number;
+	/** Last line of the URL: the request line or its last `?`/`&` continuation line. */
+	urlEndLine: number;
+	headers: Header[];
+}
+
+export interface ParsedFile {
+	lines: Line[];
+	/** The file's dominant line ending; LF when it has none. */
+	eol: '\n' | '\r\n';
+	requests: ParsedRequest[];
+	/** File variables outside requests (`@name = value` before a block's request line). */
+	variables: FileVariable[];
+	/** Blocks as [firstLine, lastLine], separated by `###` lines. */
+	blocks: Array<[number, number]>;
+}
+
+const SEPARATOR = /^###/;
+const COMMENT = /^\s*(#|\/\/)/;
+const BLANK = /^\s*$/;
+const VARIABLE = /^\s*@([A-Za-z_][\w.-]*)\s*=\s*/;
+const CONTINUATION = /^\s*[?&]/;
+/** A header line: a token name (RFC 9110 tchar), a colon, a value. */
+const HEADER = /^(\s*)([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s?(.*)$/;
+
+export function splitLines(text: string): Line[] {
+	const parts = text.split(/(\r\n|\r|\n)/);
+	const lines: Line[] = new Array((parts.length + 1) >> 1);
+	let start = 0;
+	for (let i = 0; i < parts.length; i += 2) {
+		const lineText = parts[i]!;
+		const end = start + lineText.length;
+		const eolLength = i + 1 < parts.length ? parts[i + 1]!.length : 0;
+		lines[i >> 1] = { start, end, eolLength, text: lineText };
+		start = end + eolLength;
+	}
+	return lines;
+}
+
+/** CRLF when most line endings are CRLF, LF otherwise. */
+export function detectEol(text: string): '\n' | '\r\n' {
+	return eolOf(splitLines(text));
+}
+
+function eolOf(lines: readonly Line[]): '\n' | '\r\n' {
+	let crlf = 0;
+	let other = 0;
+	for (const line of lines) {
+		if (line.eolLength === 2) crlf++;
+		else if (line.eolLength === 1) other++;
+	}
+	return crlf > other ? '\r\n' : '\n';
+}
+
+export function isComment(text: string): boolean {
+	return COMMENT.test(text);
+}
+
+function parseVariable(line: Line, index: number): FileVariable | undefined {
+	const match = VARIABLE.exec(line.text);
+	if (!match) return undefined;
+	const valueStart = line.start + match[0].length;
+	return { line: index, name: match[1]!, value: line.text.slice(match[0].length).trimEnd(), valueStart, valueEnd: line.start + line.text.trimEnd().length };
+}
+
+/** Lines, line ending and `###` blocks: the cheap part of parsing. */
+export interface Layout {
+	lines: Line[];
+	eol: '\n' | '\r\n';
+	blocks: Array<[number, number]>;
+}
+
+export function parseLayout(text: string): Layout {
+	const lines = splitLines(text);
+	const blocks: Array<[number, number]> = [];
+	let blockStart = 0;
+	for (let i = 1; i < lines.length; i++) {
+		if (lines[i]!.text.charCodeAt(0) === 35 && SEPARATOR.test(lines[i]!.text)) {
+			blocks.push([blockStart, i - 1]);
+			blockStart = i;
+		}
+	}
+	blocks.push([blockStart, lines.length - 1]);
+	return { lines, eol: eolOf(lines), blocks };
+}
+
+/** One block's request (if it has one) and the file variables before its request line. */
+export function parseBlock(lines: readonly Line[], [first, last]: [number, number]): { request?: ParsedRequest; variables: FileVariable[] } {
+	const variables: FileVariable[] = [];
+	let requestLine = -1;
+	for (let i = first; i <= last; i++) {
+		const line = lines[i]!;
+		if (BLANK.test(line.text) || COMMENT.test(line.text)) continue;
+		const variable = parseVariable(line, i);
+		if (variable) {
+			variables.push(variable);
+			continue;
+		}
+		requestLine = i;
+		break;
+	}
+	if (requestLine < 0) return { variables };
+	let urlEndLine = requestLine;
+	while (urlEndLine + 1 <= last && CONTINUATION.test(lines[urlEndLine + 1]!.text)) urlEndLine++;
+	const headers: Header[] = [];
+	for (let h = urlEndLine + 1; h <= last; h++) {
+		const lineText = lines[h]!.text;
+		if (BLANK.test(lineText)) break;
+		if (COMMENT.test(lineText)) continue;
+		const match = HEADER.exec(lineText);
+		if (!match) break;
+		headers.push({ line: h, indent: match[1]!, name: match[2]!, value: match[3]!.trim() });
+	}
+	return { request: { blockStart: first, blockEnd: last, requestLine, urlEndLine, headers }, variables };
+}
+
+export function parseRestFile(text: string): ParsedFile {
+	return parseBlocks(parseLayout(text));
+}
+
+/** Every block of a layout. */
+export function parseBlocks(layout: Layout): ParsedFile {
+	const requests: ParsedRequest[] = [];
+	const variables: FileVariable[] = [];
+	for (const block of layout.blocks) {
+		const parsed = parseBlock(layout.lines, block);
+		variables.push(...parsed.variables);
+		if (parsed.request) requests.push(parsed.request);
+	}
+	return { ...layout, requests, variables };
+}
+
+/** The index of the block holding `line`. */
+export function blockAt(blocks: ReadonlyArray<[number, number]>, line: number): number {
+	let low = 0;
+	let high = blocks.length - 1;
+	while (low < high) {
+		const mid = (low + high + 1) >> 1;
+		if (blocks[mid]![0] <= line) low = mid;
+		else high = mid - 1;
+	}
+	return low;
+}
+
+/** The line holding `offset` (an offset at a line's end belongs to that line). */
+export function lineAt(lines: readonly Line[], offset: number): number {
+	let low = 0;
+	let high = lines.length - 1;
+	while (low < high) {
+		const mid = (low + high + 1) >> 1;
+		if (lines[mid]!.start <= offset) low = mid;
+		else high = mid - 1;
+	}
+	return low;
+}
+
+/** The request whose block holds `offset`, if that block has a request. A `###` line belongs to the request below it. */
+export function requestAt(file: ParsedFile, offset: number): ParsedRequest | undefined {
+	const line = lineAt(file.lines, offset);
+	return file.requests.find((r) => r.blockStart <= line && line <= r.blockEnd);
+}
+
+/** The header on `line`, with its request, if `line` is a request's header line. */
+export function headerOnLine(file: ParsedFile, line: number): Header | undefined {
+	for (const request of file.requests) {
+		if (line < request.blockStart || line > request.blockEnd) continue;
+		return request.headers.find((h) => h.line === line);
+	}
+	return undefined;
+}
+
+/** How many distinct requests hold the given offsets (cursor lines on a `###` line count for the request below). */
+export function countRequestsAt(text: string, offsets: readonly number[]): number {
+	const layout = parseLayout(text);
+	const blocks = new Set(offsets.map((o) => blockAt(layout.blocks, lineAt(layout.lines, o))));
+	return [...blocks].filter((b) => parseBlock(layout.lines, layout.blocks[b]!).request !== undefined).length;
+}

@@ -1,0 +1,29 @@
+// Which documents are REST files: `.http`/`.rest` by name, or language `http` (REST Client,
+// httpYac), in any scheme, untitled included.
+import * as vscode from 'vscode';
+
+export const HTTP_SELECTOR: vscode.DocumentSelector = [
+	{ language: 'http' },
+	{ pattern: '**/*.{http,rest}' },
+];
+
+export function isHttpDocument(document: vscode.TextDocument): boolean {
+	return document.languageId === 'http' || /\.(http|rest)$/i.test(document.uri.path);
+}
+
+/** The editor a command acts on: the one showing `uri` when given (editor title menu), else the active one. */
+export function targetEditor(arg: unknown): vscode.TextEditor | undefined {
+	if (arg instanceof vscode.Uri) {
+		return vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === arg.toString());
+	}
+	return vscode.window.activeTextEditor;
+}
+
+/** Offsets → one `editor.edit` call: one undo step. */
+export function applyTextEdits(editor: vscode.TextEditor, edits: readonly { start: number; end: number; newText: string }[]): Thenable<boolean> {
+	const document = editor.document;
+	const ranges = edits.map((e) => ({ range: new vscode.Range(document.positionAt(e.start), document.positionAt(e.end)), newText: e.newText }));
+	return editor.edit((builder) => {
+		for (const { range, newText } of ranges) builder.replace(range, newText);
+	});
+}

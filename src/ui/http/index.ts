@@ -1,0 +1,33 @@
+// The REST file features: Insert Authorization Header, Update Tokens in File, the CodeLens,
+// the hover and the expired-token diagnostics.
+import * as vscode from 'vscode';
+import type { Services } from '../../services';
+import { TokenCodeLensProvider } from './codeLensProvider';
+import { TokenDiagnostics } from './diagnostics';
+import { TokenHoverProvider } from './hoverProvider';
+import { HTTP_SELECTOR } from './httpDocuments';
+import { insertAuthorizationHeader } from './insertCommand';
+import { MinuteTicker } from './minuteTicker';
+import { updateTokensInFile } from './updateTokensCommand';
+
+export function registerHttpFileFeatures(services: Services): vscode.Disposable {
+	const lenses = new TokenCodeLensProvider(services);
+	const diagnostics = new TokenDiagnostics(services);
+	const ticker = new MinuteTicker(services.clock);
+	const onStateChange = (): void => {
+		lenses.refresh();
+		diagnostics.updateAll();
+	};
+	return vscode.Disposable.from(
+		lenses,
+		diagnostics,
+		ticker,
+		vscode.commands.registerCommand('telematicsAuth.insertAuthorizationHeader', (arg?: unknown) => insertAuthorizationHeader(services, arg)),
+		vscode.commands.registerCommand('telematicsAuth.updateTokensInFile', (arg?: unknown) => updateTokensInFile(services, arg)),
+		vscode.languages.registerCodeLensProvider(HTTP_SELECTOR, lenses),
+		vscode.languages.registerHoverProvider(HTTP_SELECTOR, new TokenHoverProvider(services)),
+		services.store.onDidChange(onStateChange),
+		services.config.onDidChange(() => lenses.refresh()),
+		ticker.onTick(onStateChange),
+	);
+}

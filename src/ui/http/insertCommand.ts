@@ -1,0 +1,69 @@
+// "Insert Authorization Header": gives each request under a cursor exactly one
+// `Authorization: Bearer …` header with the account's current token, in one edit (one undo).
+import * as vscode from 'vscode';
+import { planAuthEdit, type AuthValue } from '../../httpFiles/authHeaderEdit';
+import { DEFAULT_TOKEN_VARIABLE } from '../../httpFiles/fileVariable';
+import { countRequestsAt } from '../../httpFiles/requestParser';
+import type { Services } from '../../services';
+import { formatRemaining } from '../../session/token';
+import { resolveAccount } from '../accountArg';
+import { notify } from '../notifications';
+import { ensureFreshToken } from './freshToken';
+import { defaultTrackedFileDeps, guardTrackedFile, type TrackedFileDeps } from './gitTracked';
+import { applyTextEdits, isHttpDocument, targetEditor } from './httpDocuments';
+
+export interface InsertOutcome {
+	/** Requests under a cursor. */
+	requests: number;
+	/** Edits applied (0 when everything was already right). */
+	edits: number;
+	style: AuthValue['style'];
+}
+
+/** The command. `arg`: `{ accountId }`, a file Uri (editor title), or nothing. */
+export async function insertAuthorizationHeader(services: Services, arg?: unknown, deps: TrackedFileDeps = defaultTrackedFileDeps): Promise<InsertOutcome | undefined> {
+	const editor = targetEditor(arg);
+	if (!editor || !isHttpDocument(editor.document)) {
+		void notify('info', vscode.l10n.t('Open a .http or .rest file and put the cursor in a request to insert an Authorization header.'));
+		return undefined;
+	}
+	const requestsUnderCursor = countRequests(editor);
+	if (requestsUnderCursor === 0) {
+		void notify('info', vscode.l10n.t('Put the cursor inside a request (its ### line, request line, headers or body) to insert an Authorization header.'));
+		return undefined;
+	}
+	const picked = await resolveAccount(services, arg instanceof vscode.Uri ? undefined : arg);
+	if (!picked) return undefined;
+	const session = await ensureFreshToken(services, picked);
+	if (!session) return undefined;
+
+	let value: AuthValue = services.config.insertStyle() === 'variable'
+		? { style: 'variable', token: session.tokens.accessToken }
+		: { style: 'header', token: session.tokens.accessToken };
+	const answer = await guardTrackedFile(services.context, editor.document.uri, deps, true);
+	if (answer === 'cancel') return undefined;
+	if (answer === 'reference') value = { style: 'reference' };
+
+	const edits = planAuthEdit(editor.document.getText(), editor.selections.map((s) => editor.document.offsetAt(s.active)), value);
+	if (edits.length && !(await applyTextEdits(editor, edits))) {
+		void notify('error', vscode.l10n.t('The file changed while the header was being inserted. Try again.'));
+		return undefined;
+	}
+	const label = session.account.label;
+	if (value.style === 'reference') {
+		const copy = vscode.l10n.t('Copy Token');
+		void notify('info', vscode.l10n.t('Wrote "Authorization: Bearer {0}" without a token. Define {1} in an untracked environment file (httpYac: .env; REST Client: $dotenv or your user settings). Copy the current token for {2}?', `{{${DEFAULT_TOKEN_VARIABLE}}}`, DEFAULT_TOKEN_VARIABLE, label), copy).then((choice) => {
+			if (choice === copy) void vscode.env.clipboard.writeText(session.tokens.accessToken);
+		});
+	} else {
+		const remaining = formatRemaining(session.tokens.expiresAt - services.clock.now());
+		vscode.window.setStatusBarMessage(edits.length
+			? vscode.l10n.t('Authorization header set for {0} (valid for {1}).', label, remaining)
+			: vscode.l10n.t('The Authorization header already holds the current token for {0}.', label), 5000);
+	}
+	return { requests: requestsUnderCursor, edits: edits.length, style: value.style };
+}
+
+function countRequests(editor: vscode.TextEditor): number {
+	return countRequestsAt(editor.document.getText(), editor.selections.map((s) => editor.document.offsetAt(s.active)));
+}

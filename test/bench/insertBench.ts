@@ -1,0 +1,60 @@
+// How long planning "Insert Authorization Header" takes in a 10,000-line REST file
+// (cursors in the first, middle and last request), and updating every token in it.
+// Pure core only; prints nothing (the bench runner reports).
+import { planAuthEdit } from '../../src/httpFiles/authHeaderEdit';
+import { planTokenUpdates } from '../../src/httpFiles/jwtScan';
+
+function jwt(claims: Record<string, unknown>): string {
+	const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+	return `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}.c2lnbmF0dXJl`;
+}
+
+/** ~10,000 lines: 1,000 requests of 10 lines, every fifth with an old token. */
+export function bigRestFile(oldToken: string): string {
+	const lines: string[] = ['@host = https://api.example.com', ''];
+	for (let i = 0; lines.length < 10_000; i++) {
+		lines.push(`### request ${i}`, `# @name r${i}`, `POST {{host}}/v1/items/${i}`, 'Content-Type: application/json');
+		lines.push(i % 5 === 0 ? `Authorization: Bearer ${oldToken}` : 'Accept: application/json');
+		lines.push('', '{', `  "id": ${i},`, '  "name": "item"', '}');
+	}
+	return lines.join('\n') + '\n';
+}
+
+function median(samples: number[]): number {
+	const sorted = [...samples].sort((a, b) => a - b);
+	return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Median wall-clock ms, and median CPU ms (steadier on a busy machine). */
+function time(run: () => unknown, rounds = 40): { wall: number; cpu: number } {
+	for (let i = 0; i < 5; i++) run(); // warm up
+	const wall: number[] = [];
+	const cpu: number[] = [];
+	for (let i = 0; i < rounds; i++) {
+		const cpuStart = process.cpuUsage();
+		const start = process.hrtime.bigint();
+		run();
+		wall.push(Number(process.hrtime.bigint() - start) / 1e6);
+		const used = process.cpuUsage(cpuStart);
+		cpu.push((used.user + used.system) / 1000);
+	}
+	return { wall: median(wall), cpu: median(cpu) };
+}
+
+const round = (ms: number): number => Number(ms.toFixed(2));
+
+export async function benchInsert(): Promise<{ name: string; value: number; unit: string; target?: string }[]> {
+	const oldToken = jwt({ sub: 'u1', exp: 1000 });
+	const newToken = jwt({ sub: 'u1', exp: 2000 });
+	const text = bigRestFile(oldToken);
+	const cursors = [text.indexOf('POST'), Math.floor(text.length / 2), text.length - 5];
+	const header = time(() => planAuthEdit(text, cursors, { style: 'header', token: newToken }));
+	const variable = time(() => planAuthEdit(text, cursors, { style: 'variable', token: newToken }));
+	const update = time(() => planTokenUpdates(text, new Map([[oldToken, newToken]])));
+	return [
+		{ name: 'insert header, 10,000-line file, 3 cursors (median)', value: round(header.wall), unit: 'ms', target: '≤ 10 ms' },
+		{ name: 'insert header, 10,000-line file, 3 cursors (median CPU time)', value: round(header.cpu), unit: 'ms' },
+		{ name: 'insert variable style, 10,000-line file (median)', value: round(variable.wall), unit: 'ms', target: '≤ 10 ms' },
+		{ name: 'update 200 tokens, 10,000-line file (median)', value: round(update.wall), unit: 'ms' },
+	];
+}

@@ -1,0 +1,285 @@
+// REST files in the real extension host: Insert Authorization Header (exact text, one undo
+// step, variable style, the git warning), Update Tokens in File, CodeLens, hover, diagnostics.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server';
+import type { Session } from '../../src/session/types';
+import { decodeClaims } from '../../src/session/token';
+import type { TestApi } from '../../src/testApi';
+import { gitExposure, TRACKED_WARNING_KEY, type GitExposure, type TrackedFileAnswer, type TrackedFileDeps } from '../../src/ui/http/gitTracked';
+import { insertAuthorizationHeader } from '../../src/ui/http/insertCommand';
+import { adminCredentials, logIn, logOutAll, settings, testApi } from './loginHelpers';
+
+/** A token shaped like `base`'s (same sub, iss, instanceId) that expired `minutesAgo` minutes ago. Not signed: it only has to be read. */
+function staleTokenLike(base: string, minutesAgo: number): string {
+	const claims = { ...decodeClaims(base), exp: Math.floor(Date.now() / 1000) - minutesAgo * 60 - 5, jti: 'stale' };
+	const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+	return `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}.c3RhbGU`;
+}
+
+/** Another subject's token (no logged-in account owns it). */
+const FOREIGN = `${Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: 'someone-else', exp: 4102444800 })).toString('base64url')}.Zm9yZWlnbg`;
+
+let counter = 0;
+async function openHttp(content: string): Promise<vscode.TextEditor> {
+	const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? fs.mkdtempSync(path.join(os.tmpdir(), 'http-'));
+	const file = path.join(folder, `requests-${process.pid}-${++counter}.http`);
+	fs.writeFileSync(file, content);
+	const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+	return vscode.window.showTextDocument(document);
+}
+
+function cursorsAt(editor: vscode.TextEditor, ...needles: string[]): void {
+	const text = editor.document.getText();
+	editor.selections = needles.map((needle) => {
+		const offset = text.indexOf(needle);
+		assert.ok(offset >= 0, `"${needle}" is in the file`);
+		const position = editor.document.positionAt(offset + 1);
+		return new vscode.Selection(position, position);
+	});
+}
+
+async function eventually<T>(read: () => T | Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
+	let value = await read();
+	for (let i = 0; i < 50 && !ok(value); i++) {
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		value = await read();
+	}
+	assert.ok(ok(value), what);
+	return value;
+}
+
+const TWO_REQUESTS = [
+	'@host = https://api.example.com',
+	'',
+	'### first',
+	'# @name trips',
+	'GET {{host}}/v1/trips',
+	'Accept: application/json',
+	'',
+	'### second',
+	'POST {{host}}/v1/events',
+	'authorization: bearer stale-value',
+	'Content-Type: application/json',
+	'',
+	'{"Authorization": "Bearer keep-me"}',
+	'',
+].join('\n');
+
+describe('REST files (real VS Code)', function () {
+	let api: TestApi;
+	let emu: RunningEmulator;
+	let admin: Session;
+	let token: string;
+
+	before(async () => {
+		api = await testApi();
+		emu = await startEmulator();
+		await settings().update('baseUrl', emu.url, vscode.ConfigurationTarget.Global);
+		await logOutAll(api);
+		admin = await logIn(api, adminCredentials(emu), 'admin');
+		token = api.services.store.get(admin.account.id)!.tokens!.accessToken;
+	});
+
+	after(async () => {
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+		await logOutAll(api);
+		await settings().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+		await emu.close();
+	});
+
+	afterEach(async () => {
+		await settings().update('insertStyle', undefined, vscode.ConfigurationTarget.Global);
+		await settings().update('codeLens.enabled', undefined, vscode.ConfigurationTarget.Global);
+		await api.services.context.workspaceState.update(TRACKED_WARNING_KEY, undefined);
+		await vscode.workspace.saveAll(false);
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+	});
+
+	it('replaces a stale header in the request under the cursor, leaving the other request and the body alone', async () => {
+		const editor = await openHttp(TWO_REQUESTS);
+		cursorsAt(editor, '{"Authorization"');
+		await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+		assert.equal(editor.document.getText(), TWO_REQUESTS.replace('authorization: bearer stale-value', `Authorization: Bearer ${token}`));
+	});
+
+	it('inserts into every request under a cursor in one undo step', async () => {
+		const editor = await openHttp(TWO_REQUESTS);
+		cursorsAt(editor, 'GET {{host}}', 'Accept:', 'POST {{host}}');
+		await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+		const expected = TWO_REQUESTS
+			.replace('GET {{host}}/v1/trips\n', `GET {{host}}/v1/trips\nAuthorization: Bearer ${token}\n`)
+			.replace('authorization: bearer stale-value', `Authorization: Bearer ${token}`);
+		assert.equal(editor.document.getText(), expected);
+		assert.equal(expected.split(`Bearer ${token}`).length - 1, 2, 'each request has exactly one header');
+		await vscode.commands.executeCommand('undo');
+		assert.equal(editor.document.getText(), TWO_REQUESTS);
+	});
+
+	it('variable style keeps the token in @telematicsToken and references it', async () => {
+		await settings().update('insertStyle', 'variable', vscode.ConfigurationTarget.Global);
+		const editor = await openHttp(TWO_REQUESTS);
+		cursorsAt(editor, 'GET {{host}}');
+		await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+		const expected = TWO_REQUESTS
+			.replace('@host = https://api.example.com\n', `@host = https://api.example.com\n@telematicsToken = ${token}\n`)
+			.replace('GET {{host}}/v1/trips\n', 'GET {{host}}/v1/trips\nAuthorization: Bearer {{telematicsToken}}\n');
+		assert.equal(editor.document.getText(), expected);
+	});
+
+	describe('a file git may commit', () => {
+		function deps(answers: TrackedFileAnswer[], exposure: GitExposure = 'tracked'): TrackedFileDeps & { asked: string[] } {
+			const asked: string[] = [];
+			return {
+				asked,
+				gitExposure: async () => exposure,
+				ask: async (e, offerReference) => {
+					// The question comes before anything is written.
+					asked.push(`${e}:${offerReference}:${vscode.window.activeTextEditor?.document.getText() === TWO_REQUESTS}`);
+					return answers.shift() ?? 'cancel';
+				},
+			};
+		}
+
+		it('asks first; Cancel writes nothing', async () => {
+			const editor = await openHttp(TWO_REQUESTS);
+			cursorsAt(editor, 'GET {{host}}');
+			const stub = deps(['cancel']);
+			assert.equal(await insertAuthorizationHeader(api.services, undefined, stub), undefined);
+			assert.deepEqual(stub.asked, ['tracked:true:true']);
+			assert.equal(editor.document.getText(), TWO_REQUESTS);
+		});
+
+		it('"Use {{variable}} Only" writes the reference and no token', async () => {
+			const editor = await openHttp(TWO_REQUESTS);
+			cursorsAt(editor, 'GET {{host}}');
+			await insertAuthorizationHeader(api.services, undefined, deps(['reference'], 'notIgnored'));
+			const text = editor.document.getText();
+			assert.equal(text, TWO_REQUESTS.replace('GET {{host}}/v1/trips\n', 'GET {{host}}/v1/trips\nAuthorization: Bearer {{telematicsToken}}\n'));
+			assert.ok(!text.includes(token));
+		});
+
+		it('"Continue" writes the token and is not asked again in this workspace', async () => {
+			const editor = await openHttp(TWO_REQUESTS);
+			cursorsAt(editor, 'GET {{host}}');
+			const stub = deps(['continue']);
+			await insertAuthorizationHeader(api.services, undefined, stub);
+			assert.ok(editor.document.getText().includes(`GET {{host}}/v1/trips\nAuthorization: Bearer ${token}\n`));
+			cursorsAt(editor, 'POST {{host}}');
+			await insertAuthorizationHeader(api.services, undefined, stub);
+			assert.equal(stub.asked.length, 1);
+			assert.equal(api.services.context.workspaceState.get(TRACKED_WARNING_KEY), true);
+		});
+
+		it('a file outside git is written without a question', async () => {
+			const editor = await openHttp(TWO_REQUESTS);
+			cursorsAt(editor, 'GET {{host}}');
+			const stub = deps([], 'none');
+			await insertAuthorizationHeader(api.services, undefined, stub);
+			assert.deepEqual(stub.asked, []);
+			assert.ok(editor.document.getText().includes(`Authorization: Bearer ${token}`));
+		});
+
+		it('tells tracked, committable, ignored and outside files apart with git', async () => {
+			const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'http-git-'));
+			const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'http-nogit-'));
+			execFileSync('git', ['init', '-q'], { cwd: repo });
+			for (const name of ['tracked.http', 'new.http', 'secret.http']) fs.writeFileSync(path.join(repo, name), 'GET https://x\n');
+			fs.writeFileSync(path.join(repo, '.gitignore'), 'secret.http\n');
+			fs.writeFileSync(path.join(outside, 'plain.http'), 'GET https://x\n');
+			execFileSync('git', ['add', 'tracked.http'], { cwd: repo });
+			const exposure = async (file: string) => gitExposure(vscode.Uri.file(file));
+			// git itself tells tracked from untracked; the git extension's API (when it has the
+			// repository open) only tells ignored from not: both mean "may be committed".
+			assert.ok(['tracked', 'notIgnored'].includes(await exposure(path.join(repo, 'tracked.http'))));
+			assert.equal(await exposure(path.join(repo, 'new.http')), 'notIgnored');
+			assert.equal(await exposure(path.join(repo, 'secret.http')), 'ignored');
+			assert.equal(await exposure(path.join(outside, 'plain.http')), 'none');
+		});
+	});
+
+	describe('tokens already in the file', () => {
+		let stale: string;
+		let file: string;
+		before(() => {
+			stale = staleTokenLike(token, 12);
+			file = [
+				`@telematicsToken = ${stale}`,
+				'',
+				'###',
+				'GET https://api.example.com/v1/trips',
+				`Authorization: Bearer ${stale}`,
+				'',
+				'###',
+				'GET https://api.example.com/v1/me',
+				`Authorization: Bearer ${token}`,
+				'',
+				'###',
+				'GET https://api.example.com/v1/other',
+				`Authorization: Bearer ${FOREIGN}`,
+				'',
+			].join('\n');
+		});
+
+		it('Update Tokens in File replaces the account\'s stale tokens only', async () => {
+			const editor = await openHttp(file);
+			const outcome = await vscode.commands.executeCommand<{ updated: number; found: number }>('telematicsAuth.updateTokensInFile');
+			assert.deepEqual(outcome, { updated: 2, found: 4 });
+			assert.equal(editor.document.getText(), file.split(stale).join(token));
+		});
+
+		it('CodeLens says whose token it is, when it expires, and offers Update', async () => {
+			const editor = await openHttp(file);
+			const label = admin.account.label;
+			const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri);
+			const titles = lenses.map((l) => `${l.range.start.line}: ${l.command?.title}`);
+			assert.deepEqual(titles.map((t) => t.replace(/(\d{4}-\d\d-\d\d )?\d\d:\d\d \(in [^)]+\)/, 'HH:MM (in …)')), [
+				`0: $(warning) ${label} · expired 12 min ago`,
+				'0: $(sync) Update',
+				`4: $(warning) ${label} · expired 12 min ago`,
+				'4: $(sync) Update',
+				`8: $(account) ${label} · expires HH:MM (in …)`,
+				'12: $(question) not a logged-in account · expires HH:MM (in …)',
+			]);
+			assert.equal(lenses[1]!.command?.command, 'telematicsAuth.updateTokensInFile');
+		});
+
+		it('no CodeLens when the setting is off', async () => {
+			await settings().update('codeLens.enabled', false, vscode.ConfigurationTarget.Global);
+			const editor = await openHttp(file);
+			const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri);
+			assert.deepEqual(lenses, []);
+		});
+
+		it('hover shows the decoded claims, the expiry and the account', async () => {
+			const editor = await openHttp(file);
+			const position = editor.document.positionAt(editor.document.getText().indexOf(token) + 10);
+			const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, position);
+			// As rendered: markdown escapes and non-breaking spaces undone.
+			const text = hovers.flatMap((h) => h.contents.map((c) => typeof c === 'string' ? c : c.value)).join('\n')
+				.replace(/&nbsp;/g, ' ').replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1');
+			const claims = decodeClaims(token)!;
+			assert.ok(text.includes('```json'), text);
+			assert.ok(text.includes(`"sub": "${claims.sub}"`), text);
+			assert.ok(text.includes('"alg": "HS256"'), text);
+			assert.ok(text.includes(`Account: ${admin.account.label} (its current token)`), text);
+			assert.match(text, /Expires \d\d:\d\d \(in /);
+		});
+
+		it('expired tokens get a warning that says how to fix them, gone after the update', async () => {
+			const editor = await openHttp(file);
+			const uri = editor.document.uri;
+			const diagnostics = await eventually(() => vscode.languages.getDiagnostics(uri), (d) => d.length === 2, 'two expired-token warnings');
+			const staleStart = editor.document.getText().indexOf(stale);
+			assert.deepEqual(diagnostics.map((d) => [d.range.start.line, d.severity]), [[0, vscode.DiagnosticSeverity.Warning], [4, vscode.DiagnosticSeverity.Warning]]);
+			assert.equal(editor.document.offsetAt(diagnostics[0]!.range.start), staleStart);
+			assert.match(diagnostics[0]!.message, /expired 12 min ago .*Update Tokens in File/);
+			await vscode.commands.executeCommand('telematicsAuth.updateTokensInFile');
+			await eventually(() => vscode.languages.getDiagnostics(uri), (d) => d.length === 0, 'warnings gone after the update');
+		});
+	});
+});

@@ -1,0 +1,64 @@
+// The copy commands and the API explorer in the real extension host: what lands on the
+// clipboard, for which account, and what the person is told.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server';
+import type { Session } from '../../src/session/types';
+import type { TestApi } from '../../src/testApi';
+import { adminCredentials, logIn, logOutAll, settings, testApi, userCredentials } from './loginHelpers';
+
+describe('Token commands (real VS Code)', () => {
+	let api: TestApi;
+	let emu: RunningEmulator;
+	let user: Session;
+	let admin: Session;
+
+	const tokenOf = (session: Session) => api.services.store.get(session.account.id)!.tokens!.accessToken;
+	const lastInfo = () => [...api.messages()].reverse().find((m) => m.severity === 'info')?.text ?? '';
+
+	before(async () => {
+		api = await testApi();
+		emu = await startEmulator();
+		await settings().update('baseUrl', emu.url, vscode.ConfigurationTarget.Global);
+		await logOutAll(api);
+		user = await logIn(api, userCredentials(emu), 'user');
+		admin = await logIn(api, adminCredentials(emu), 'admin');
+		assert.equal(api.services.store.active()?.account.id, admin.account.id);
+	});
+
+	after(async () => {
+		await logOutAll(api);
+		await settings().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+		await emu.close();
+	});
+
+	beforeEach(async () => {
+		await vscode.env.clipboard.writeText('before');
+	});
+
+	const cases: Array<{ command: string; expected: (token: string) => string; what: string }> = [
+		{ command: 'telematicsAuth.copyAuthorizationHeader', expected: (t) => `Authorization: Bearer ${t}`, what: 'the Authorization header' },
+		{ command: 'telematicsAuth.copyAccessToken', expected: (t) => t, what: 'the access token' },
+		{ command: 'telematicsAuth.copyAsCurl', expected: (t) => `-H 'Authorization: Bearer ${t}'`, what: 'the curl header' },
+	];
+	for (const c of cases) {
+		it(`${c.command} copies ${c.what} of the active account and says for how long it is valid`, async () => {
+			assert.equal(await vscode.commands.executeCommand(c.command), true);
+			assert.equal(await vscode.env.clipboard.readText(), c.expected(tokenOf(admin)));
+			assert.match(lastInfo(), new RegExp(`^Copied ${c.what} for ${admin.account.label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} — valid for \\d+(h \\d+m|m)\\.$`));
+		});
+	}
+
+	it('copies the token of the account passed as { accountId }, not the active one', async () => {
+		await vscode.commands.executeCommand('telematicsAuth.copyAuthorizationHeader', { accountId: user.account.id });
+		assert.equal(await vscode.env.clipboard.readText(), `Authorization: Bearer ${tokenOf(user)}`);
+		assert.ok(lastInfo().includes(`for ${user.account.label}`), lastInfo());
+	});
+
+	it('openApiExplorer copies "Bearer <token>" and says to paste it into Authorize', async () => {
+		await vscode.commands.executeCommand('telematicsAuth.openApiExplorer');
+		assert.equal(await vscode.env.clipboard.readText(), `Bearer ${tokenOf(admin)}`);
+		assert.ok(lastInfo().includes('Authorize'), lastInfo());
+		assert.ok(lastInfo().includes(admin.account.label), lastInfo());
+	});
+});

@@ -1,0 +1,224 @@
+import * as assert from 'node:assert/strict';
+import { planAuthEdit, type AuthValue } from '../../src/httpFiles/authHeaderEdit';
+import { applyEdits } from '../../src/httpFiles/textEdit';
+
+/** `|` marks a cursor; every `|` is removed from the text and becomes an offset. */
+function withCursors(marked: string): { text: string; cursors: number[] } {
+	const cursors: number[] = [];
+	let text = '';
+	for (const ch of marked) {
+		if (ch === '|') cursors.push(text.length);
+		else text += ch;
+	}
+	return { text, cursors };
+}
+
+function run(marked: string, value: AuthValue): string {
+	const { text, cursors } = withCursors(marked);
+	return applyEdits(text, planAuthEdit(text, cursors, value));
+}
+
+const NEW: AuthValue = { style: 'header', token: 'NEW' };
+
+describe('planAuthEdit: header style', () => {
+	const cases: Array<{ name: string; input: string; expected: string; value?: AuthValue }> = [
+		{
+			name: 'inserts after the request line when there are no headers',
+			input: 'GET https://api.example.com/v1/trips|\n',
+			expected: 'GET https://api.example.com/v1/trips\nAuthorization: Bearer NEW\n',
+		},
+		{
+			name: 'a file without a final newline gets a well-formed line and no trailing newline',
+			input: 'GET https://api.example.com/v1/trips|',
+			expected: 'GET https://api.example.com/v1/trips\nAuthorization: Bearer NEW',
+		},
+		{
+			name: 'inserts before other headers, keeping their indentation',
+			input: 'POST https://x/v1|\n    Content-Type: application/json\n\n{"a":1}\n',
+			expected: 'POST https://x/v1\n    Authorization: Bearer NEW\n    Content-Type: application/json\n\n{"a":1}\n',
+		},
+		{
+			name: 'CRLF file keeps CRLF',
+			input: 'GET https://x/v1|\r\nAccept: */*\r\n\r\n',
+			expected: 'GET https://x/v1\r\nAuthorization: Bearer NEW\r\nAccept: */*\r\n\r\n',
+		},
+		{
+			name: 'replaces an existing header in another casing and scheme',
+			input: 'GET https://x/v1\nauthorization: bearer old|\nAccept: */*\n',
+			expected: 'GET https://x/v1\nAuthorization: Bearer NEW\nAccept: */*\n',
+		},
+		{
+			name: 'replaces a Basic header too, keeping its indentation',
+			input: 'GET https://x/v1|\n\tAuthorization: Basic dXNlcjpwYXNz\n',
+			expected: 'GET https://x/v1\n\tAuthorization: Bearer NEW\n',
+		},
+		{
+			name: 'duplicate headers: the first is replaced, the others deleted',
+			input: 'GET https://x/v1|\nAuthorization: Bearer a\nAccept: */*\nAUTHORIZATION: Bearer b\n\nbody\n',
+			expected: 'GET https://x/v1\nAuthorization: Bearer NEW\nAccept: */*\n\nbody\n',
+		},
+		{
+			name: 'duplicate header on the last line without a newline',
+			input: 'GET https://x/v1|\nAuthorization: Bearer a\nAuthorization: Bearer b',
+			expected: 'GET https://x/v1\nAuthorization: Bearer NEW',
+		},
+		{
+			name: 'query continuation lines belong to the URL',
+			input: 'GET https://x/v1/trips|\n    ?from=2024-01-01\n    &to=2024-01-31\nAccept: */*\n',
+			expected: 'GET https://x/v1/trips\n    ?from=2024-01-01\n    &to=2024-01-31\nAuthorization: Bearer NEW\nAccept: */*\n',
+		},
+		{
+			name: 'a body holding "Authorization: Bearer x" stays',
+			input: 'POST https://x/v1|\nContent-Type: text/plain\n\nAuthorization: Bearer x\n',
+			expected: 'POST https://x/v1\nAuthorization: Bearer NEW\nContent-Type: text/plain\n\nAuthorization: Bearer x\n',
+		},
+		{
+			name: 'a response handler with an Authorization-like line stays',
+			input: 'GET https://x/v1|\n\n> {%\nAuthorization: x\n  client.global.set("t", response.body.token);\n%}\n',
+			expected: 'GET https://x/v1\nAuthorization: Bearer NEW\n\n> {%\nAuthorization: x\n  client.global.set("t", response.body.token);\n%}\n',
+		},
+		{
+			name: 'a handler straight after the request line is not a header',
+			input: 'GET https://x/v1|\n> ./check.js\n>> out.json\n',
+			expected: 'GET https://x/v1\nAuthorization: Bearer NEW\n> ./check.js\n>> out.json\n',
+		},
+		{
+			name: 'comments, # @name and // lines are kept; cursor on a comment picks its request',
+			input: '# List trips\n// @name trips|\n# @no-log\nGET https://x/v1\n',
+			expected: '# List trips\n// @name trips\n# @no-log\nGET https://x/v1\nAuthorization: Bearer NEW\n',
+		},
+		{
+			name: 'a comment between headers is kept',
+			input: 'GET https://x/v1|\nAccept: */*\n# authorization: bearer old\nAuthorization: Bearer old\n',
+			expected: 'GET https://x/v1\nAccept: */*\n# authorization: bearer old\nAuthorization: Bearer NEW\n',
+		},
+		{
+			name: 'GraphQL request: header added, query body untouched',
+			input: 'POST https://x/graphql|\nX-REQUEST-TYPE: GraphQL\n\nquery Trips($n: Int) {\n  trips(first: $n) { id }\n}\n\n{"n": 5}\n',
+			expected: 'POST https://x/graphql\nAuthorization: Bearer NEW\nX-REQUEST-TYPE: GraphQL\n\nquery Trips($n: Int) {\n  trips(first: $n) { id }\n}\n\n{"n": 5}\n',
+		},
+		{
+			name: 'an already correct header gives no edit',
+			input: 'GET https://x/v1|\nAuthorization: Bearer NEW\n',
+			expected: 'GET https://x/v1\nAuthorization: Bearer NEW\n',
+		},
+		{
+			name: 'a bare URL is a request line',
+			input: 'https://x/v1/ping|\n',
+			expected: 'https://x/v1/ping\nAuthorization: Bearer NEW\n',
+		},
+	];
+	for (const c of cases) {
+		it(c.name, () => assert.equal(run(c.input, c.value ?? NEW), c.expected));
+	}
+});
+
+describe('planAuthEdit: which requests', () => {
+	const file = [
+		'@host = https://x',
+		'',
+		'###',
+		'# @name first',
+		'GET {{host}}/a',
+		'Accept: */*',
+		'',
+		'### second',
+		'POST {{host}}/b',
+		'Authorization: Bearer old',
+		'',
+		'{"Authorization": "Bearer keep"}',
+		'',
+	].join('\n');
+	const first = 'GET {{host}}/a\nAuthorization: Bearer NEW\nAccept: */*';
+	const second = 'POST {{host}}/b\nAuthorization: Bearer NEW\n';
+
+	function at(...needles: Array<[string, number]>): number[] {
+		return needles.map(([needle, delta]) => file.indexOf(needle) + delta);
+	}
+
+	it('several cursors in one request give one edit', () => {
+		const edits = planAuthEdit(file, at(['GET', 0], ['Accept', 3], ['# @name', 1]), NEW);
+		assert.equal(edits.length, 1);
+		assert.ok(applyEdits(file, edits).includes(first));
+	});
+
+	it('cursors in two requests give two edits, bodies untouched', () => {
+		const edits = planAuthEdit(file, at(['Accept', 0], ['{"Authorization', 5]), NEW);
+		assert.equal(edits.length, 2);
+		const result = applyEdits(file, edits);
+		assert.ok(result.includes(first));
+		assert.ok(result.includes(second));
+		assert.ok(result.includes('{"Authorization": "Bearer keep"}'));
+	});
+
+	it('a cursor on the ### line edits the request below it', () => {
+		const result = applyEdits(file, planAuthEdit(file, at(['### second', 2]), NEW));
+		assert.ok(result.includes(second));
+		assert.ok(!result.includes(first));
+	});
+
+	it('a cursor in the file variables before the first ### edits nothing', () => {
+		assert.deepEqual(planAuthEdit(file, at(['@host', 1]), NEW), []);
+	});
+
+	it('edits are sorted and do not overlap', () => {
+		const edits = planAuthEdit(file, at(['{"Authorization', 0], ['GET', 0]), NEW);
+		for (let i = 1; i < edits.length; i++) assert.ok(edits[i - 1]!.end <= edits[i]!.start);
+	});
+});
+
+describe('planAuthEdit: variable style', () => {
+	const value: AuthValue = { style: 'variable', token: 'NEW' };
+	const cases: Array<{ name: string; input: string; expected: string; value?: AuthValue }> = [
+		{
+			name: 'adds the variable at the top of a file that starts with a request',
+			input: 'GET https://x/v1|\n',
+			expected: '@telematicsToken = NEW\n\nGET https://x/v1\nAuthorization: Bearer {{telematicsToken}}\n',
+		},
+		{
+			name: 'adds it after the other file variables',
+			input: '# Trips API\n@host = https://x\n@limit = 5\n\n###\nGET {{host}}/v1|\n',
+			expected: '# Trips API\n@host = https://x\n@limit = 5\n@telematicsToken = NEW\n\n###\nGET {{host}}/v1\nAuthorization: Bearer {{telematicsToken}}\n',
+		},
+		{
+			name: 'adds it after a leading comment paragraph, not between # @name and its request',
+			input: '# Trips API\n\n# @name trips\nGET https://x/v1|\n',
+			expected: '# Trips API\n@telematicsToken = NEW\n\n# @name trips\nGET https://x/v1\nAuthorization: Bearer {{telematicsToken}}\n',
+		},
+		{
+			name: 'a file opening with ### keeps it after the variable',
+			input: '### trips\nGET https://x/v1|\n',
+			expected: '@telematicsToken = NEW\n\n### trips\nGET https://x/v1\nAuthorization: Bearer {{telematicsToken}}\n',
+		},
+		{
+			name: 'updates the variable in place and replaces a literal token in the header',
+			input: '@host = https://x\n@telematicsToken = OLD\r\n\r\n###\r\nGET {{host}}/v1|\r\nauthorization: bearer OLD\r\n',
+			expected: '@host = https://x\n@telematicsToken = NEW\r\n\r\n###\r\nGET {{host}}/v1\r\nAuthorization: Bearer {{telematicsToken}}\r\n',
+		},
+		{
+			name: 'CRLF file: the new variable line uses CRLF',
+			input: '@host = https://x\r\n\r\n###\r\nGET {{host}}/v1|\r\n',
+			expected: '@host = https://x\r\n@telematicsToken = NEW\r\n\r\n###\r\nGET {{host}}/v1\r\nAuthorization: Bearer {{telematicsToken}}\r\n',
+		},
+		{
+			name: 'a custom variable name',
+			value: { style: 'variable', token: 'NEW', variableName: 'tok' },
+			input: '@tok = OLD\n\nGET https://x/v1|\nAuthorization: Bearer {{tok}}\n',
+			expected: '@tok = NEW\n\nGET https://x/v1\nAuthorization: Bearer {{tok}}\n',
+		},
+		{
+			name: 'reference style writes only the variable reference',
+			value: { style: 'reference' },
+			input: 'GET https://x/v1|\nAuthorization: Bearer eyJold\n',
+			expected: 'GET https://x/v1\nAuthorization: Bearer {{telematicsToken}}\n',
+		},
+		{
+			name: 'no request under the cursor: no variable either',
+			input: '# notes|\n',
+			expected: '# notes\n',
+		},
+	];
+	for (const c of cases) {
+		it(c.name, () => assert.equal(run(c.input, c.value ?? value), c.expected));
+	}
+});
