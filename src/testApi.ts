@@ -1,0 +1,47 @@
+// What `activate()` returns in test mode only (ExtensionMode.Test): the shared services, a way
+// to answer the login prompts without UI, and snapshots of what a person would see.
+import type * as vscode from 'vscode';
+import type { RedactingLog } from './logger';
+import type { Services } from './services';
+import type { AccountsView, TreeSnapshot } from './ui/accountsTree';
+import { recentMessages, type ShownMessage } from './ui/notifications';
+import type { MultiStepInput } from './ui/multiStepInput';
+import type { Prompter, PrompterSlot } from './ui/prompter';
+import type { StatusBar, StatusBarSnapshot } from './ui/statusBar';
+
+export type { ShownMessage, StatusBarSnapshot, TreeSnapshot };
+
+export interface TestApi {
+	readonly services: Services;
+	/** Answers the login flow's questions and the logout confirmation; undefined restores the real UI. */
+	setPrompter(prompter: Prompter | undefined): void;
+	/** What the status bar item shows now. */
+	statusBar(): StatusBarSnapshot;
+	/** The Accounts view: account nodes and their rows. */
+	tree(): Promise<TreeSnapshot>;
+	/** The last lines written to the log (at most 500), already redacted, e.g. `[info] Logged in…`. */
+	logLines(): readonly string[];
+	/** The last notifications shown (information, warning, error), oldest first. */
+	messages(): readonly ShownMessage[];
+	/** The login step on screen when the real multi-step input is in use (no test prompter). */
+	quickInput(): vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox | undefined;
+}
+
+export function createTestApi(parts: {
+	services: Services;
+	prompts: PrompterSlot;
+	multiStepInput: MultiStepInput;
+	log: RedactingLog;
+	statusBar: StatusBar;
+	accountsView: AccountsView;
+}): TestApi {
+	return {
+		services: parts.services,
+		setPrompter: (prompter) => parts.prompts.set(prompter),
+		statusBar: () => parts.statusBar.snapshot(),
+		tree: () => parts.accountsView.provider.snapshot(),
+		logLines: () => parts.log.recent(),
+		messages: () => recentMessages(),
+		quickInput: () => parts.multiStepInput.current,
+	};
+}

@@ -1,0 +1,298 @@
+// Logging in, again and out through the real commands in the real extension host, against the
+// in-process emulator; the prompts are answered by a scripted Prompter (TestApi.setPrompter).
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server';
+import type { Session } from '../../src/session/types';
+import type { TestApi } from '../../src/testApi';
+import { adminCredentials, lastError, logIn, logOutAll, ScriptedPrompter, settings, storedSecret, testApi, until, userCredentials } from './loginHelpers';
+
+describe('Login (real VS Code)', () => {
+	let api: TestApi;
+	let emu: RunningEmulator;
+
+	before(async () => {
+		api = await testApi();
+		emu = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 } });
+		await settings().update('baseUrl', emu.url, vscode.ConfigurationTarget.Global);
+	});
+
+	beforeEach(async () => {
+		await logOutAll(api);
+		emu.resetStats();
+	});
+
+	after(async () => {
+		api.setPrompter(undefined);
+		await logOutAll(api);
+		await settings().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+		await emu.close();
+	});
+
+	it('logs a user in: tokens in SecretStorage, the account active, labelled by the name claim', async () => {
+		const credentials = userCredentials(emu);
+		const session = await logIn(api, credentials, 'user');
+		assert.equal(emu.stats.loginCalls, 1);
+		assert.equal(api.services.store.active()?.account.id, session.account.id);
+		assert.equal(session.account.kind, 'user');
+		assert.equal(session.account.label, 'Demo Driver');
+		assert.equal(session.account.serviceUrl, emu.url);
+		assert.equal(session.state, 'valid');
+		const secret = await storedSecret(api, session.account.id);
+		assert.ok(secret, 'a secret is stored for the account');
+		assert.ok(session.tokens, 'the session has tokens');
+		assert.ok(secret.includes(session.tokens.accessToken) && secret.includes(session.tokens.refreshToken));
+		assert.equal(session.tokens.deviceToken, credentials.login);
+		const info = api.messages().at(-1);
+		assert.equal(info?.severity, 'info');
+		assert.match(info?.text ?? '', /^Logged in as Demo Driver \(token valid for (2h 0m|1h 59m)\)\.$/);
+	});
+
+	it('logs an admin in through "Log In…" after choosing Admin, labelled by the API login', async () => {
+		const credentials = adminCredentials(emu);
+		const prompter = ScriptedPrompter.answering(credentials, 'admin');
+		api.setPrompter(prompter);
+		const session = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.login');
+		assert.ok(session);
+		assert.equal(session.account.kind, 'admin');
+		assert.equal(session.account.label, credentials.login);
+		assert.equal(api.services.store.active()?.account.id, session.account.id);
+		assert.deepEqual(prompter.asked.map((s) => `${s.step}/${s.totalSteps} ${s.prompt}`), ['1/4 Service URL', '2/4 API InstanceID', '3/4 API login (email)', '4/4 API password']);
+		assert.deepEqual(prompter.asked.map((s) => s.password), [false, false, false, true]);
+	});
+
+	it('offers the configured service URL first', async () => {
+		const prompter = new ScriptedPrompter([]);
+		api.setPrompter(prompter);
+		await vscode.commands.executeCommand('telematicsAuth.loginUser');
+		assert.equal(prompter.asked[0]?.value, emu.url);
+		assert.equal(prompter.asked[0]?.suggestions?.[0], emu.url);
+	});
+
+	it('a wrong InstanceKey shows the error with Try Again and leaves the earlier session as it was', async () => {
+		const credentials = userCredentials(emu);
+		const earlier = await logIn(api, credentials, 'user');
+		const secretBefore = await storedSecret(api, earlier.account.id);
+		api.setPrompter(ScriptedPrompter.answering({ ...credentials, password: 'wrong-instance-key' }, 'user'));
+		const result = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.loginUser');
+		assert.equal(result, undefined);
+		assert.equal(emu.stats.loginCalls, 2);
+		const error = api.messages().at(-1);
+		assert.equal(error?.severity, 'error');
+		assert.match(error?.text ?? '', /refused these credentials/);
+		assert.deepEqual(error?.actions, ['Try Again', 'Show Log']);
+		assert.ok(!error?.text.includes('wrong-instance-key'));
+		assert.equal(await storedSecret(api, earlier.account.id), secretBefore, 'the stored tokens are untouched');
+		const now = api.services.store.get(earlier.account.id);
+		assert.equal(now?.state, 'valid');
+		assert.equal(now?.tokens?.accessToken, earlier.tokens?.accessToken);
+		assert.equal(api.services.store.active()?.account.id, earlier.account.id);
+	});
+
+	it('cancelling with Escape, after going Back, stores nothing and calls nothing', async () => {
+		const credentials = userCredentials(emu);
+		const prompter = new ScriptedPrompter([{ value: credentials.serviceUrl }, { value: credentials.instanceId }, 'back', 'back', undefined]);
+		api.setPrompter(prompter);
+		const result = await vscode.commands.executeCommand('telematicsAuth.loginUser');
+		assert.equal(result, undefined);
+		assert.deepEqual(prompter.asked.map((s) => s.step), [1, 2, 3, 2, 1]);
+		assert.equal(prompter.asked[3]?.value, credentials.instanceId, 'Back shows what was typed');
+		assert.equal(emu.stats.loginCalls, 0);
+		assert.deepEqual(api.services.store.list(), []);
+	});
+
+	it('Back then forward again logs in with the corrected value', async () => {
+		const credentials = userCredentials(emu);
+		const prompter = new ScriptedPrompter([
+			{ value: credentials.serviceUrl }, { value: 'typo-instance' }, 'back',
+			{ value: credentials.instanceId }, { value: credentials.login }, { value: credentials.password },
+		]);
+		api.setPrompter(prompter);
+		const session = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.loginUser');
+		assert.equal(session?.account.instanceId, credentials.instanceId);
+		assert.equal(emu.stats.loginCalls, 1);
+	});
+
+	it('rejects http://example.com with a message and sends nothing', async () => {
+		const prompter = new ScriptedPrompter([{ value: 'http://example.com' }, undefined]);
+		api.setPrompter(prompter);
+		await vscode.commands.executeCommand('telematicsAuth.loginUser');
+		assert.equal(prompter.asked.length, 2, 'the URL step is asked again');
+		assert.equal(prompter.asked[1]?.field, 'serviceUrl');
+		assert.match(prompter.asked[1]?.validationMessage ?? '', /Use https:\/\/.*only for the local emulator/);
+		assert.equal(prompter.asked[0]?.check('http://example.com').ok, false, 'the live check rejects it too');
+		assert.equal(emu.stats.loginCalls, 0);
+		assert.deepEqual(api.services.store.list(), []);
+	});
+
+	it('Log In Again prefills URL, InstanceID and device token, never the InstanceKey', async () => {
+		const credentials = userCredentials(emu);
+		const session = await logIn(api, credentials, 'user');
+		const prompter = new ScriptedPrompter([
+			(s) => ({ value: s.value ?? '' }), (s) => ({ value: s.value ?? '' }), (s) => ({ value: s.value ?? '' }),
+			(s) => ({ value: s.value ?? credentials.password }),
+		]);
+		api.setPrompter(prompter);
+		const again = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.loginAgain', { accountId: session.account.id });
+		assert.deepEqual(prompter.asked.map((s) => s.value), [credentials.serviceUrl, credentials.instanceId, credentials.login, undefined]);
+		assert.equal(again?.account.id, session.account.id, 'the same account, new tokens');
+		assert.notEqual(again?.tokens?.refreshToken, session.tokens?.refreshToken);
+		assert.equal(api.services.store.list().length, 1);
+	});
+
+	it('logs out after the confirmation, and not without it', async () => {
+		const session = await logIn(api, userCredentials(emu), 'user');
+		const declining = new ScriptedPrompter([], 'user', false);
+		api.setPrompter(declining);
+		assert.equal(await vscode.commands.executeCommand('telematicsAuth.logout', { accountId: session.account.id }), false);
+		assert.match(declining.confirmations[0] ?? '', /^Log out of Demo Driver\? Its tokens are deleted from this machine\.$/);
+		assert.ok(api.services.store.get(session.account.id));
+
+		api.setPrompter(new ScriptedPrompter([], 'user', true));
+		assert.equal(await vscode.commands.executeCommand('telematicsAuth.logout', { accountId: session.account.id }), true);
+		assert.equal(api.services.store.get(session.account.id), undefined);
+		assert.equal(await storedSecret(api, session.account.id), undefined, 'the tokens are deleted');
+	});
+
+	it('makes another account active', async () => {
+		const user = await logIn(api, userCredentials(emu), 'user');
+		const admin = await logIn(api, adminCredentials(emu), 'admin');
+		assert.equal(api.services.store.active()?.account.id, admin.account.id);
+		await vscode.commands.executeCommand('telematicsAuth.makeActive', { accountId: user.account.id });
+		assert.equal(api.services.store.active()?.account.id, user.account.id);
+	});
+
+	it('refreshes on command: new tokens stored, no login', async () => {
+		const session = await logIn(api, userCredentials(emu), 'user');
+		const refreshed = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.refresh', { accountId: session.account.id });
+		assert.ok(refreshed?.tokens);
+		assert.notEqual(refreshed.tokens.accessToken, session.tokens?.accessToken);
+		assert.equal(emu.stats.refreshCalls, 1);
+		assert.equal(emu.stats.loginCalls, 1);
+		assert.equal(api.services.store.get(session.account.id)?.tokens?.refreshToken, refreshed.tokens.refreshToken);
+	});
+
+	it('a failed refresh shows the error and keeps the session', async () => {
+		const session = await logIn(api, userCredentials(emu), 'user');
+		emu.setFaults({ refresh: 'error500', count: 1 });
+		const result = await vscode.commands.executeCommand('telematicsAuth.refresh', { accountId: session.account.id });
+		assert.equal(result, undefined);
+		assert.match(lastError(api) ?? '', /^Could not refresh the token for Demo Driver\. The service is unavailable/);
+		const now = api.services.store.get(session.account.id);
+		assert.equal(now?.tokens?.accessToken, session.tokens?.accessToken);
+		assert.equal(emu.stats.loginCalls, 1, 'never logs in by itself');
+	});
+
+	it('an automatic refresh that is refused warns with Log In Again, and does not log in by itself', async () => {
+		const seen = api.messages().length;
+		emu.setAccessTokenLifetime(4); // refreshed automatically after half its life
+		emu.setFaults({ refresh: 'bodyStatusMismatch' }); // the service answers Status 401
+		try {
+			const session = await logIn(api, userCredentials(emu), 'user');
+			const warning = await until('the warning', () => api.messages().slice(seen).find((m) => m.severity === 'warning'));
+			assert.equal(warning.text, 'The session for Demo Driver has expired and could not be refreshed.');
+			assert.deepEqual(warning.actions, ['Log In Again']);
+			assert.ok(emu.stats.refreshCalls >= 1);
+			assert.equal(emu.stats.loginCalls, 1, 'never logs in by itself');
+			assert.ok(api.services.store.get(session.account.id), 'the account stays, to log in again');
+		} finally {
+			emu.setFaults({});
+			emu.setAccessTokenLifetime(7200);
+		}
+	});
+});
+
+describe('The login input on screen (real VS Code quick input)', () => {
+	let api: TestApi;
+	let emu: RunningEmulator;
+
+	before(async () => {
+		api = await testApi();
+		emu = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 } });
+		await settings().update('baseUrl', emu.url, vscode.ConfigurationTarget.Global);
+	});
+
+	beforeEach(async () => {
+		api.setPrompter(undefined); // the real multi-step input
+		await logOutAll(api);
+		emu.resetStats();
+	});
+
+	afterEach(async () => {
+		if (api.quickInput()) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+	});
+
+	after(async () => {
+		await logOutAll(api);
+		await settings().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+		await emu.close();
+	});
+
+	const onStep = (step: number) => until(`step ${step}`, () => {
+		const input = api.quickInput();
+		return input?.step === step ? input : undefined;
+	});
+	const accept = () => vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+
+	it('numbers the steps, offers Back from step 2, keeps what was typed, checks the URL, and Escape changes nothing', async () => {
+		const credentials = userCredentials(emu);
+		const running = vscode.commands.executeCommand('telematicsAuth.loginUser');
+
+		const urlStep = await onStep(1) as vscode.QuickPick<vscode.QuickPickItem>;
+		assert.equal(urlStep.title, 'Log In as User (1/4)');
+		assert.equal(urlStep.totalSteps, 4);
+		assert.equal(urlStep.buttons.length, 0, 'no Back on step 1');
+		assert.equal(urlStep.ignoreFocusOut, true);
+		assert.equal(urlStep.items[0]?.label, emu.url, 'the configured URL comes first, so Enter accepts it');
+
+		urlStep.value = 'http://example.com';
+		await until('the typed URL to be checked', () => urlStep.items.find((i) => i.label === 'http://example.com' && /https:\/\//.test(i.detail ?? '')));
+		await accept();
+		assert.equal(api.quickInput(), urlStep, 'an invalid URL is not accepted');
+
+		urlStep.value = '';
+		await until('the list to come back', () => urlStep.items.length === 1);
+		await accept();
+		const instanceStep = await onStep(2) as vscode.InputBox;
+		assert.equal(instanceStep.title, 'Log In as User (2/4)');
+		assert.equal(instanceStep.prompt, 'User Group InstanceID');
+		assert.deepEqual(instanceStep.buttons, [vscode.QuickInputButtons.Back]);
+		instanceStep.value = 'typed-instance';
+		await vscode.commands.executeCommand('workbench.action.quickInputBack');
+		await onStep(1);
+		await accept();
+		const again = await onStep(2) as vscode.InputBox;
+		assert.equal(again.value, 'typed-instance', 'Back and forward keeps what was typed');
+		again.value = credentials.instanceId;
+		await accept();
+		const loginStep = await onStep(3) as vscode.InputBox;
+		assert.equal(loginStep.prompt, 'Device token');
+		loginStep.value = credentials.login;
+		await accept();
+		const keyStep = await onStep(4) as vscode.InputBox;
+		assert.equal(keyStep.prompt, 'InstanceKey');
+		assert.equal(keyStep.password, true);
+		assert.equal(keyStep.value, '');
+
+		await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+		assert.equal(await running, undefined);
+		assert.equal(emu.stats.loginCalls, 0);
+		assert.deepEqual(api.services.store.list(), []);
+	});
+
+	it('logs in when all four steps are answered on screen', async () => {
+		const credentials = userCredentials(emu);
+		const running = vscode.commands.executeCommand<Session | undefined>('telematicsAuth.loginUser');
+		await onStep(1);
+		await accept();
+		for (const [step, value] of [[2, credentials.instanceId], [3, credentials.login], [4, credentials.password]] as const) {
+			const box = await onStep(step) as vscode.InputBox;
+			box.value = value;
+			await accept();
+		}
+		const session = await running;
+		assert.equal(session?.account.label, 'Demo Driver');
+		assert.equal(api.services.store.active()?.account.id, session?.account.id);
+		assert.equal(emu.stats.loginCalls, 1);
+	});
+});

@@ -1,0 +1,137 @@
+// Tokens, refresh tokens, device tokens, InstanceKeys and passwords stay in SecretStorage:
+// after real logins and a refresh, none of them is in globalState, workspaceState, the user
+// settings, the log, a notification or the snapshots of the status bar and the tree.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server';
+import type { TestApi } from '../../src/testApi';
+import { adminCredentials, lastError, logIn, logOutAll, ScriptedPrompter, settings, testApi, userCredentials } from './loginHelpers';
+
+function assertFree(where: string, text: string, secrets: readonly string[]): void {
+	for (const secret of secrets) {
+		assert.ok(!text.includes(secret), `${where} contains a secret (${secret.slice(0, 4)}…)`);
+	}
+}
+
+async function readText(uri: vscode.Uri): Promise<string | undefined> {
+	try {
+		return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+	} catch {
+		return undefined;
+	}
+}
+
+async function logFiles(folder: vscode.Uri): Promise<vscode.Uri[]> {
+	let entries: [string, vscode.FileType][];
+	try {
+		entries = await vscode.workspace.fs.readDirectory(folder);
+	} catch {
+		return [];
+	}
+	const files: vscode.Uri[] = [];
+	for (const [name, type] of entries) {
+		const uri = vscode.Uri.joinPath(folder, name);
+		if (type === vscode.FileType.Directory) files.push(...await logFiles(uri));
+		else if (name.endsWith('.log')) files.push(uri);
+	}
+	return files;
+}
+
+function mementoText(memento: vscode.Memento): string {
+	return memento.keys().map((key) => `${key}=${JSON.stringify(memento.get(key))}`).join('\n');
+}
+
+describe('Secrets stay secret (real VS Code)', () => {
+	let api: TestApi;
+	let emu: RunningEmulator;
+	const secrets: string[] = [];
+
+	before(async () => {
+		api = await testApi();
+		emu = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 } });
+		await settings().update('baseUrl', emu.url, vscode.ConfigurationTarget.Global);
+		await logOutAll(api);
+
+		const user = userCredentials(emu);
+		const admin = adminCredentials(emu);
+		secrets.push(user.login, user.password, admin.password);
+		const userSession = await logIn(api, user, 'user');
+		const adminSession = await logIn(api, admin, 'admin');
+		for (const s of [userSession, adminSession]) {
+			assert.ok(s.tokens);
+			secrets.push(s.tokens.accessToken, s.tokens.refreshToken);
+		}
+		await vscode.commands.executeCommand('telematicsAuth.refresh', { accountId: userSession.account.id });
+		const rotated = api.services.store.get(userSession.account.id)?.tokens;
+		assert.ok(rotated && rotated.refreshToken !== userSession.tokens?.refreshToken, 'the refresh rotated the tokens');
+		secrets.push(rotated.accessToken, rotated.refreshToken);
+
+		// a failed login too: its password must not leak either
+		const wrong = 'wrong-key-7f3a9c1e';
+		secrets.push(wrong);
+		api.setPrompter(ScriptedPrompter.answering({ ...user, password: wrong }, 'user'));
+		await vscode.commands.executeCommand('telematicsAuth.loginUser');
+	});
+
+	after(async () => {
+		api.setPrompter(undefined);
+		await logOutAll(api);
+		await settings().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+		await emu.close();
+	});
+
+	it('the tokens are where they belong: in SecretStorage', async () => {
+		const stored = await Promise.all(api.services.store.list().map((s) => api.services.context.secrets.get(`telematicsAuth.session.${s.account.id}`)));
+		const all = stored.join('\n');
+		const active = api.services.store.list().map((s) => s.tokens?.refreshToken ?? '');
+		assert.equal(active.length, 2);
+		for (const token of active) assert.ok(token && all.includes(token));
+	});
+
+	it('globalState holds the accounts but no secret', () => {
+		const text = mementoText(api.services.context.globalState);
+		assert.ok(text.includes(emu.url), 'the account index is in globalState (and was read)');
+		assertFree('globalState', text, secrets);
+	});
+
+	it('workspaceState holds no secret', () => {
+		assertFree('workspaceState', mementoText(api.services.context.workspaceState), secrets);
+	});
+
+	it('the user settings hold no secret', async () => {
+		const file = vscode.Uri.joinPath(api.services.context.globalStorageUri, '..', '..', 'settings.json');
+		const text = await readText(file);
+		assert.ok(text?.includes(emu.url), `the user settings file was found (${file.toString()})`);
+		assertFree('settings.json', text ?? '', secrets);
+		assertFree('telematicsAuth settings', JSON.stringify(settings()), secrets);
+	});
+
+	it('the log holds no secret, in memory and on disk', async () => {
+		const lines = api.logLines().join('\n');
+		assert.match(lines, /Logged in as user Demo Driver/, 'the login was logged');
+		assert.match(lines, /Could not log in to/, 'the failed login was logged');
+		assertFree('log', lines, secrets);
+		// The LogOutputChannel writes `<logUri>/Telematics Auth.log`; wait until it has the login line.
+		const channelFile = vscode.Uri.joinPath(api.services.context.logUri, 'Telematics Auth.log');
+		const deadline = Date.now() + 10_000;
+		let written = (await readText(channelFile)) ?? '';
+		while (!/Could not log in to/.test(written) && Date.now() < deadline) {
+			await new Promise((resolve) => setTimeout(resolve, 200));
+			written = (await readText(channelFile)) ?? '';
+		}
+		assert.match(written, /Logged in as user Demo Driver/, `the log file ${channelFile.path} was found and written`);
+		for (const file of await logFiles(api.services.context.logUri)) assertFree(file.path, (await readText(file)) ?? '', secrets);
+	});
+
+	it('a failed login says why without repeating any credential', () => {
+		const text = lastError(api);
+		assert.match(text ?? '', /refused these credentials/);
+		assertFree('the error message', text ?? '', secrets);
+	});
+
+	it('no notification, status bar text or tree row shows a secret', async () => {
+		assertFree('notifications', JSON.stringify(api.messages()), secrets);
+		assertFree('status bar', JSON.stringify(api.statusBar()), secrets);
+		assertFree('accounts view', JSON.stringify(await api.tree()), secrets);
+	});
+});
