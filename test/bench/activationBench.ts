@@ -1,0 +1,71 @@
+// Activation: the size of the activation bundle (development and production builds) and the
+// activation time VS Code itself measures (Developer: Show Running Extensions: code loading
+// + the activate() call) in a real extension host, with a stored session, after a reload.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DEMO_USERS } from '../../src/emulator/server';
+import { logInAsUser, startE2e } from '../e2e/environment';
+import { EXTENSION_ID, waitFor, type Workbench } from '../e2e/workbench';
+import { projectRoot } from '../host/paths';
+import { median, round, type BenchRow } from './types';
+
+const BUNDLE = path.join(projectRoot, 'dist', 'extension.js');
+const RELOADS = 3;
+
+function build(production: boolean): void {
+	const result = spawnSync(process.execPath, ['esbuild.js', ...(production ? ['--production'] : [])], { cwd: projectRoot, encoding: 'utf8' });
+	if (result.status !== 0) throw new Error(`esbuild failed:\n${result.stdout}${result.stderr}`);
+}
+
+/** Bundle sizes; leaves the production build in dist/ for the activation run. */
+export function benchBundleSize(): BenchRow[] {
+	const development = fs.statSync(BUNDLE).size;
+	build(true);
+	const production = fs.statSync(BUNDLE).size;
+	return [
+		{ name: 'dist/extension.js, development build', value: round(development / 1024, 1), unit: 'KB' },
+		{ name: 'dist/extension.js, production build (activation bundle)', value: round(production / 1024, 1), unit: 'KB', target: '≤ 40 KB' },
+	];
+}
+
+/** Puts the development build back (what `npm run build` makes and the tests use). */
+export function restoreDevelopmentBuild(): void {
+	build(false);
+}
+
+async function readActivationMs(wb: Workbench): Promise<number> {
+	await wb.runCommand('Developer: Show Running Extensions');
+	const row = await waitFor('our row in Running Extensions',
+		() => wb.page.$$eval('.runtime-extensions-editor .monaco-list-row', (rows) => rows.map((r) => r.textContent ?? '')),
+		(rows) => rows.some((r) => r.includes(EXTENSION_ID) || r.includes('Telematics Auth')) , 30_000);
+	const text = row.find((r) => r.includes(EXTENSION_ID) || r.includes('Telematics Auth'))!;
+	const ms = /Activation: (\d+)\s*ms/.exec(text)?.[1];
+	if (ms === undefined) throw new Error(`no activation time in: ${text}`);
+	await wb.runCommand('View: Close All Editors');
+	return Number(ms);
+}
+
+export async function benchActivation(): Promise<BenchRow[]> {
+	const env = await startE2e();
+	try {
+		const wb = env.workbench;
+		const user = DEMO_USERS[0]!;
+		await logInAsUser(wb, user);
+		await wb.waitForStatus(user.name!);
+		const samples: number[] = [];
+		for (let i = 0; i < RELOADS; i++) {
+			await wb.reload();
+			await wb.waitForStatus(user.name!);
+			samples.push(await readActivationMs(wb));
+		}
+		return [{
+			name: `activation with a stored session, real VS Code 1.100 (median of ${RELOADS} reloads; ${samples.join(', ')} ms)`,
+			value: median(samples),
+			unit: 'ms',
+			target: '≤ 15 ms',
+		}];
+	} finally {
+		await env.close();
+	}
+}

@@ -1,0 +1,65 @@
+// `npm run bench`: prints the project's figures with their targets. Never fails on time
+// (exit 0 unless a measurement itself crashes the runner); a figure that cannot be measured
+// here is printed as n/a with the reason.
+import { benchActivation, benchBundleSize, restoreDevelopmentBuild } from './activationBench';
+import { benchLogin } from './loginBench';
+import { benchTimer } from './timerBench';
+import { withinTarget, type BenchRow } from './types';
+
+type Bench = { name: string; run: () => Promise<BenchRow[]> | BenchRow[] };
+
+async function insertBench(): Promise<BenchRow[]> {
+	const mod = await import('./insertBench');
+	return mod.benchInsert();
+}
+
+const BENCHES: Bench[] = [
+	{ name: 'activation bundle size', run: benchBundleSize },
+	{ name: 'activation time (real VS Code)', run: benchActivation },
+	{ name: 'login time', run: benchLogin },
+	{ name: 'status bar timer', run: benchTimer },
+	{ name: 'insert into a big .http file', run: insertBench },
+];
+
+function table(rows: BenchRow[]): string {
+	const cells = rows.map((r) => {
+		const within = withinTarget(r);
+		return [r.name, r.value === undefined ? 'n/a' : String(r.value), r.unit, r.target ?? '', within === undefined ? '' : within ? 'yes' : 'NO'];
+	});
+	const header = ['benchmark', 'value', 'unit', 'target', 'within target'];
+	const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+	const line = (c: string[]) => c.map((v, i) => (i === 1 ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ');
+	return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
+}
+
+async function main(): Promise<void> {
+	const rows: BenchRow[] = [];
+	const notes: string[] = [];
+	const only = process.argv.slice(2);
+	try {
+		for (const bench of BENCHES) {
+			if (only.length && !only.some((o) => bench.name.includes(o))) continue;
+			const started = Date.now();
+			process.stdout.write(`[bench] ${bench.name}…`);
+			try {
+				rows.push(...await bench.run());
+				console.log(` ${((Date.now() - started) / 1000).toFixed(1)} s`);
+			} catch (e) {
+				const reason = e instanceof Error ? e.message.split('\n')[0]! : String(e);
+				console.log(' could not run');
+				rows.push({ name: bench.name, value: undefined, unit: '', note: reason });
+				notes.push(`${bench.name}: ${reason}`);
+			}
+		}
+	} finally {
+		restoreDevelopmentBuild();
+	}
+	console.log('');
+	console.log(table(rows));
+	for (const note of notes) console.log(`n/a — ${note}`);
+}
+
+main().then(() => process.exit(0), (e: unknown) => {
+	console.error(`[bench] ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+	process.exit(1);
+});

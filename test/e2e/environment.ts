@@ -1,0 +1,65 @@
+// One e2e environment: the service emulator in this process, a real VS Code (code-server)
+// whose user settings point `telematicsAuth.baseUrl` at it, the extension loaded through
+// `extensionDevelopmentPath`, and Chromium with a persistent profile (SecretStorage lives
+// in the browser profile here, so a reload keeps it).
+import type { EmulatorConfig, EmulatorUser, RunningEmulator } from '../../src/emulator/server';
+import { startEmulator } from '../../src/emulator/server';
+import { launchBrowser, makeTempDir, startCodeServer, type RunningCodeServer } from '../host/codeServer';
+import { projectRoot } from '../host/paths';
+import { Workbench } from './workbench';
+
+export interface E2eEnvironment {
+	emulator: RunningEmulator;
+	server: RunningCodeServer;
+	workbench: Workbench;
+	close(): Promise<void>;
+}
+
+export interface E2eOptions {
+	emulator?: Partial<EmulatorConfig>;
+	/** Extra user settings. */
+	settings?: Record<string, unknown>;
+	/** Files in the workspace folder. */
+	files?: Record<string, string>;
+}
+
+export async function startE2e(options: E2eOptions = {}): Promise<E2eEnvironment> {
+	// Generous login rate limit: the tests log in more often than a person would.
+	const emulator = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 }, ...options.emulator });
+	const server = await startCodeServer({
+		settings: { 'telematicsAuth.baseUrl': emulator.url, ...options.settings },
+		files: options.files,
+	}).catch(async (e: unknown) => {
+		await emulator.close();
+		throw e;
+	});
+	const browser = await launchBrowser({ persistentProfile: makeTempDir('chromium'), origin: server.url });
+	const page = browser.context.pages()[0] ?? await browser.context.newPage();
+	page.on('pageerror', (err) => console.error(`      [page error] ${err.message}`));
+	const workbench = new Workbench(page);
+	await workbench.open(server.workbenchUrl({ extensionDevelopmentPath: projectRoot }));
+	return {
+		emulator,
+		server,
+		workbench,
+		async close(): Promise<void> {
+			await browser.close();
+			await server.stop();
+			await emulator.close();
+		},
+	};
+}
+
+/** The whole user login through the command palette, as a person does it. */
+export async function logInAsUser(wb: Workbench, user: EmulatorUser, options: { password?: string; onStep?: (step: 'palette' | 'instanceId') => Promise<void> } = {}): Promise<void> {
+	await wb.typeCommand('Telematics: Log In as User');
+	await options.onStep?.('palette');
+	await wb.chooseRow('Telematics: Log In as User');
+	await wb.accept(/\(1\/4\)/); // the service URL, prefilled from the setting
+	await wb.waitForQuickInput(/User Group InstanceID/);
+	await wb.page.fill('.quick-input-widget .quick-input-box input', user.instanceId);
+	await options.onStep?.('instanceId');
+	await wb.page.press('.quick-input-widget .quick-input-box input', 'Enter');
+	await wb.answer(/Device token/, user.deviceToken);
+	await wb.answer(/InstanceKey/, options.password ?? user.instanceKey);
+}

@@ -1,0 +1,103 @@
+// A person logs in from the command palette, sees the account in the status bar, keeps it
+// across a reload, survives a wrong password, sees it in the Accounts view and puts its
+// token into a .http file. Screenshots go to media/screenshots/.
+import * as assert from 'node:assert/strict';
+import { DEMO_USERS } from '../../src/emulator/server';
+import { logInAsUser, startE2e, type E2eEnvironment } from './environment';
+import { waitFor } from './workbench';
+
+const USER = DEMO_USERS[0]!;
+const SECOND_USER = DEMO_USERS[1]!;
+/** The label the status bar shows for the demo user: the token's `name` claim. */
+const LABEL = USER.name!;
+const TIME_LEFT = /\d+h \d+m|\d+m|\d+s/;
+
+const HTTP_FILE = [
+	'### Trips of the current user',
+	'GET https://api.telematicssdk.com/trips/get/v1/',
+	'Content-Type: application/json',
+	'',
+	'{}',
+	'',
+].join('\n');
+
+describe('Logging in as a user (real VS Code in Chromium)', function () {
+	let env: E2eEnvironment;
+
+	before(async function () {
+		env = await startE2e({ files: { 'requests.http': HTTP_FILE } });
+	});
+
+	after(async function () {
+		await env?.close();
+	});
+
+	it('logs in from the command palette and shows the account and time left in the status bar', async function () {
+		const wb = env.workbench;
+		const before = await wb.status();
+		assert.match(before.text, /Log In/, 'before any login the status bar invites one');
+		await logInAsUser(wb, USER, {
+			onStep: async (step) => {
+				if (step === 'palette') await wb.screenshot('login-palette.png');
+				if (step === 'instanceId') await wb.screenshot('login-step.png');
+			},
+		});
+		const status = await wb.waitForStatus(LABEL);
+		assert.match(status.text, TIME_LEFT);
+		assert.match(status.ariaLabel, new RegExp(`${LABEL}.*valid for`));
+		assert.equal(env.emulator.stats.loginCalls, 1);
+		await wb.waitForNotification(/Logged in as/).catch(() => undefined);
+		await wb.screenshot('status-bar.png');
+		const tooltip = await wb.hoverStatus();
+		assert.ok(tooltip.includes(USER.instanceId), `the tooltip names the instance: ${tooltip}`);
+		assert.doesNotMatch(tooltip, /eyJ|demo-device-token|demo-instance-key/, 'the tooltip shows no token or secret');
+		await wb.screenshot('status-tooltip.png');
+		await wb.page.mouse.move(700, 400);
+	});
+
+	it('keeps the session across a reload without logging in again', async function () {
+		const wb = env.workbench;
+		const loginsBefore = env.emulator.stats.loginCalls;
+		await wb.reload();
+		const status = await wb.waitForStatus(LABEL);
+		assert.match(status.text, TIME_LEFT);
+		assert.equal(env.emulator.stats.loginCalls, loginsBefore, 'a reload must not call Login');
+	});
+
+	it('shows an error for a wrong InstanceKey and keeps the earlier session', async function () {
+		const wb = env.workbench;
+		const loginsBefore = env.emulator.stats.loginCalls;
+		await logInAsUser(wb, SECOND_USER, { password: 'not-the-instance-key' });
+		const error = await wb.waitForNotification(/Could not log in/);
+		assert.equal(error.severity, 'error');
+		assert.doesNotMatch(error.text, /not-the-instance-key/, 'the password never appears in a message');
+		assert.equal(env.emulator.stats.loginCalls, loginsBefore + 1);
+		const status = await wb.status();
+		assert.ok(status.text.includes(LABEL), `the earlier session stays active, status bar: ${status.text}`);
+		assert.match(status.text, TIME_LEFT);
+		await wb.clearNotifications();
+	});
+
+	it('lists the account in the Accounts view of the Telematics sidebar', async function () {
+		const wb = env.workbench;
+		await wb.openActivity('Telematics');
+		const rows = await waitFor('the account in the Accounts view', () => wb.treeRows(), (r) => r.some((row) => row.includes(LABEL)));
+		assert.equal(rows.filter((row) => row.includes(SECOND_USER.name!)).length, 0, 'the failed login added no account');
+		await wb.page.locator('.part.sidebar .monaco-list-row', { hasText: LABEL }).first().click();
+		const expanded = await waitFor('the account\'s details', () => wb.treeRows(), (r) => r.length > rows.length);
+		assert.ok(expanded.some((row) => row.includes(USER.instanceId)), `the details name the instance: ${expanded.join(' | ')}`);
+		await wb.screenshot('sidebar.png');
+	});
+
+	it('inserts the Authorization header into a .http file and shows whose token it is above it', async function () {
+		const wb = env.workbench;
+		await wb.openFile('requests.http');
+		await wb.goToLine(2);
+		await wb.runCommand('Telematics: Insert Authorization Header');
+		const text = await waitFor('the header in the editor', () => wb.editorText(), (t) => /Authorization: Bearer ey/.test(t.replace(/\u00a0/g, ' ')));
+		assert.match(text.replace(/\u00a0/g, ' '), /GET https:\/\/api\.telematicssdk\.com\/trips\/get\/v1\/[\s\S]*Authorization: Bearer ey/);
+		const lenses = await waitFor('a CodeLens over the header', () => wb.codeLenses(), (l) => l.some((lens) => lens.includes(LABEL)));
+		assert.ok(lenses.some((lens) => TIME_LEFT.test(lens)), `the lens tells the time left: ${lenses.join(' | ')}`);
+		await wb.screenshot('http-lens.png');
+	});
+});

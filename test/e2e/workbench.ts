@@ -1,0 +1,233 @@
+// Drives the VS Code workbench in Chromium as a person would: the command palette, quick
+// inputs, the status bar, notifications, the activity bar and editors. Selectors are VS
+// Code's own DOM (1.100); the status bar item is found by its id, which VS Code builds as
+// `<extension id>.<item id>`.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { screenshotDir } from '../host/paths';
+
+export const EXTENSION_ID = 'telematics-tools.telematics-auth';
+export const STATUS_ITEM_SELECTOR = `.statusbar-item[id="${EXTENSION_ID}.telematicsAuth.status"]`;
+
+const QUICK_INPUT = '.quick-input-widget';
+const QUICK_INPUT_BOX = `${QUICK_INPUT} .quick-input-box input`;
+
+export interface Notification {
+	text: string;
+	severity: 'error' | 'warning' | 'info';
+}
+
+function matches(text: string, expected: string | RegExp): boolean {
+	return typeof expected === 'string' ? text.includes(expected) : expected.test(text);
+}
+
+/** Polls `read` until `accept` holds; throws with the last value seen. */
+export async function waitFor<T>(what: string, read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	let last: T | undefined;
+	let lastError: unknown;
+	while (Date.now() < deadline) {
+		try {
+			last = await read();
+			if (accept(last)) return last;
+		} catch (e) {
+			lastError = e;
+		}
+		await new Promise((r) => setTimeout(r, 200));
+	}
+	const seen = last !== undefined ? JSON.stringify(last) : lastError instanceof Error ? lastError.message : 'nothing';
+	throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${what}; last seen: ${seen}`);
+}
+
+export class Workbench {
+	constructor(readonly page: Page) {}
+
+	/** Opens the workbench at `url` and waits until our extension's status bar item shows. */
+	async open(url: string): Promise<void> {
+		await this.page.goto(url);
+		await this.ready();
+	}
+
+	/** Waits for the workbench and the extension's status bar item (the extension activated). */
+	async ready(timeoutMs = 90_000): Promise<void> {
+		await this.page.waitForSelector('.monaco-workbench', { timeout: timeoutMs });
+		await this.page.waitForSelector(STATUS_ITEM_SELECTOR, { timeout: timeoutMs });
+	}
+
+	async reload(): Promise<void> {
+		await this.page.reload();
+		await this.ready();
+	}
+
+	// --- command palette and quick inputs -----------------------------------------------
+
+	/** Opens the command palette (F1) and types `title`, leaving the palette open. */
+	async typeCommand(title: string): Promise<void> {
+		await this.closeQuickInput();
+		await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 }, force: true }).catch(() => undefined);
+		await this.page.keyboard.press('F1');
+		await this.page.waitForSelector(QUICK_INPUT_BOX, { state: 'visible' });
+		await this.page.fill(QUICK_INPUT_BOX, `>${title}`);
+		await waitFor(`the command "${title}" in the palette`, () => this.quickPickRows(), (rows) => rows.some((r) => r.startsWith(title)));
+	}
+
+	/** Runs a command from the command palette by its full title, e.g. `Telematics: Log In as User…`. */
+	async runCommand(title: string): Promise<void> {
+		await this.typeCommand(title);
+		await this.chooseRow(title);
+	}
+
+	/** Clicks the quick pick row whose label starts with `title`. */
+	async chooseRow(title: string): Promise<void> {
+		const rows = await waitFor(`a row "${title}"`, () => this.quickPickRows(), (r) => r.some((row) => row.startsWith(title)));
+		const index = rows.findIndex((r) => r.startsWith(title));
+		await this.page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`).nth(index).click();
+	}
+
+	/** The labels of the rows the quick pick shows now. */
+	async quickPickRows(): Promise<string[]> {
+		return this.page.$$eval(`${QUICK_INPUT} .quick-input-list .monaco-list-row`, (rows) => rows.map((r) => r.getAttribute('aria-label') ?? r.textContent ?? ''));
+	}
+
+	/** Everything the quick input shows (title, prompt, message, rows) while it is visible. */
+	async quickInputText(): Promise<string> {
+		const widget = this.page.locator(QUICK_INPUT);
+		if (!(await widget.isVisible())) return '';
+		return widget.innerText();
+	}
+
+	/** Waits until the quick input shows `expected` (a step's title or prompt). */
+	async waitForQuickInput(expected: string | RegExp, timeoutMs = 30_000): Promise<string> {
+		return waitFor(`the quick input to show ${String(expected)}`, () => this.quickInputText(), (text) => matches(text, expected), timeoutMs);
+	}
+
+	/** Answers the step that shows `expected` with `value` and Enter. */
+	async answer(expected: string | RegExp, value: string): Promise<void> {
+		await this.waitForQuickInput(expected);
+		await this.page.fill(QUICK_INPUT_BOX, value);
+		await this.page.press(QUICK_INPUT_BOX, 'Enter');
+	}
+
+	/** Accepts the step that shows `expected` as it is (e.g. the prefilled service URL). */
+	async accept(expected: string | RegExp): Promise<void> {
+		await this.waitForQuickInput(expected);
+		await this.page.press(QUICK_INPUT_BOX, 'Enter');
+	}
+
+	async closeQuickInput(): Promise<void> {
+		if (await this.page.locator(QUICK_INPUT).isVisible()) await this.page.keyboard.press('Escape');
+	}
+
+	// --- status bar ---------------------------------------------------------------------
+
+	statusItem(): Locator {
+		return this.page.locator(STATUS_ITEM_SELECTOR);
+	}
+
+	/** The status bar item's visible text (icons are drawn, not text) and its screen-reader label. */
+	async status(): Promise<{ text: string; ariaLabel: string }> {
+		const item = this.statusItem();
+		const text = ((await item.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+		const ariaLabel = (await item.getAttribute('aria-label')) ?? '';
+		return { text, ariaLabel };
+	}
+
+	/** Hovers the status bar item and returns its tooltip's text once shown. */
+	async hoverStatus(): Promise<string> {
+		await this.statusItem().hover();
+		return waitFor('the status bar tooltip', async () => {
+			const hover = this.page.locator('.monaco-hover, .workbench-hover').first();
+			return (await hover.isVisible()) ? hover.innerText() : '';
+		}, (t) => t.trim().length > 0, 15_000);
+	}
+
+	async waitForStatus(expected: string | RegExp, timeoutMs = 30_000): Promise<{ text: string; ariaLabel: string }> {
+		return waitFor(`the status bar to show ${String(expected)}`, () => this.status(), (s) => matches(s.text, expected), timeoutMs);
+	}
+
+	// --- notifications ------------------------------------------------------------------
+
+	/** The notifications on screen now (toasts), newest last. */
+	async notifications(): Promise<Notification[]> {
+		return this.page.$$eval('.notifications-toasts .notification-toast .notification-list-item', (items) => items.map((item) => {
+			const icon = item.querySelector('.notification-list-item-icon');
+			const cls = icon?.className ?? '';
+			const severity = cls.includes('error') ? 'error' : cls.includes('warning') ? 'warning' : 'info';
+			const message = item.querySelector('.notification-list-item-message')?.textContent ?? item.textContent ?? '';
+			return { text: message.trim(), severity } as { text: string; severity: 'error' | 'warning' | 'info' };
+		}));
+	}
+
+	async waitForNotification(expected: string | RegExp, timeoutMs = 30_000): Promise<Notification> {
+		const list = await waitFor(`a notification ${String(expected)}`, () => this.notifications(), (ns) => ns.some((n) => matches(n.text, expected)), timeoutMs);
+		return list.find((n) => matches(n.text, expected))!;
+	}
+
+	/** Closes every notification toast (Escape on each, via the command). */
+	async clearNotifications(): Promise<void> {
+		await this.runCommand('Notifications: Clear All Notifications');
+		await waitFor('the notifications to close', () => this.notifications(), (ns) => ns.length === 0, 10_000).catch(() => undefined);
+	}
+
+	// --- views and editors --------------------------------------------------------------
+
+	/** Opens a view container from the activity bar by its title, e.g. `Telematics`. */
+	async openActivity(title: string): Promise<void> {
+		const item = this.page.locator(`.activitybar .action-item a[aria-label^="${title}"], .activitybar .action-item[aria-label^="${title}"]`).first();
+		await item.waitFor({ state: 'visible', timeout: 30_000 });
+		const expanded = await this.page.locator(`.activitybar .action-item.checked a[aria-label^="${title}"], .activitybar .action-item.checked[aria-label^="${title}"]`).count();
+		if (!expanded) await item.click();
+	}
+
+	/** The labels (aria-labels) of the rows a tree view shows. */
+	async treeRows(): Promise<string[]> {
+		return this.page.$$eval('.part.sidebar .monaco-list-row', (rows) => rows.map((r) => r.getAttribute('aria-label') ?? r.textContent ?? ''));
+	}
+
+	/**
+	 * Opens a workspace file from the Explorer (Quick Open's file search needs ripgrep, which
+	 * this offline code-server install leaves out).
+	 */
+	async openFile(name: string): Promise<void> {
+		await this.closeQuickInput();
+		await this.runCommand('View: Show Explorer');
+		const row = this.page.locator(`.explorer-folders-view .monaco-list-row:has-text("${name}")`).first();
+		await row.waitFor({ state: 'visible', timeout: 30_000 });
+		await row.dblclick();
+		await this.page.waitForSelector(`.tabs-container .tab.active:has-text("${name}")`, { timeout: 30_000 });
+		await this.page.waitForSelector('.editor-instance .monaco-editor .view-lines');
+	}
+
+	/** The active editor's text as drawn (fine for small files that fit on screen). */
+	async editorText(): Promise<string> {
+		return this.page.locator('.editor-instance .monaco-editor .view-lines').first().innerText();
+	}
+
+	/** Puts the cursor at the start of line `line` (1-based) in the active editor (Go to Line, `:N`). */
+	async goToLine(line: number): Promise<void> {
+		await this.closeQuickInput();
+		await this.page.keyboard.press('F1');
+		await this.page.waitForSelector(QUICK_INPUT_BOX, { state: 'visible' });
+		await this.page.fill(QUICK_INPUT_BOX, `:${line}`);
+		await this.page.press(QUICK_INPUT_BOX, 'Enter');
+		await waitFor(`the cursor on line ${line}`, () => this.page.locator('.statusbar-item[id="status.editor.selection"]').innerText(), (t) => t.includes(`Ln ${line},`), 10_000);
+	}
+
+	/** The CodeLens texts shown in the active editor. */
+	async codeLenses(): Promise<string[]> {
+		return this.page.$$eval('.editor-instance .monaco-editor .codelens-decoration', (els) => els.map((e) => (e.textContent ?? '').trim()));
+	}
+
+	// --- screenshots --------------------------------------------------------------------
+
+	/** Saves a screenshot of the window to media/screenshots/<name>. */
+	async screenshot(name: string, locator?: Locator): Promise<string> {
+		fs.mkdirSync(screenshotDir, { recursive: true });
+		const file = path.join(screenshotDir, name);
+		await this.page.waitForTimeout(500); // let fade-ins (notifications, hovers) finish
+		if (locator) await locator.screenshot({ path: file });
+		else await this.page.screenshot({ path: file });
+		return file;
+	}
+}

@@ -1,0 +1,105 @@
+// `npm run test:integration`: runs the integration suite (out/test/integration/index.js,
+// mocha) inside a real VS Code extension host: code-server on loopback, opened in Debian's
+// Chromium with the `payload` that names the extension under development and the tests.
+// Streams mocha's output, exits with the suite's result, fails loudly on a timeout.
+// Expects `npm test` (or `npm run compile-tests` and `npm run build`) to have built things.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { launchBrowser, makeTempDir, startCodeServer } from './codeServer';
+import { ensureTestHost } from './install';
+import { projectRoot } from './paths';
+
+const OVERALL_TIMEOUT_MS = Number(process.env.TELEMATICS_INTEGRATION_TIMEOUT_MS ?? 10 * 60_000);
+const verbose = process.argv.includes('--verbose') || process.env.TELEMATICS_TEST_VERBOSE === '1';
+
+/** Follows a file that the extension host appends to and prints new lines. */
+function follow(file: string, print: (line: string) => void): { flush(): void } {
+	let offset = 0;
+	let partial = '';
+	const flush = () => {
+		let size: number;
+		try { size = fs.statSync(file).size; } catch { return; }
+		if (size <= offset) return;
+		const fd = fs.openSync(file, 'r');
+		const buf = Buffer.alloc(size - offset);
+		fs.readSync(fd, buf, 0, buf.length, offset);
+		fs.closeSync(fd);
+		offset = size;
+		partial += buf.toString('utf8');
+		const lines = partial.split('\n');
+		partial = lines.pop() ?? '';
+		for (const line of lines) print(line);
+	};
+	return { flush };
+}
+
+async function main(): Promise<number> {
+	const started = Date.now();
+	// TELEMATICS_EXTENSION_PATH: try the runner on another extension folder (debugging only)
+	const extensionPath = process.env.TELEMATICS_EXTENSION_PATH ?? projectRoot;
+	for (const required of [path.join(extensionPath, 'dist', 'extension.js'), path.join(projectRoot, 'out', 'test', 'integration', 'index.js')]) {
+		if (!fs.existsSync(required)) {
+			console.error(`[integration] ${required} is missing: run \`npm run build && npm run compile-tests\` first (npm test does).`);
+			return 1;
+		}
+	}
+	await ensureTestHost();
+	const serverStarted = Date.now();
+	const outputFile = path.join(makeTempDir('itest'), 'mocha.log');
+	fs.writeFileSync(outputFile, '');
+	const mochaOutput = follow(outputFile, (line) => console.log(line));
+	const server = await startCodeServer({
+		env: { TELEMATICS_TEST_OUTPUT: outputFile, ...(process.env.TELEMATICS_TEST_GREP ? { TELEMATICS_TEST_GREP: process.env.TELEMATICS_TEST_GREP } : {}) },
+		onOutput: verbose ? (line) => console.log(`[server] ${line}`) : undefined,
+	});
+	console.log(`[integration] code-server ${server.url} up in ${((Date.now() - serverStarted) / 1000).toFixed(1)} s`);
+	const browser = await launchBrowser({ origin: server.url });
+	const poll = setInterval(() => mochaOutput.flush(), 200);
+	let timer: NodeJS.Timeout | undefined;
+	try {
+		const page = await browser.context.newPage();
+		const exitCode = new Promise<number>((resolve) => {
+			void page.exposeFunction('codeAutomationExit', (code: number) => resolve(code));
+		});
+		await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
+			if (verbose) console.log(`[workbench:${type}] ${Array.isArray(args) ? args.map(String).join(' ') : String(args)}`);
+		});
+		if (verbose) page.on('console', (msg) => console.log(`[console:${msg.type()}] ${msg.text()}`));
+		page.on('pageerror', (err) => console.error(`[integration] page error: ${err.message}`));
+		const timeout = new Promise<number>((resolve) => {
+			timer = setTimeout(() => {
+				console.error(`[integration] TIMEOUT: the suite did not finish within ${OVERALL_TIMEOUT_MS / 1000} s`);
+				resolve(124);
+			}, OVERALL_TIMEOUT_MS);
+		});
+		await page.goto(server.workbenchUrl({
+			extensionDevelopmentPath: extensionPath,
+			extensionTestsPath: path.join(projectRoot, 'out', 'test', 'integration', 'index'),
+		}));
+		const code = await Promise.race([exitCode, timeout]);
+		mochaOutput.flush();
+		if (code !== 0) {
+			const content = fs.readFileSync(outputFile, 'utf8');
+			if (!/\d+ passed, \d+ failed/.test(content)) {
+				// the suite never reported: show the server's log so the cause is visible
+				console.error('[integration] the suite did not report results; code-server output follows');
+				console.error(server.output().split('\n').slice(-80).join('\n'));
+				console.log('0 passed, 1 failed');
+			}
+		}
+		console.log(`[integration] finished with exit code ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+		return code;
+	} finally {
+		clearTimeout(timer);
+		clearInterval(poll);
+		mochaOutput.flush();
+		await browser.close();
+		await server.stop();
+	}
+}
+
+main().then((code) => process.exit(code), (e: unknown) => {
+	console.error(`[integration] FAILED: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+	console.log('0 passed, 1 failed');
+	process.exit(1);
+});

@@ -1,0 +1,58 @@
+// The integration suite's entry point: VS Code's extension host calls `run()` (through
+// code-server's `extensionTestsPath` payload here, or @vscode/test-electron on a desktop).
+// Runs every compiled `*.test.js` in this folder with mocha and prints a final
+// `N passed, N failed` line the runner and CI read.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Mocha from 'mocha';
+
+/** Where mocha's reporter output goes besides the console, when the runner asks for it. */
+const OUTPUT_FILE_ENV = 'TELEMATICS_TEST_OUTPUT';
+
+function testFiles(dir: string): string[] {
+	return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })
+		.filter((name) => name.endsWith('.test.js'))
+		.sort()
+		.map((name) => path.join(dir, name));
+}
+
+/** Sends reporter lines to the console and, when set, to the runner's output file. */
+function installOutput(): (line: string) => void {
+	const file = process.env[OUTPUT_FILE_ENV];
+	const write = (line: string) => {
+		if (file) fs.appendFileSync(file, line + '\n');
+		else console.log(line);
+	};
+	// mocha's reporters print through Base.consoleLog (console.log captured at load time)
+	Mocha.reporters.Base.consoleLog = (...args: unknown[]) => {
+		const [first, ...rest] = args;
+		const text = typeof first === 'string'
+			? require('node:util').format(first, ...rest) as string
+			: args.map(String).join(' ');
+		write(text);
+	};
+	return write;
+}
+
+export function run(): Promise<void> {
+	const write = installOutput();
+	const mocha = new Mocha({ ui: 'bdd', timeout: 20_000, color: false, reporter: 'spec' });
+	const grep = process.env.TELEMATICS_TEST_GREP;
+	if (grep) mocha.grep(grep);
+	for (const file of testFiles(__dirname)) mocha.addFile(file);
+	return new Promise((resolve, reject) => {
+		try {
+			const runner = mocha.run((failures) => {
+				const passed = runner.stats?.passes ?? 0;
+				const failed = runner.stats?.failures ?? failures;
+				write(`${passed} passed, ${failed} failed`);
+				if (failed > 0) reject(new Error(`${failed} integration test(s) failed`));
+				else if (passed === 0) reject(new Error('no integration test ran'));
+				else resolve();
+			});
+		} catch (e) {
+			write(`0 passed, 1 failed`);
+			reject(e instanceof Error ? e : new Error(String(e)));
+		}
+	});
+}
