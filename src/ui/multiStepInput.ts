@@ -1,4 +1,4 @@
-// The real Prompter: one quick input per login step with `n/4` in the title, a Back button
+// The real Prompter: one quick input per login step, numbered `n/4` by VS Code, a Back button
 // from step 2 on, live validation, Escape to cancel, and focus loss that does not close it.
 import * as vscode from 'vscode';
 import type { AccountKind } from '../api/types';
@@ -48,8 +48,9 @@ export class MultiStepInput implements Prompter {
 		return chosen === action;
 	}
 
+	/** VS Code itself shows `(n/4)` after the title from `step`/`totalSteps`. */
 	private title(step: LoginStep): string {
-		return `${step.title} (${step.step}/${step.totalSteps})`;
+		return step.title;
 	}
 
 	private input(step: LoginStep): Promise<StepAnswer> {

@@ -239,7 +239,8 @@ describe('The login input on screen (real VS Code quick input)', () => {
 		const running = vscode.commands.executeCommand('telematicsAuth.loginUser');
 
 		const urlStep = await onStep(1) as vscode.QuickPick<vscode.QuickPickItem>;
-		assert.equal(urlStep.title, 'Log In as User (1/4)');
+		assert.equal(urlStep.title, 'Log In as User');
+		assert.equal(urlStep.step, 1);
 		assert.equal(urlStep.totalSteps, 4);
 		assert.equal(urlStep.buttons.length, 0, 'no Back on step 1');
 		assert.equal(urlStep.ignoreFocusOut, true);
@@ -254,7 +255,9 @@ describe('The login input on screen (real VS Code quick input)', () => {
 		await until('the list to come back', () => urlStep.items.length === 1);
 		await accept();
 		const instanceStep = await onStep(2) as vscode.InputBox;
-		assert.equal(instanceStep.title, 'Log In as User (2/4)');
+		assert.equal(instanceStep.title, 'Log In as User');
+		assert.equal(instanceStep.step, 2);
+		assert.equal(instanceStep.totalSteps, 4);
 		assert.equal(instanceStep.prompt, 'User Group InstanceID');
 		assert.deepEqual(instanceStep.buttons, [vscode.QuickInputButtons.Back]);
 		instanceStep.value = 'typed-instance';
