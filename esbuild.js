@@ -1,17 +1,20 @@
-// Bundles the extension. Two entry points: the activation bundle (dist/extension.js)
-// and the network code (dist/undiciTransport.js, undici inside), which the activation
-// bundle loads on the first request only, so activation never pays for undici.
+// Bundles the extension. Three entry points: the activation bundle (dist/extension.js: the
+// store, the scheduler, the status bar, the view and thin registrations), the features
+// (dist/features.js: what runs only when a person does something, loaded on first use) and
+// the network code (dist/network.js: the API client over undici, loaded on the first request).
+// esbuild cannot split cjs output, so the later bundles are loaded with `import('./features')`
+// and `import('./network')`, kept as runtime loads of the sibling files by lazyBundlesPlugin.
 const esbuild = require('esbuild');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
-/** Keeps `import('./undiciTransport')` a real runtime load of the sibling bundle. */
-const lazyNetworkPlugin = {
-	name: 'lazy-network',
+/** Keeps `import('./features')` and `import('./network')` real runtime loads of the sibling bundles. */
+const lazyBundlesPlugin = {
+	name: 'lazy-bundles',
 	setup(build) {
-		build.onResolve({ filter: /^\.\/undiciTransport$/ }, (args) =>
-			/[\\/]transport\.ts$/.test(args.importer) ? { path: './undiciTransport.js', external: true } : undefined);
+		build.onResolve({ filter: /^\.\/(features|network)$/ }, (args) =>
+			args.kind === 'dynamic-import' ? { path: `${args.path}.js`, external: true } : undefined);
 	},
 };
 
@@ -32,7 +35,7 @@ const problemMatcherPlugin = {
 
 async function main() {
 	const ctx = await esbuild.context({
-		entryPoints: { extension: 'src/extension.ts', undiciTransport: 'src/api/undiciTransport.ts' },
+		entryPoints: { extension: 'src/extension.ts', features: 'src/features.ts', network: 'src/api/network.ts' },
 		bundle: true,
 		format: 'cjs',
 		platform: 'node',
@@ -45,7 +48,7 @@ async function main() {
 		logLevel: 'silent',
 		logOverride: { 'import-is-undefined': 'error' },
 		metafile: true,
-		plugins: [lazyNetworkPlugin, problemMatcherPlugin],
+		plugins: [lazyBundlesPlugin, problemMatcherPlugin],
 	});
 	if (watch) {
 		await ctx.watch();

@@ -1,31 +1,37 @@
-// Wires the extension together. Activation stays cheap: settings, the log, reading a few
-// secrets. No network here: the API client loads its network code (undici) on the first
-// request, and nothing logs in by itself.
+// Wires the extension together. Activation stays cheap: settings, the log, the store, the
+// scheduler, the status bar, the Accounts view and thin registrations. The stored sessions
+// are read after activate() returns (the UI shows a neutral state until then); the commands,
+// the login flow and the REST-file features load on first use (lazyFeatures.ts), the API
+// client and undici on the first request (api/lazyClient.ts). Nothing logs in by itself.
+import { bundleStartedAt, elapsedMs, type ActivationTimings } from './util/startTime';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { createApiClient } from './api/client';
-import { lazyUndiciTransport } from './api/transport';
+import { lazyApiClient } from './api/lazyClient';
 import type { RefreshFn } from './session/contracts';
 import { systemClock } from './session/contracts';
 import { Config } from './config';
+import { LazyFeatures } from './lazyFeatures';
 import { RedactingLog, sessionSecrets } from './logger';
 import type { Services } from './services';
 import { Lease } from './session/lease';
 import { RefreshScheduler } from './session/refreshScheduler';
 import { SessionStore } from './session/sessionStore';
 import { createTestApi, type TestApi } from './testApi';
-import { registerAccountActions } from './ui/accountActions';
 import { registerAccountsView } from './ui/accountsTree';
-import { registerAuthenticationProvider } from './ui/authProvider';
-import { registerHttpFileFeatures } from './ui/http';
-import { MultiStepInput } from './ui/multiStepInput';
-import { PrompterSlot } from './ui/prompter';
-import { registerSessionCommands } from './ui/sessionCommands';
+import { registerLazyAuthenticationProvider } from './ui/lazyAuthProvider';
 import { registerStatusBar } from './ui/statusBar';
-import { registerTokenCommands } from './ui/tokenCommands';
 import { KeychainSecretBackend } from './vscode/secretBackend';
 
-export async function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> {
+/** When every module of this bundle had run (this line runs after all the imports above). */
+const bundleEvaluatedAt = performance.now();
+
+export function activate(context: vscode.ExtensionContext): TestApi | undefined {
+	const activateStartedAt = performance.now();
+	const timings: ActivationTimings = {
+		bundleEvalMs: elapsedMs(bundleStartedAt, bundleEvaluatedAt),
+		hostWaitMs: elapsedMs(bundleEvaluatedAt, activateStartedAt),
+		activationMs: 0,
+	};
 	const subscriptions = context.subscriptions;
 	const add = (registered: vscode.Disposable | readonly vscode.Disposable[]): void => {
 		if (Array.isArray(registered)) subscriptions.push(...(registered as vscode.Disposable[]));
@@ -42,7 +48,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
 	log.setSecretSource(() => sessionSecrets(store.list()));
 	add(store);
 
-	const api = createApiClient(lazyUndiciTransport(), log);
+	const api = lazyApiClient(log);
 	const refresh: RefreshFn = (request, options) =>
 		api.refresh(request, { timeoutMs: config.requestTimeoutMs(), proxy: config.proxy(), ...options });
 	const windowId = randomUUID();
@@ -59,26 +65,24 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
 	add(scheduler);
 
 	const services: Services = { context, config, log, output, clock: systemClock, store, scheduler, api };
-	const multiStepInput = new MultiStepInput();
-	const prompts = new PrompterSlot(multiStepInput);
 
-	try {
-		await store.load();
-	} catch (e) {
-		// The store marks unreadable accounts itself; this is a last resort so the commands still register.
+	// Not awaited: each secret read may be a round trip to wherever SecretStorage lives.
+	store.load().then(() => {
+		timings.storeReadyMs = elapsedMs(activateStartedAt);
+		log.info(`Read ${store.list().length} stored account(s) ${timings.storeReadyMs} ms after activation started.`);
+	}, (e: unknown) => {
+		// The store marks unreadable accounts itself; this is a last resort.
 		log.error(`Could not read the stored sessions: ${e instanceof Error ? e.message : String(e)}`);
-	}
-	log.info(`Telematics Auth activated (${store.list().length} account(s)).`);
+	});
 
-	add(registerSessionCommands(services, prompts));
+	const declared = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? [];
+	const features = new LazyFeatures(services, declared.map((c) => c.command));
+	add(features);
 	const statusBar = registerStatusBar(services);
 	add(statusBar);
 	const accountsView = registerAccountsView(services);
 	add(accountsView);
-	add(registerAccountActions(services));
-	add(registerTokenCommands(services));
-	add(registerHttpFileFeatures(services));
-	add(registerAuthenticationProvider(services));
+	add(registerLazyAuthenticationProvider(() => features.load().then((f) => f.authProvider)));
 
 	scheduler.start();
 	add(config.onDidChange(() => scheduler.reschedule()));
@@ -87,10 +91,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
 		if (state.focused) scheduler.checkDue();
 	}));
 
-	if (context.extensionMode === vscode.ExtensionMode.Test) {
-		return createTestApi({ services, prompts, multiStepInput, log, statusBar, accountsView });
-	}
-	return undefined;
+	const testApi = context.extensionMode === vscode.ExtensionMode.Test
+		? createTestApi({ services, features, log, statusBar, accountsView, timings })
+		: undefined;
+	timings.activationMs = elapsedMs(activateStartedAt);
+	log.info(`Telematics Auth activated in ${timings.activationMs} ms (bundle evaluation ${timings.bundleEvalMs} ms, then ${timings.hostWaitMs} ms until activate()).`);
+	return testApi;
 }
 
 export function deactivate(): void {

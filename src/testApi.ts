@@ -1,15 +1,16 @@
 // What `activate()` returns in test mode only (ExtensionMode.Test): the shared services, a way
 // to answer the login prompts without UI, and snapshots of what a person would see.
 import type * as vscode from 'vscode';
+import type { LazyFeatures } from './lazyFeatures';
 import type { RedactingLog } from './logger';
 import type { Services } from './services';
 import type { AccountsView, TreeSnapshot } from './ui/accountsTree';
-import { recentMessages, type ShownMessage } from './ui/notifications';
-import type { MultiStepInput } from './ui/multiStepInput';
-import type { Prompter, PrompterSlot } from './ui/prompter';
+import type { ShownMessage } from './ui/notifications';
+import type { Prompter } from './ui/prompter';
 import type { StatusBar, StatusBarSnapshot } from './ui/statusBar';
+import type { ActivationTimings } from './util/startTime';
 
-export type { ShownMessage, StatusBarSnapshot, TreeSnapshot };
+export type { ActivationTimings, ShownMessage, StatusBarSnapshot, TreeSnapshot };
 
 export interface TestApi {
 	readonly services: Services;
@@ -21,27 +22,30 @@ export interface TestApi {
 	tree(): Promise<TreeSnapshot>;
 	/** The last lines written to the log (at most 500), already redacted, e.g. `[info] Logged in…`. */
 	logLines(): readonly string[];
-	/** The last notifications shown (information, warning, error), oldest first. */
+	/** The last notifications shown (information, warning, error), oldest first. All come from the features bundle: none before it loads. */
 	messages(): readonly ShownMessage[];
 	/** The login step on screen when the real multi-step input is in use (no test prompter). */
 	quickInput(): vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox | undefined;
+	/** What activation cost by our own clock (`activationMs` is 0 while `activate()` still runs). */
+	timings(): ActivationTimings;
 }
 
 export function createTestApi(parts: {
 	services: Services;
-	prompts: PrompterSlot;
-	multiStepInput: MultiStepInput;
+	features: LazyFeatures;
 	log: RedactingLog;
 	statusBar: StatusBar;
 	accountsView: AccountsView;
+	timings: ActivationTimings;
 }): TestApi {
 	return {
 		services: parts.services,
-		setPrompter: (prompter) => parts.prompts.set(prompter),
+		setPrompter: (prompter) => parts.features.prompts.set(prompter),
 		statusBar: () => parts.statusBar.snapshot(),
 		tree: () => parts.accountsView.provider.snapshot(),
 		logLines: () => parts.log.recent(),
-		messages: () => recentMessages(),
-		quickInput: () => parts.multiStepInput.current,
+		messages: () => parts.features.current?.recentMessages() ?? [],
+		quickInput: () => parts.features.current?.multiStepInput.current,
+		timings: () => ({ ...parts.timings }),
 	};
 }

@@ -1,7 +1,7 @@
 // The API client: builds Login and RefreshToken requests, sends them through a transport
 // loaded on first use, and turns answers into tokens or an ApiError with a message a person
 // can act on. Pure: no `vscode` import; the network lives behind `Transport`.
-import { ApiError, cancelledMessage, failureMessage, type FailureContext } from './errors';
+import { ApiError, cancelledMessage, failureMessage, isApiError, type FailureContext } from './errors';
 import { interpretResponse } from './parse';
 import type { ApiClient, HttpRequest, LoginRequest, RefreshRequest, RequestOptions, TokenResponse, Transport } from './types';
 import type { Log } from '../util/log';
@@ -93,7 +93,7 @@ export function createApiClient(loadTransport: () => Promise<Transport>, log: Lo
 			const transport = await loadTransport();
 			response = await transport(httpRequest);
 		} catch (e) {
-			if (e instanceof ApiError) throw failed(e);
+			if (isApiError(e)) throw failed(e);
 			if (httpRequest.signal?.aborted) throw failed(new ApiError('cancelled', cancelledMessage()));
 			const name = e instanceof Error ? e.name : typeof e;
 			log.error(`${shown}: unexpected ${name} from the network layer`);

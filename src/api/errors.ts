@@ -19,7 +19,15 @@ export interface ValidationDetail {
 	message: string;
 }
 
+/**
+ * Marks our errors. The extension ships as several bundles (activation, features, network),
+ * each with its own copy of this class, so `instanceof` fails across them; the mark does not.
+ */
+const API_ERROR = Symbol.for('telematicsAuth.ApiError');
+
 export class ApiError extends Error {
+	readonly [API_ERROR] = true;
+
 	constructor(
 		readonly kind: ApiErrorKind,
 		message: string,
@@ -38,8 +46,9 @@ export class ApiError extends Error {
 	}
 }
 
+/** Whether `e` is an ApiError from any of our bundles. Use this, never `instanceof ApiError`. */
 export function isApiError(e: unknown): e is ApiError {
-	return e instanceof ApiError;
+	return typeof e === 'object' && e !== null && (e as { [API_ERROR]?: unknown })[API_ERROR] === true;
 }
 
 /** What a message needs to know about the request that failed. */

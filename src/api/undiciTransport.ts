@@ -2,7 +2,7 @@
 // (dist/undiciTransport.js) and loaded on the first request only, so activation never pays
 // for undici. Failures come back as ApiError `network`, `timeout` or `cancelled`.
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
-import { ApiError, cancelledMessage, networkMessage, timeoutMessage, tooLargeMessage } from './errors';
+import { ApiError, cancelledMessage, isApiError, networkMessage, timeoutMessage, tooLargeMessage } from './errors';
 import { decideProxy } from './proxy';
 import type { HttpRequest, HttpResponse, ProxySettings, Transport } from './types';
 
@@ -129,7 +129,7 @@ export function createUndiciTransport(env: NodeJS.ProcessEnv = process.env): Tra
 			const body = await readCapped(response.body, host);
 			return { status: response.statusCode, headers: flattenHeaders(response.headers), body };
 		} catch (e) {
-			if (e instanceof ApiError) throw e;
+			if (isApiError(e)) throw e;
 			if (req.signal?.aborted) throw new ApiError('cancelled', cancelledMessage());
 			const code = errorCode(e);
 			if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) throw new ApiError('timeout', timeoutMessage(host, req.timeoutMs));

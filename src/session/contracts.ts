@@ -29,6 +29,10 @@ export interface NewAccount {
 export interface ISessionStore extends Disposable {
 	/** Reads the index and every account's secret. Call once, after activation's cheap work. */
 	load(): Promise<void>;
+	/** Settles (never rejects) once the first `load()` has finished; until then `list()` is empty. */
+	readonly ready: Promise<void>;
+	/** Whether the first `load()` has finished. */
+	readonly loaded: boolean;
 	/** Fires after any change, local or from another window, once the new state is read. */
 	readonly onDidChange: Event<void>;
 	/** All accounts, oldest first. */

@@ -55,8 +55,12 @@ export class SessionStore implements ISessionStore {
 	/** Serializes writes, loads and cross-window reconciliation. */
 	private tail: Promise<unknown> = Promise.resolve();
 	private disposed = false;
+	private markReady!: () => void;
+	private isLoaded = false;
 
 	readonly onDidChange = this.changeEmitter.event;
+	/** Settles (never rejects) once the first `load()` has finished, whatever it found. */
+	readonly ready: Promise<void> = new Promise((resolve) => (this.markReady = resolve));
 
 	constructor(
 		private readonly secrets: SecretBackend,
@@ -68,18 +72,28 @@ export class SessionStore implements ISessionStore {
 		this.subscriptions.push(secrets.onDidChange((e) => this.onSecretChanged(e.key)));
 	}
 
+	/** Whether the first `load()` has finished. Until then `list()` is empty. */
+	get loaded(): boolean {
+		return this.isLoaded;
+	}
+
 	load(): Promise<void> {
-		return this.serialize(async () => {
+		const loading = this.serialize(async () => {
 			const before = this.snapshot();
 			const records = this.readIndex();
-			const entries: Entry[] = [];
-			for (const account of records) {
-				entries.push(this.entryFrom(account, await this.readSecret(account)));
-			}
-			this.entries = entries;
+			// All secrets at once: each read may be a round trip to where SecretStorage lives.
+			const reads = await Promise.all(records.map((account) => this.readSecret(account)));
+			this.entries = records.map((account, i) => this.entryFrom(account, reads[i]!));
 			this.activeId = this.readActive();
+			this.isLoaded = true;
 			this.fireIfChanged(before);
 		});
+		const done = (): void => {
+			this.isLoaded = true;
+			this.markReady();
+		};
+		void loading.then(done, done);
+		return loading;
 	}
 
 	list(): readonly Session[] {

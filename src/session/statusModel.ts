@@ -16,7 +16,7 @@ export const untranslated: Translate = (message, ...args) =>
 
 export type Severity = 'none' | 'warning' | 'error';
 
-export type StatusPhase = 'noSession' | 'valid' | 'refreshing' | 'expired' | 'needsLogin';
+export type StatusPhase = 'loading' | 'noSession' | 'valid' | 'refreshing' | 'expired' | 'needsLogin';
 
 export interface StatusDescription {
 	phase: StatusPhase;
@@ -87,6 +87,17 @@ export function refreshWindowStart(session: Session, status: RefreshStatus | und
 function minDefined(...values: Array<number | undefined>): number | undefined {
 	const defined = values.filter((v): v is number => v !== undefined);
 	return defined.length ? Math.min(...defined) : undefined;
+}
+
+/** While the stored sessions are still being read (just after activation): neutral, no claim either way. */
+export function loadingStatus(t: Translate = untranslated): StatusDescription {
+	return {
+		phase: 'loading',
+		text: `$(key) ${t('Telematics')}`,
+		severity: 'none',
+		accessibilityLabel: t('Telematics: reading the stored sessions'),
+		command: 'telematicsAuth.showActions',
+	};
 }
 
 /**

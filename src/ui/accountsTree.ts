@@ -64,7 +64,13 @@ export class AccountsTreeProvider implements vscode.TreeDataProvider<AccountsTre
 		this.changed.fire();
 	}
 
-	getChildren(element?: AccountsTreeNode): AccountsTreeNode[] {
+	/** Until the stored sessions are read, the root waits (VS Code shows progress, not the welcome view). */
+	getChildren(element?: AccountsTreeNode): AccountsTreeNode[] | Promise<AccountsTreeNode[]> {
+		if (!element && !this.services.store.loaded) return this.services.store.ready.then(() => this.childrenNow());
+		return this.childrenNow(element);
+	}
+
+	private childrenNow(element?: AccountsTreeNode): AccountsTreeNode[] {
 		const { store, scheduler, clock } = this.services;
 		if (!element) return store.list().map((s) => ({ type: 'account', accountId: s.account.id }));
 		const session = store.get(element.accountId);
@@ -127,6 +133,7 @@ export class AccountsTreeProvider implements vscode.TreeDataProvider<AccountsTre
 
 	/** The whole tree as plain data, for tests (account nodes and their rows, claims included). */
 	async snapshot(): Promise<TreeSnapshot> {
+		await this.services.store.ready;
 		const walk = (element: AccountsTreeNode): TreeSnapshotNode => {
 			const item = this.getTreeItem(element);
 			const icon = item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined;
@@ -136,10 +143,10 @@ export class AccountsTreeProvider implements vscode.TreeDataProvider<AccountsTre
 				contextValue: item.contextValue,
 				tooltip: tooltipText(item.tooltip),
 				icon,
-				children: item.collapsibleState === vscode.TreeItemCollapsibleState.None ? [] : this.getChildren(element).map(walk),
+				children: item.collapsibleState === vscode.TreeItemCollapsibleState.None ? [] : this.childrenNow(element).map(walk),
 			};
 		};
-		return { accounts: this.getChildren().map(walk) };
+		return { accounts: this.childrenNow().map(walk) };
 	}
 
 	dispose(): void {
@@ -169,11 +176,12 @@ export class AccountsView implements vscode.Disposable {
 			services.config.onDidChange(update),
 			this.treeView.onDidChangeVisibility(update),
 		);
+		void services.store.ready.then(update);
 		this.update();
 	}
 
 	private update(): void {
-		if (this.disposed) return;
+		if (this.disposed || !this.services.store.loaded) return;
 		const has = this.services.store.list().length > 0;
 		if (has !== this.hasAccounts) {
 			this.hasAccounts = has;

@@ -16,8 +16,9 @@ import {
 	type AuthSessionData,
 } from '../session/authSessions';
 import type { Session } from '../session/types';
+import { AUTH_PROVIDER_ID } from './lazyAuthProvider';
 
-export const AUTH_PROVIDER_ID = 'telematics';
+export { AUTH_PROVIDER_ID };
 
 function copy(data: AuthSessionData): vscode.AuthenticationSession {
 	return { id: data.id, accessToken: data.accessToken, account: { ...data.account }, scopes: [...data.scopes] };
@@ -36,6 +37,7 @@ export class TelematicsAuthProvider implements vscode.AuthenticationProvider, vs
 	}
 
 	async getSessions(scopes: readonly string[] | undefined, options?: vscode.AuthenticationProviderSessionOptions): Promise<vscode.AuthenticationSession[]> {
+		await this.services.store.ready;
 		const parsed = parseScopes(scopes);
 		if (!parsed.ok) {
 			this.services.log.debug(`Authentication API: no sessions for the requested scopes (${parsed.message})`);
@@ -55,6 +57,7 @@ export class TelematicsAuthProvider implements vscode.AuthenticationProvider, vs
 	async createSession(scopes: readonly string[]): Promise<vscode.AuthenticationSession> {
 		const parsed = parseScopes(scopes);
 		if (!parsed.ok) throw new Error(vscode.l10n.t('Telematics cannot sign in for these scopes: {0}', parsed.message));
+		await this.services.store.ready;
 		const { kind, accountId } = parsed.filter;
 		let session: Session | undefined;
 		if (accountId) {
@@ -77,6 +80,7 @@ export class TelematicsAuthProvider implements vscode.AuthenticationProvider, vs
 	}
 
 	async removeSession(sessionId: string): Promise<void> {
+		await this.services.store.ready;
 		const session = this.services.store.get(sessionId);
 		if (!session) return;
 		await this.services.store.remove(sessionId);
@@ -111,11 +115,4 @@ export class TelematicsAuthProvider implements vscode.AuthenticationProvider, vs
 		if (isEmptyDiff(diff)) return;
 		this.changeEmitter.fire({ added: diff.added.map(copy), removed: diff.removed.map(copy), changed: diff.changed.map(copy) });
 	}
-}
-
-/** Registers the `telematics` authentication provider (several accounts at once). */
-export function registerAuthenticationProvider(services: Services): vscode.Disposable {
-	const provider = new TelematicsAuthProvider(services);
-	const registration = vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, vscode.l10n.t('Telematics'), provider, { supportsMultipleAccounts: true });
-	return vscode.Disposable.from(registration, provider);
 }

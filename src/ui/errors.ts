@@ -2,10 +2,10 @@
 // happened and what to do; "Show Log" opens the log; a refused login offers "Try Again".
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
-import { RedactingLog } from '../logger';
+import { asRedactingLog } from '../logger';
 import type { Services } from '../services';
 import { redact } from '../util/redact';
-import { SecretStorageError } from '../vscode/secretBackend';
+import { isSecretStorageError } from '../vscode/secretBackend';
 import { notify } from './notifications';
 
 export interface ErrorAction {
@@ -25,13 +25,13 @@ export interface ShowErrorOptions {
 /** The text to show for a failure, with every known secret masked. */
 export function errorText(services: Pick<Services, 'log'>, error: unknown): string {
 	let text: string;
-	if (isApiError(error) || error instanceof SecretStorageError) {
+	if (isApiError(error) || isSecretStorageError(error)) {
 		text = error.message;
 	} else {
 		const detail = error instanceof Error ? error.message : String(error);
 		text = vscode.l10n.t('Something went wrong: {0}. See the log for details.', detail.replace(/\.$/, ''));
 	}
-	return services.log instanceof RedactingLog ? services.log.redact(text) : redact(text);
+	return asRedactingLog(services.log)?.redact(text) ?? redact(text);
 }
 
 /**

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { AccountKind, TokenResponse } from '../api/types';
-import { RedactingLog } from '../logger';
+import { asRedactingLog } from '../logger';
 import type { Services } from '../services';
 import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServiceUrl } from '../session/loginInput';
 import { computeExpiry, decodeClaims, formatRemaining } from '../session/token';
@@ -134,7 +134,7 @@ export async function runLoginFlow(services: Services, prompts: PrompterSlot, ki
 async function logIn(services: Services, prompts: PrompterSlot, kind: AccountKind, answers: LoginAnswers): Promise<Session | undefined> {
 	const { serviceUrl, instanceId, login, password } = answers;
 	const host = hostOf(serviceUrl);
-	const masking = services.log instanceof RedactingLog ? services.log.addSecrets([password, kind === 'user' ? login : undefined]) : undefined;
+	const masking = asRedactingLog(services.log)?.addSecrets([password, kind === 'user' ? login : undefined]);
 	try {
 		services.log.info(`Logging in as ${kind} to ${host}…`);
 		const response = await vscode.window.withProgress(

@@ -2,7 +2,7 @@
 // log) and what a person is told when an automatic refresh fails. Nothing here logs in by
 // itself: a login only starts from a command a person ran or a button they pressed.
 import * as vscode from 'vscode';
-import { ApiError } from '../api/errors';
+import { isApiError } from '../api/errors';
 import type { AccountKind } from '../api/types';
 import type { Services } from '../services';
 import type { RefreshFailure } from '../session/contracts';
@@ -43,7 +43,7 @@ export function registerSessionCommands(services: Services, prompts: PrompterSlo
 			vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Token for {0} refreshed (valid for {1})', label, left)}`, 5000);
 			return refreshed;
 		} catch (e) {
-			const needsLogin = e instanceof ApiError && (e.kind === 'badCredentials' || e.kind === 'forbidden');
+			const needsLogin = isApiError(e) && (e.kind === 'badCredentials' || e.kind === 'forbidden');
 			showError(services, e, {
 				prefix: vscode.l10n.t('Could not refresh the token for {0}.', label),
 				actions: needsLogin ? [{ title: vscode.l10n.t('Log In Again'), run: () => loginAgain({ accountId: session.account.id }) }] : [],
@@ -113,7 +113,7 @@ export function registerSessionCommands(services: Services, prompts: PrompterSlo
  * Tells a person about an automatic refresh that failed for good. Manual refreshes report
  * their own failure. Offers buttons only: it never logs in by itself.
  */
-function reportRefreshFailure(services: Services, failure: RefreshFailure, loginAgain: (arg: unknown) => unknown): void {
+export function reportRefreshFailure(services: Services, failure: RefreshFailure, loginAgain: (arg: unknown) => unknown): void {
 	if (failure.trigger !== 'auto') return;
 	const session = services.store.get(failure.accountId);
 	if (!session) return;

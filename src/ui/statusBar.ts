@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import type { RefreshStatus } from '../session/contracts';
-import { describeStatus, type Severity, type StatusDescription } from '../session/statusModel';
+import { describeStatus, loadingStatus, type Severity, type StatusDescription } from '../session/statusModel';
 import { describeExpiry } from '../session/treeModel';
 import type { Session } from '../session/types';
 
@@ -62,6 +62,14 @@ function newTooltip(): vscode.MarkdownString {
 	const md = new vscode.MarkdownString('', true);
 	md.isTrusted = { enabledCommands: TOOLTIP_COMMANDS };
 	md.supportThemeIcons = true;
+	return md;
+}
+
+/** The tooltip while the stored sessions are read. */
+function loadingTooltip(): vscode.MarkdownString {
+	const md = newTooltip();
+	md.appendMarkdown(`**${vscode.l10n.t('Telematics Auth')}**  \n`);
+	md.appendText(vscode.l10n.t('Reading the stored sessions…'));
 	return md;
 }
 
@@ -142,6 +150,7 @@ export class StatusBar implements vscode.Disposable {
 			services.scheduler.onDidChangeStatus(render),
 			services.config.onDidChange(render),
 		);
+		void services.store.ready.then(render);
 		this.render();
 		this.item.show();
 	}
@@ -151,16 +160,24 @@ export class StatusBar implements vscode.Disposable {
 		if (this.disposed) return;
 		const { store, scheduler, config, clock } = this.services;
 		const now = clock.now();
+		if (!store.loaded) {
+			this.show(loadingStatus(vscode.l10n.t), loadingTooltip(), now);
+			return;
+		}
 		const session = store.active();
 		const status = session ? scheduler.status(session.account.id) : undefined;
 		const d = describeStatus(session, status, now, config.refreshBeforeExpiryMs(), vscode.l10n.t);
+		this.show(d, session ? accountTooltip(session, status, now, true) : loggedOutTooltip(), now);
+	}
+
+	private show(d: StatusDescription, tooltip: vscode.MarkdownString, now: number): void {
 		this.last = d;
 		this.item.text = d.text;
 		this.item.command = d.command;
 		this.item.accessibilityInformation = { label: d.accessibilityLabel, role: 'button' };
 		const background = BACKGROUND[d.severity];
 		this.item.backgroundColor = background ? new vscode.ThemeColor(background) : undefined;
-		this.item.tooltip = session ? accountTooltip(session, status, now, true) : loggedOutTooltip();
+		this.item.tooltip = tooltip;
 		this.arm(d.nextTickMs, now);
 	}
 

@@ -13,6 +13,8 @@ const EXTENSION_ID = 'telematics-tools.telematics-auth';
 async function testApi(): Promise<TestApi> {
 	const api = await vscode.extensions.getExtension<TestApi>(EXTENSION_ID)!.activate();
 	assert.ok(api, 'the TestApi is returned in test mode');
+	// Activation does not wait for SecretStorage; the stored sessions are read right after.
+	await api.services.store.ready;
 	return api;
 }
 

@@ -88,6 +88,39 @@ describe('SessionStore', () => {
 		assert.equal(other.active()?.tokens?.accessToken, 'access-a1');
 	});
 
+	it('is not ready until the first load has read every secret; ready then resolves and list() has them', async () => {
+		const { store } = openWindow();
+		await store.load();
+		await store.saveLogin(alice, tokens('a1'));
+		await store.saveLogin(bob, tokens('b1'));
+
+		const fresh = openWindow().store;
+		let ready = false;
+		void fresh.ready.then(() => (ready = true));
+		await settle();
+		assert.equal(fresh.loaded, false);
+		assert.equal(ready, false, 'ready waits for load()');
+		assert.deepEqual(fresh.list(), []);
+
+		const loading = fresh.load();
+		await fresh.ready;
+		assert.equal(fresh.loaded, true);
+		assert.deepEqual(fresh.list().map((s) => s.tokens?.accessToken), ['access-a1', 'access-b1']);
+		await loading;
+	});
+
+	it('becomes ready even when the secrets cannot be read (those accounts need a login)', async () => {
+		const { store } = openWindow();
+		await store.load();
+		await store.saveLogin(alice, tokens('a1'));
+		backend.failGet = () => true;
+		const fresh = openWindow().store;
+		void fresh.load();
+		await fresh.ready;
+		assert.equal(fresh.loaded, true);
+		assert.deepEqual(fresh.list().map((s) => s.state), ['needsLogin']);
+	});
+
 	it('the same account logging in again replaces its tokens and keeps createdAt', async () => {
 		const { store } = openWindow();
 		await store.load();

@@ -1,0 +1,15 @@
+// Everything that talks to the service: the API client (requests, parsing, error messages)
+// over undici. Bundled apart (dist/network.js, see esbuild.js) and loaded on the first
+// request only (lazyClient.ts), so activation pays for none of it.
+import { createApiClient } from './client';
+import type { ApiClient, Transport } from './types';
+import { createUndiciTransport } from './undiciTransport';
+import type { Log } from '../util/log';
+
+export { createUndiciTransport };
+
+/** The API client over undici. */
+export function createNetworkClient(log: Log): ApiClient {
+	let transport: Transport | undefined;
+	return createApiClient(async () => (transport ??= createUndiciTransport()), log);
+}

@@ -1,0 +1,48 @@
+// What runs only when a person does something: the login flow and its multi-step input, the
+// session, token and account commands, the REST-file features (commands, CodeLens, hover,
+// diagnostics), error display, and the authentication provider's implementation. Bundled
+// apart (dist/features.js) and loaded by lazyFeatures.ts on first use. It works on the
+// activation bundle's services: it never makes its own store, scheduler, config or log.
+import * as vscode from 'vscode';
+import type { Services } from './services';
+import type { RefreshFailure } from './session/contracts';
+import { registerAccountActions } from './ui/accountActions';
+import { TelematicsAuthProvider } from './ui/authProvider';
+import { registerHttpFileFeatures } from './ui/http';
+import { MultiStepInput } from './ui/multiStepInput';
+import { recentMessages, type ShownMessage } from './ui/notifications';
+import type { PrompterSlot } from './ui/prompter';
+import { registerSessionCommands, reportRefreshFailure } from './ui/sessionCommands';
+import { registerTokenCommands } from './ui/tokenCommands';
+
+export interface Features extends vscode.Disposable {
+	/** The real login prompter: one quick input per step. */
+	readonly multiStepInput: MultiStepInput;
+	/** The `telematics` authentication provider's implementation. */
+	readonly authProvider: vscode.AuthenticationProvider;
+	/** Reports an automatic refresh that failed before this bundle was loaded. */
+	reportRefreshFailure(failure: RefreshFailure): void;
+	/** The last notifications shown (for TestApi.messages()). */
+	recentMessages(): readonly ShownMessage[];
+}
+
+/** Registers every command and the REST-file providers; `prompts` answers the login steps. */
+export function activateFeatures(services: Services, prompts: PrompterSlot): Features {
+	const multiStepInput = new MultiStepInput();
+	const authProvider = new TelematicsAuthProvider(services);
+	const loginAgain = (arg: unknown) => vscode.commands.executeCommand('telematicsAuth.loginAgain', arg);
+	const registered = vscode.Disposable.from(
+		registerSessionCommands(services, prompts),
+		registerAccountActions(services),
+		registerTokenCommands(services),
+		registerHttpFileFeatures(services),
+		authProvider,
+	);
+	return {
+		multiStepInput,
+		authProvider,
+		reportRefreshFailure: (failure) => reportRefreshFailure(services, failure, loginAgain),
+		recentMessages,
+		dispose: () => registered.dispose(),
+	};
+}
