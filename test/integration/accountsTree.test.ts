@@ -2,57 +2,14 @@
 // nodes, their rows and claims, the context values the menus match, expiry and logout.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RunningEmulator } from '../../src/emulator/server';
-import type { Session } from '../../src/session/types';
+import { DEMO_ADMINS, DEMO_USERS, type RunningEmulator } from '../../src/emulator/server';
 import type { TestApi } from '../../src/testApi';
 import type { TreeSnapshotNode as TreeNodeSnapshot } from '../../src/ui/accountsTree';
-import type { Prompter } from '../../src/ui/prompter';
-
-const EXTENSION_ID = 'telematics-tools.telematics-auth';
-
-async function testApi(): Promise<TestApi> {
-	const api = await vscode.extensions.getExtension<TestApi>(EXTENSION_ID)!.activate();
-	assert.ok(api, 'the TestApi is returned in test mode');
-	// Activation does not wait for SecretStorage; the stored sessions are read right after.
-	await api.services.store.ready;
-	return api;
-}
-
-function answering(emu: RunningEmulator, kind: 'user' | 'admin'): Prompter {
-	const user = DEMO_USERS[0]!;
-	const admin = DEMO_ADMINS[0]!;
-	const values = kind === 'user'
-		? { serviceUrl: emu.url, instanceId: user.instanceId, login: user.deviceToken, password: user.instanceKey }
-		: { serviceUrl: emu.url, instanceId: admin.instanceId, login: admin.email, password: admin.password };
-	return {
-		pickKind: async () => kind,
-		ask: async (step) => ({ value: values[step.field] }),
-		confirm: async () => true,
-	};
-}
-
-async function logIn(api: TestApi, emu: RunningEmulator, kind: 'user' | 'admin'): Promise<Session> {
-	api.setPrompter(answering(emu, kind));
-	const session = await vscode.commands.executeCommand<Session | undefined>(kind === 'admin' ? 'telematicsAuth.loginAdmin' : 'telematicsAuth.loginUser');
-	assert.ok(session, `login as ${kind} succeeded`);
-	return session;
-}
+import { logIn, until, useEmulatorSuite, withSetting } from './loginHelpers';
 
 /** The account nodes, rows and claims expanded. */
 async function accounts(api: TestApi): Promise<TreeNodeSnapshot[]> {
 	return (await api.tree()).accounts;
-}
-
-async function logOutAll(api: TestApi): Promise<void> {
-	for (const s of api.services.store.list()) await api.services.store.remove(s.account.id);
-}
-
-async function until(what: string, predicate: () => Promise<boolean>, timeoutMs = 8000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!(await predicate())) {
-		if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
 }
 
 function child(node: TreeNodeSnapshot, label: string): TreeNodeSnapshot {
@@ -66,30 +23,11 @@ function shownText(nodes: TreeNodeSnapshot[]): string {
 	return nodes.map((n) => [n.label, n.description ?? '', (n.tooltip ?? '').replace(/\\(.)/g, '$1'), shownText(n.children)].join('\n')).join('\n');
 }
 
-const settings = () => vscode.workspace.getConfiguration('telematicsAuth');
-
 describe('Accounts view (real VS Code)', () => {
 	let api: TestApi;
 	let emu: RunningEmulator;
 
-	before(async () => {
-		api = await testApi();
-		emu = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 } });
-		await settings().update('baseUrl', emu.url, vscode.ConfigurationTarget.Global);
-	});
-
-	beforeEach(async () => {
-		await logOutAll(api);
-		emu.setAccessTokenLifetime(7200);
-	});
-
-	after(async () => {
-		await logOutAll(api);
-		api.setPrompter(undefined);
-		await settings().update('autoRefresh', undefined, vscode.ConfigurationTarget.Global);
-		await settings().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
-		await emu.close();
-	});
+	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true, accessTokenLifetimeSeconds: 7200, resetsSettings: ['autoRefresh'] }, (started) => ({ api, emu } = started));
 
 	it('is empty without accounts (the welcome view shows then)', async () => {
 		assert.deepEqual(await accounts(api), []);
@@ -144,8 +82,7 @@ describe('Accounts view (real VS Code)', () => {
 	});
 
 	it('marks an expired account for the Log In Again menu', async () => {
-		await settings().update('autoRefresh', false, vscode.ConfigurationTarget.Global);
-		try {
+		await withSetting('autoRefresh', false, async () => {
 			emu.setAccessTokenLifetime(2);
 			await logIn(api, emu, 'admin');
 			await until('the node says expired', async () => (await accounts(api))[0]?.description === 'active · expired');
@@ -153,9 +90,7 @@ describe('Accounts view (real VS Code)', () => {
 			assert.equal(node!.contextValue, 'account.admin.active.expired');
 			assert.match(node!.contextValue ?? '', /^account.*expired/, 'matches the loginAgain menu clause');
 			assert.match(child(node!, 'Access token expiry').description ?? '', /\(expired\)$/);
-		} finally {
-			await settings().update('autoRefresh', undefined, vscode.ConfigurationTarget.Global);
-		}
+		});
 	});
 
 	it('drops an account after logout', async () => {

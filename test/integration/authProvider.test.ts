@@ -3,55 +3,10 @@
 // behaviour (refresh before handing out, sign-in, sign-out from the Accounts menu).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RunningEmulator } from '../../src/emulator/server';
-import type { Session } from '../../src/session/types';
+import type { RunningEmulator } from '../../src/emulator/server';
 import type { TestApi } from '../../src/testApi';
 import { AUTH_PROVIDER_ID, TelematicsAuthProvider } from '../../src/ui/authProvider';
-import type { Prompter } from '../../src/ui/prompter';
-
-const EXTENSION_ID = 'telematics-tools.telematics-auth';
-
-async function testApi(): Promise<TestApi> {
-	const api = await vscode.extensions.getExtension<TestApi>(EXTENSION_ID)!.activate();
-	assert.ok(api, 'the TestApi is returned in test mode');
-	// Activation does not wait for SecretStorage; the stored sessions are read right after.
-	await api.services.store.ready;
-	return api;
-}
-
-function answering(emu: RunningEmulator, kind: 'user' | 'admin' | undefined): Prompter {
-	const user = DEMO_USERS[0]!;
-	const admin = DEMO_ADMINS[0]!;
-	const values = kind === 'admin'
-		? { serviceUrl: emu.url, instanceId: admin.instanceId, login: admin.email, password: admin.password }
-		: { serviceUrl: emu.url, instanceId: user.instanceId, login: user.deviceToken, password: user.instanceKey };
-	return {
-		pickKind: async () => kind,
-		ask: async (step) => (kind ? { value: values[step.field] } : undefined),
-		confirm: async () => true,
-	};
-}
-
-async function logIn(api: TestApi, emu: RunningEmulator, kind: 'user' | 'admin'): Promise<Session> {
-	api.setPrompter(answering(emu, kind));
-	const session = await vscode.commands.executeCommand<Session | undefined>(kind === 'admin' ? 'telematicsAuth.loginAdmin' : 'telematicsAuth.loginUser');
-	assert.ok(session, `login as ${kind} succeeded`);
-	return session;
-}
-
-async function logOutAll(api: TestApi): Promise<void> {
-	for (const s of api.services.store.list()) await api.services.store.remove(s.account.id);
-}
-
-async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 8000): Promise<NonNullable<T>> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value) return value as NonNullable<T>;
-		if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-}
+import { adminCredentials, logIn, ScriptedPrompter, settings, until, useEmulatorSuite } from './loginHelpers';
 
 function activeToken(api: TestApi): string {
 	const token = api.services.store.active()?.tokens?.accessToken;
@@ -78,30 +33,11 @@ async function grantAccessThroughAccountsMenu(): Promise<void> {
 	});
 }
 
-const settings = () => vscode.workspace.getConfiguration('telematicsAuth');
-
 describe('Authentication provider (real VS Code)', () => {
 	let api: TestApi;
 	let emu: RunningEmulator;
 
-	before(async () => {
-		api = await testApi();
-		emu = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 } });
-		await settings().update('baseUrl', emu.url, vscode.ConfigurationTarget.Global);
-	});
-
-	beforeEach(async () => {
-		await logOutAll(api);
-		emu.setAccessTokenLifetime(7200);
-	});
-
-	after(async () => {
-		await logOutAll(api);
-		api.setPrompter(undefined);
-		await settings().update('autoRefresh', undefined, vscode.ConfigurationTarget.Global);
-		await settings().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
-		await emu.close();
-	});
+	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true, accessTokenLifetimeSeconds: 7200, resetsSettings: ['autoRefresh'] }, (started) => ({ api, emu } = started));
 
 	describe('through vscode.authentication', () => {
 		it('lists the logged-in account in VS Code\'s accounts and drops it after logout', async () => {
@@ -217,7 +153,7 @@ describe('Authentication provider (real VS Code)', () => {
 		});
 
 		it('signs in through our login flow for the kind asked for, and makes it active', async () => {
-			api.setPrompter(answering(emu, 'admin'));
+			api.setPrompter(ScriptedPrompter.answering(adminCredentials(emu), 'admin'));
 			const session = await provider.createSession(['admin']);
 			const active = api.services.store.active();
 			assert.equal(active?.account.kind, 'admin');
@@ -226,7 +162,7 @@ describe('Authentication provider (real VS Code)', () => {
 		});
 
 		it('rejects with a clear error when the sign-in is cancelled, and stores nothing', async () => {
-			api.setPrompter(answering(emu, undefined));
+			api.setPrompter(new ScriptedPrompter([], undefined)); // Escape at the kind pick
 			await assert.rejects(provider.createSession([]), /cancelled/);
 			assert.deepEqual(api.services.store.list(), []);
 		});

@@ -6,13 +6,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server';
+import type { RunningEmulator } from '../../src/emulator/server';
 import type { Session } from '../../src/session/types';
 import { decodeClaims } from '../../src/session/token';
 import type { TestApi } from '../../src/testApi';
 import { gitExposure, TRACKED_WARNING_KEY, type GitExposure, type TrackedFileAnswer, type TrackedFileDeps } from '../../src/ui/http/gitTracked';
 import { insertAuthorizationHeader } from '../../src/ui/http/insertCommand';
-import { adminCredentials, logIn, logOutAll, settings, testApi } from './loginHelpers';
+import { logIn, settings, useEmulatorSuite } from './loginHelpers';
 
 /** A token shaped like `base`'s (same sub, iss, instanceId) that expired `minutesAgo` minutes ago. Not signed: it only has to be read. */
 function staleTokenLike(base: string, minutesAgo: number): string {
@@ -76,20 +76,15 @@ describe('REST files (real VS Code)', function () {
 	let admin: Session;
 	let token: string;
 
+	useEmulatorSuite({ rateLimit: 'default', logOutBetweenTests: false }, (started) => ({ api, emu } = started));
+
 	before(async () => {
-		api = await testApi();
-		emu = await startEmulator();
-		await settings().update('baseUrl', emu.url, vscode.ConfigurationTarget.Global);
-		await logOutAll(api);
-		admin = await logIn(api, adminCredentials(emu), 'admin');
+		admin = await logIn(api, emu, 'admin');
 		token = api.services.store.get(admin.account.id)!.tokens!.accessToken;
 	});
 
 	after(async () => {
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-		await logOutAll(api);
-		await settings().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
-		await emu.close();
 	});
 
 	afterEach(async () => {

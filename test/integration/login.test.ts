@@ -2,36 +2,22 @@
 // in-process emulator; the prompts are answered by a scripted Prompter (TestApi.setPrompter).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server';
+import type { RunningEmulator } from '../../src/emulator/server';
 import type { Session } from '../../src/session/types';
 import type { TestApi } from '../../src/testApi';
-import { adminCredentials, lastError, logIn, logOutAll, ScriptedPrompter, settings, storedSecret, testApi, until, userCredentials } from './loginHelpers';
+import { adminCredentials, lastError, logIn, ScriptedPrompter, storedSecret, until, useEmulatorSuite, userCredentials } from './loginHelpers';
 
 describe('Login (real VS Code)', () => {
 	let api: TestApi;
 	let emu: RunningEmulator;
 
-	before(async () => {
-		api = await testApi();
-		emu = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 } });
-		await settings().update('baseUrl', emu.url, vscode.ConfigurationTarget.Global);
-	});
+	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true }, (started) => ({ api, emu } = started));
 
-	beforeEach(async () => {
-		await logOutAll(api);
-		emu.resetStats();
-	});
-
-	after(async () => {
-		api.setPrompter(undefined);
-		await logOutAll(api);
-		await settings().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
-		await emu.close();
-	});
+	beforeEach(() => emu.resetStats());
 
 	it('logs a user in: tokens in SecretStorage, the account active, labelled by the name claim', async () => {
 		const credentials = userCredentials(emu);
-		const session = await logIn(api, credentials, 'user');
+		const session = await logIn(api, emu, 'user');
 		assert.equal(emu.stats.loginCalls, 1);
 		assert.equal(api.services.store.active()?.account.id, session.account.id);
 		assert.equal(session.account.kind, 'user');
@@ -71,7 +57,7 @@ describe('Login (real VS Code)', () => {
 
 	it('a wrong InstanceKey shows the error with Try Again and leaves the earlier session as it was', async () => {
 		const credentials = userCredentials(emu);
-		const earlier = await logIn(api, credentials, 'user');
+		const earlier = await logIn(api, emu, 'user');
 		const secretBefore = await storedSecret(api, earlier.account.id);
 		api.setPrompter(ScriptedPrompter.answering({ ...credentials, password: 'wrong-instance-key' }, 'user'));
 		const result = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.loginUser');
@@ -127,7 +113,7 @@ describe('Login (real VS Code)', () => {
 
 	it('Log In Again prefills URL, InstanceID and device token, never the InstanceKey', async () => {
 		const credentials = userCredentials(emu);
-		const session = await logIn(api, credentials, 'user');
+		const session = await logIn(api, emu, 'user');
 		const prompter = new ScriptedPrompter([
 			(s) => ({ value: s.value ?? '' }), (s) => ({ value: s.value ?? '' }), (s) => ({ value: s.value ?? '' }),
 			(s) => ({ value: s.value ?? credentials.password }),
@@ -141,7 +127,7 @@ describe('Login (real VS Code)', () => {
 	});
 
 	it('logs out after the confirmation, and not without it', async () => {
-		const session = await logIn(api, userCredentials(emu), 'user');
+		const session = await logIn(api, emu, 'user');
 		const declining = new ScriptedPrompter([], 'user', false);
 		api.setPrompter(declining);
 		assert.equal(await vscode.commands.executeCommand('telematicsAuth.logout', { accountId: session.account.id }), false);
@@ -155,15 +141,15 @@ describe('Login (real VS Code)', () => {
 	});
 
 	it('makes another account active', async () => {
-		const user = await logIn(api, userCredentials(emu), 'user');
-		const admin = await logIn(api, adminCredentials(emu), 'admin');
+		const user = await logIn(api, emu, 'user');
+		const admin = await logIn(api, emu, 'admin');
 		assert.equal(api.services.store.active()?.account.id, admin.account.id);
 		await vscode.commands.executeCommand('telematicsAuth.makeActive', { accountId: user.account.id });
 		assert.equal(api.services.store.active()?.account.id, user.account.id);
 	});
 
 	it('refreshes on command: new tokens stored, no login', async () => {
-		const session = await logIn(api, userCredentials(emu), 'user');
+		const session = await logIn(api, emu, 'user');
 		const refreshed = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.refresh', { accountId: session.account.id });
 		assert.ok(refreshed?.tokens);
 		assert.notEqual(refreshed.tokens.accessToken, session.tokens?.accessToken);
@@ -173,7 +159,7 @@ describe('Login (real VS Code)', () => {
 	});
 
 	it('a failed refresh shows the error and keeps the session', async () => {
-		const session = await logIn(api, userCredentials(emu), 'user');
+		const session = await logIn(api, emu, 'user');
 		emu.setFaults({ refresh: 'error500', count: 1 });
 		const result = await vscode.commands.executeCommand('telematicsAuth.refresh', { accountId: session.account.id });
 		assert.equal(result, undefined);
@@ -188,7 +174,7 @@ describe('Login (real VS Code)', () => {
 		emu.setAccessTokenLifetime(4); // refreshed automatically after half its life
 		emu.setFaults({ refresh: 'bodyStatusMismatch' }); // the service answers Status 401
 		try {
-			const session = await logIn(api, userCredentials(emu), 'user');
+			const session = await logIn(api, emu, 'user');
 			const warning = await until('the warning', () => api.messages().slice(seen).find((m) => m.severity === 'warning'));
 			assert.equal(warning.text, 'The session for Demo Driver has expired and could not be refreshed.');
 			assert.deepEqual(warning.actions, ['Log In Again']);
@@ -206,26 +192,15 @@ describe('The login input on screen (real VS Code quick input)', () => {
 	let api: TestApi;
 	let emu: RunningEmulator;
 
-	before(async () => {
-		api = await testApi();
-		emu = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 } });
-		await settings().update('baseUrl', emu.url, vscode.ConfigurationTarget.Global);
-	});
+	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true }, (started) => ({ api, emu } = started));
 
-	beforeEach(async () => {
+	beforeEach(() => {
 		api.setPrompter(undefined); // the real multi-step input
-		await logOutAll(api);
 		emu.resetStats();
 	});
 
 	afterEach(async () => {
 		if (api.quickInput()) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-	});
-
-	after(async () => {
-		await logOutAll(api);
-		await settings().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
-		await emu.close();
 	});
 
 	const onStep = (step: number) => until(`step ${step}`, () => {

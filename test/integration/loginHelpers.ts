@@ -1,8 +1,9 @@
-// Shared by the login, restore and secrets suites: the TestApi, a scripted Prompter that
-// answers the login steps without UI, and the demo credentials of the in-process emulator.
+// Shared by the integration suites: the TestApi, a scripted Prompter that answers the login
+// steps without UI, the demo credentials of the in-process emulator, and `useEmulatorSuite`,
+// the mocha hooks that start the emulator, point the extension at it and clean up after.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { DEMO_ADMINS, DEMO_USERS, type RunningEmulator } from '../../src/emulator/server';
+import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RunningEmulator } from '../../src/emulator/server';
 import type { AccountKind } from '../../src/api/types';
 import { secretKeyFor } from '../../src/session/sessionStore';
 import type { Session } from '../../src/session/types';
@@ -66,7 +67,9 @@ export class ScriptedPrompter implements Prompter {
 	}
 }
 
-export async function logIn(api: TestApi, credentials: Credentials, kind: AccountKind): Promise<Session> {
+/** Logs in through the real command as the emulator's demo user (`userIndex`) or admin. */
+export async function logIn(api: TestApi, emu: RunningEmulator, kind: AccountKind, userIndex = 0): Promise<Session> {
+	const credentials = kind === 'admin' ? adminCredentials(emu) : userCredentials(emu, userIndex);
 	api.setPrompter(ScriptedPrompter.answering(credentials, kind));
 	const session = await vscode.commands.executeCommand<Session | undefined>(kind === 'admin' ? 'telematicsAuth.loginAdmin' : 'telematicsAuth.loginUser');
 	assert.ok(session, `login as ${kind} succeeded`);
@@ -75,6 +78,66 @@ export async function logIn(api: TestApi, credentials: Credentials, kind: Accoun
 
 export async function logOutAll(api: TestApi): Promise<void> {
 	for (const s of api.services.store.list()) await api.services.store.remove(s.account.id);
+}
+
+export interface EmulatorSuite {
+	readonly api: TestApi;
+	readonly emu: RunningEmulator;
+}
+
+export interface EmulatorSuiteOptions {
+	/** 'lifted' for suites that log in over and over; 'default' keeps the service's limit. */
+	rateLimit: 'lifted' | 'default';
+	/** Log every account out before each test (always done once before the suite). */
+	logOutBetweenTests: boolean;
+	/** The emulator's access token lifetime set back to this before each test, for suites that shorten it. */
+	accessTokenLifetimeSeconds?: number;
+	/** Further `telematicsAuth` settings the suite changes, reset after it (`baseUrl` always is). */
+	resetsSettings?: readonly string[];
+}
+
+/**
+ * Registers the suite's mocha hooks: before it, the TestApi, a fresh emulator, `baseUrl`
+ * pointing there and nobody logged in; after it, everything logged out, the prompter and the
+ * settings back to their defaults and the emulator closed. Call it first in the `describe`,
+ * so its hooks run before the suite's own; `started` receives the API and the emulator.
+ */
+export function useEmulatorSuite(options: EmulatorSuiteOptions, started: (suite: EmulatorSuite) => void): void {
+	let api: TestApi | undefined;
+	let emu: RunningEmulator | undefined;
+
+	before(async () => {
+		api = await testApi();
+		emu = await startEmulator(options.rateLimit === 'lifted' ? { loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 } } : {});
+		await settings().update('baseUrl', emu.url, vscode.ConfigurationTarget.Global);
+		await logOutAll(api);
+		started({ api, emu });
+	});
+
+	if (options.logOutBetweenTests) beforeEach(() => logOutAll(api!));
+	const lifetime = options.accessTokenLifetimeSeconds;
+	if (lifetime !== undefined) beforeEach(() => emu!.setAccessTokenLifetime(lifetime));
+
+	after(async () => {
+		if (api) {
+			api.setPrompter(undefined);
+			await logOutAll(api);
+		}
+		for (const key of ['baseUrl', ...options.resetsSettings ?? []]) {
+			await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
+		}
+		await emu?.close();
+	});
+}
+
+/** Runs `body` with a `telematicsAuth` setting changed, and resets it afterwards. */
+export async function withSetting(key: string, value: unknown, body: () => Promise<void>): Promise<void> {
+	await settings().update(key, value, vscode.ConfigurationTarget.Global);
+	try {
+		await body();
+	} finally {
+		await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
+	}
 }
 
 /** The raw secret the store keeps for an account (see SessionStore: one key per account). */
@@ -88,12 +151,12 @@ export function lastError(api: TestApi): string | undefined {
 
 export const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('telematicsAuth');
 
-/** Polls `probe` until it gives a value (not undefined/false); fails after `timeoutMs`. */
-export async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 10_000): Promise<T> {
+/** Polls `probe` until it gives a value (not undefined/null/false); fails after `timeoutMs`. */
+export async function until<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const value = probe();
-		if (value !== undefined && value !== false) return value;
+		const value = await probe();
+		if (value !== undefined && value !== null && value !== false) return value;
 		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
 		await new Promise((resolve) => setTimeout(resolve, 50));
 	}

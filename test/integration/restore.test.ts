@@ -2,33 +2,20 @@
 // SecretStorage and globalState restores them without a single Login call.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server';
+import type { RunningEmulator } from '../../src/emulator/server';
 import { SessionStore } from '../../src/session/sessionStore';
 import type { TestApi } from '../../src/testApi';
-import { adminCredentials, logIn, logOutAll, settings, testApi, userCredentials } from './loginHelpers';
+import { logIn, useEmulatorSuite } from './loginHelpers';
 
 describe('Restoring sessions (real VS Code)', () => {
 	let api: TestApi;
 	let emu: RunningEmulator;
 	const opened: SessionStore[] = [];
 
-	before(async () => {
-		api = await testApi();
-		emu = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 } });
-		await settings().update('baseUrl', emu.url, vscode.ConfigurationTarget.Global);
-	});
-
-	beforeEach(() => logOutAll(api));
+	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true }, (started) => ({ api, emu } = started));
 
 	afterEach(() => {
 		for (const s of opened.splice(0)) s.dispose();
-	});
-
-	after(async () => {
-		api.setPrompter(undefined);
-		await logOutAll(api);
-		await settings().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
-		await emu.close();
 	});
 
 	function freshStore(): SessionStore {
@@ -39,8 +26,8 @@ describe('Restoring sessions (real VS Code)', () => {
 	}
 
 	it('restores the same sessions and the active account without logging in', async () => {
-		const user = await logIn(api, userCredentials(emu), 'user');
-		const admin = await logIn(api, adminCredentials(emu), 'admin');
+		const user = await logIn(api, emu, 'user');
+		const admin = await logIn(api, emu, 'admin');
 		await api.services.store.setActive(user.account.id);
 		const loginsBefore = emu.stats.loginCalls;
 		const refreshesBefore = emu.stats.refreshCalls;
@@ -60,7 +47,7 @@ describe('Restoring sessions (real VS Code)', () => {
 	});
 
 	it('restores refreshed (rotated) tokens, not the ones from the login', async () => {
-		const user = await logIn(api, userCredentials(emu), 'user');
+		const user = await logIn(api, emu, 'user');
 		await vscode.commands.executeCommand('telematicsAuth.refresh', { accountId: user.account.id });
 		const current = api.services.store.get(user.account.id)?.tokens;
 		assert.ok(current);
@@ -73,7 +60,7 @@ describe('Restoring sessions (real VS Code)', () => {
 	});
 
 	it('after logout a fresh store finds nothing', async () => {
-		const user = await logIn(api, userCredentials(emu), 'user');
+		const user = await logIn(api, emu, 'user');
 		await api.services.store.remove(user.account.id);
 		const store = freshStore();
 		await store.load();

@@ -3,9 +3,9 @@
 // settings, the log, a notification or the snapshots of the status bar and the tree.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server';
+import type { RunningEmulator } from '../../src/emulator/server';
 import type { TestApi } from '../../src/testApi';
-import { adminCredentials, lastError, logIn, logOutAll, ScriptedPrompter, settings, testApi, userCredentials } from './loginHelpers';
+import { adminCredentials, lastError, logIn, ScriptedPrompter, settings, useEmulatorSuite, userCredentials } from './loginHelpers';
 
 function assertFree(where: string, text: string, secrets: readonly string[]): void {
 	for (const secret of secrets) {
@@ -46,17 +46,14 @@ describe('Secrets stay secret (real VS Code)', () => {
 	let emu: RunningEmulator;
 	const secrets: string[] = [];
 
-	before(async () => {
-		api = await testApi();
-		emu = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 } });
-		await settings().update('baseUrl', emu.url, vscode.ConfigurationTarget.Global);
-		await logOutAll(api);
+	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: false }, (started) => ({ api, emu } = started));
 
+	before(async () => {
 		const user = userCredentials(emu);
 		const admin = adminCredentials(emu);
 		secrets.push(user.login, user.password, admin.password);
-		const userSession = await logIn(api, user, 'user');
-		const adminSession = await logIn(api, admin, 'admin');
+		const userSession = await logIn(api, emu, 'user');
+		const adminSession = await logIn(api, emu, 'admin');
 		for (const s of [userSession, adminSession]) {
 			assert.ok(s.tokens);
 			secrets.push(s.tokens.accessToken, s.tokens.refreshToken);
@@ -71,13 +68,6 @@ describe('Secrets stay secret (real VS Code)', () => {
 		secrets.push(wrong);
 		api.setPrompter(ScriptedPrompter.answering({ ...user, password: wrong }, 'user'));
 		await vscode.commands.executeCommand('telematicsAuth.loginUser');
-	});
-
-	after(async () => {
-		api.setPrompter(undefined);
-		await logOutAll(api);
-		await settings().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
-		await emu.close();
 	});
 
 	it('the tokens are where they belong: in SecretStorage', async () => {

@@ -2,54 +2,12 @@
 // says and how it is colored after login, switching, expiry and logout; the actions it offers.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RunningEmulator } from '../../src/emulator/server';
+import { DEMO_ADMINS, type RunningEmulator } from '../../src/emulator/server';
 import type { Session } from '../../src/session/types';
 import type { TestApi } from '../../src/testApi';
 import { accountActions } from '../../src/ui/accountActions';
 import type { StatusBarSnapshot } from '../../src/ui/statusBar';
-import type { Prompter } from '../../src/ui/prompter';
-
-const EXTENSION_ID = 'telematics-tools.telematics-auth';
-
-async function testApi(): Promise<TestApi> {
-	const api = await vscode.extensions.getExtension<TestApi>(EXTENSION_ID)!.activate();
-	assert.ok(api, 'the TestApi is returned in test mode');
-	// Activation does not wait for SecretStorage; the stored sessions are read right after.
-	await api.services.store.ready;
-	return api;
-}
-
-function answering(emu: RunningEmulator, kind: 'user' | 'admin', index = 0): Prompter {
-	const user = DEMO_USERS[index]!;
-	const admin = DEMO_ADMINS[0]!;
-	const values = kind === 'user'
-		? { serviceUrl: emu.url, instanceId: user.instanceId, login: user.deviceToken, password: user.instanceKey }
-		: { serviceUrl: emu.url, instanceId: admin.instanceId, login: admin.email, password: admin.password };
-	return {
-		pickKind: async () => kind,
-		ask: async (step) => ({ value: values[step.field] }),
-		confirm: async () => true,
-	};
-}
-
-async function logIn(api: TestApi, emu: RunningEmulator, kind: 'user' | 'admin', index = 0): Promise<Session> {
-	api.setPrompter(answering(emu, kind, index));
-	const session = await vscode.commands.executeCommand<Session | undefined>(kind === 'admin' ? 'telematicsAuth.loginAdmin' : 'telematicsAuth.loginUser');
-	assert.ok(session, `login as ${kind} succeeded`);
-	return session;
-}
-
-async function logOutAll(api: TestApi): Promise<void> {
-	for (const s of api.services.store.list()) await api.services.store.remove(s.account.id);
-}
-
-async function until(what: string, predicate: () => boolean, timeoutMs = 8000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!predicate()) {
-		if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
-}
+import { logIn, until, useEmulatorSuite, withSetting } from './loginHelpers';
 
 function snapshot(api: TestApi): StatusBarSnapshot {
 	return api.statusBar() as StatusBarSnapshot;
@@ -69,30 +27,11 @@ function assertNoSecrets(api: TestApi, shown: StatusBarSnapshot): void {
 	}
 }
 
-const settings = () => vscode.workspace.getConfiguration('telematicsAuth');
-
 describe('Status bar (real VS Code)', () => {
 	let api: TestApi;
 	let emu: RunningEmulator;
 
-	before(async () => {
-		api = await testApi();
-		emu = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 } });
-		await settings().update('baseUrl', emu.url, vscode.ConfigurationTarget.Global);
-	});
-
-	beforeEach(async () => {
-		await logOutAll(api);
-		emu.setAccessTokenLifetime(7200);
-	});
-
-	after(async () => {
-		await logOutAll(api);
-		api.setPrompter(undefined);
-		await settings().update('autoRefresh', undefined, vscode.ConfigurationTarget.Global);
-		await settings().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
-		await emu.close();
-	});
+	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true, accessTokenLifetimeSeconds: 7200, resetsSettings: ['autoRefresh'] }, (started) => ({ api, emu } = started));
 
 	it('offers a login when no account is logged in', () => {
 		const s = snapshot(api);
@@ -143,21 +82,17 @@ describe('Status bar (real VS Code)', () => {
 	});
 
 	it('turns to the warning color inside the refresh window', async () => {
-		await settings().update('autoRefresh', false, vscode.ConfigurationTarget.Global);
-		try {
+		await withSetting('autoRefresh', false, async () => {
 			emu.setAccessTokenLifetime(120); // less than the 5 minute margin
 			await logIn(api, emu, 'admin');
 			const s = snapshot(api);
 			assert.match(s.text, /^\$\(shield\) admin@example\.com · (2m|1m)$/);
 			assert.equal(s.backgroundColor, 'statusBarItem.warningBackground');
-		} finally {
-			await settings().update('autoRefresh', undefined, vscode.ConfigurationTarget.Global);
-		}
+		});
 	});
 
 	it('says expired, in the error color, once the token expires', async () => {
-		await settings().update('autoRefresh', false, vscode.ConfigurationTarget.Global);
-		try {
+		await withSetting('autoRefresh', false, async () => {
 			emu.setAccessTokenLifetime(2);
 			await logIn(api, emu, 'admin');
 			await until('the status bar says expired', () => snapshot(api).text.endsWith('expired'));
@@ -168,14 +103,11 @@ describe('Status bar (real VS Code)', () => {
 			assert.ok(s.tooltip.includes('command:telematicsAuth.loginAgain'), 'the tooltip offers to log in again');
 			assert.equal(s.timerArmed, false, 'nothing to tick once expired');
 			assertNoSecrets(api, s);
-		} finally {
-			await settings().update('autoRefresh', undefined, vscode.ConfigurationTarget.Global);
-		}
+		});
 	});
 
 	it('recovers from expiry with a manual refresh', async () => {
-		await settings().update('autoRefresh', false, vscode.ConfigurationTarget.Global);
-		try {
+		await withSetting('autoRefresh', false, async () => {
 			emu.setAccessTokenLifetime(2);
 			const admin = await logIn(api, emu, 'admin');
 			await until('the status bar says expired', () => snapshot(api).text.endsWith('expired'));
@@ -184,9 +116,7 @@ describe('Status bar (real VS Code)', () => {
 			await until('the time left is back', () => /· (2h 0m|1h 59m)$/.test(snapshot(api).text));
 			assert.equal(snapshot(api).backgroundColor, undefined);
 			assert.ok(!plain(snapshot(api).tooltip).includes('never'), 'the last refresh time is shown');
-		} finally {
-			await settings().update('autoRefresh', undefined, vscode.ConfigurationTarget.Global);
-		}
+		});
 	});
 });
 

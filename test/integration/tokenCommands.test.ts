@@ -2,10 +2,10 @@
 // clipboard, for which account, and what the person is told.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server';
+import type { RunningEmulator } from '../../src/emulator/server';
 import type { Session } from '../../src/session/types';
 import type { TestApi } from '../../src/testApi';
-import { adminCredentials, logIn, logOutAll, settings, testApi, userCredentials } from './loginHelpers';
+import { logIn, useEmulatorSuite } from './loginHelpers';
 
 describe('Token commands (real VS Code)', () => {
 	let api: TestApi;
@@ -16,20 +16,12 @@ describe('Token commands (real VS Code)', () => {
 	const tokenOf = (session: Session) => api.services.store.get(session.account.id)!.tokens!.accessToken;
 	const lastInfo = () => [...api.messages()].reverse().find((m) => m.severity === 'info')?.text ?? '';
 
-	before(async () => {
-		api = await testApi();
-		emu = await startEmulator();
-		await settings().update('baseUrl', emu.url, vscode.ConfigurationTarget.Global);
-		await logOutAll(api);
-		user = await logIn(api, userCredentials(emu), 'user');
-		admin = await logIn(api, adminCredentials(emu), 'admin');
-		assert.equal(api.services.store.active()?.account.id, admin.account.id);
-	});
+	useEmulatorSuite({ rateLimit: 'default', logOutBetweenTests: false }, (started) => ({ api, emu } = started));
 
-	after(async () => {
-		await logOutAll(api);
-		await settings().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
-		await emu.close();
+	before(async () => {
+		user = await logIn(api, emu, 'user');
+		admin = await logIn(api, emu, 'admin');
+		assert.equal(api.services.store.active()?.account.id, admin.account.id);
 	});
 
 	beforeEach(async () => {

@@ -3,24 +3,15 @@
 // same token, one would get a 401 and the account would need a new login.
 import * as assert from 'node:assert/strict';
 import type { RefreshFailure } from '../../src/session/contracts';
-import { Lease } from '../../src/session/lease';
-import { RefreshScheduler } from '../../src/session/refreshScheduler';
-import { SessionStore } from '../../src/session/sessionStore';
-import { silentLog } from '../../src/util/log';
+import type { AccountRecord } from '../../src/session/types';
 import { createTestClock, settle, type TestClock } from './doubles/fakeClock';
 import { FakeTokenService } from './doubles/fakeTokenService';
 import { TestMemento } from './doubles/testMemento';
 import { SharedSecretBackend } from './doubles/testSecretStorage';
+import { openTestWindow, type TestWindow } from './doubles/testWindow';
 
 const S = 1000;
 const LEASE_TTL = 10 * S;
-
-interface Window {
-	name: string;
-	store: SessionStore;
-	scheduler: RefreshScheduler;
-	dispose(): void;
-}
 
 describe('several windows', () => {
 	let time: TestClock;
@@ -28,32 +19,26 @@ describe('several windows', () => {
 	let memento: TestMemento;
 	let service: FakeTokenService;
 	let failures: RefreshFailure[];
-	let windows: Window[];
+	let windows: TestWindow[];
 
-	function openWindow(name: string, options: { marginMs?: number; deaf?: boolean } = {}): Window {
-		const view = backend.view({ deaf: options.deaf });
-		const store = new SessionStore(view, memento, { clock: time.clock });
-		const scheduler = new RefreshScheduler({
-			store,
-			refresh: service.refreshAs(name),
+	function openWindow(name: string, options: { marginMs?: number; deaf?: boolean } = {}): TestWindow {
+		const window = openTestWindow({
+			name,
+			backend,
+			memento,
 			clock: time.clock,
+			refresh: service.refreshAs(name),
 			marginMs: () => options.marginMs ?? 300 * S,
 			enabled: () => true,
-			log: silentLog,
-			lease: new Lease(view, time.clock, name, LEASE_TTL),
-			windowId: name,
-			random: () => 0.5,
+			leaseTtlMs: LEASE_TTL,
+			deaf: options.deaf,
 		});
-		const subscription = scheduler.onDidFail((f) => failures.push(f));
+		const subscription = window.scheduler.onDidFail((f) => failures.push(f));
 		return {
-			name,
-			store,
-			scheduler,
+			...window,
 			dispose: () => {
 				subscription.dispose();
-				scheduler.dispose();
-				store.dispose();
-				view.dispose();
+				window.dispose();
 			},
 		};
 	}
@@ -71,6 +56,19 @@ describe('several windows', () => {
 		return session.account.id;
 	}
 
+	/** Opens A and B (B as `bOptions` say), logs in in A, B loads after, and starts both schedulers. */
+	async function twoWindowsLoggedIn(bOptions: { marginMs?: number; deaf?: boolean }): Promise<{ a: TestWindow; b: TestWindow; account: AccountRecord }> {
+		const a = openWindow('A');
+		const b = openWindow('B', bOptions);
+		windows = [a, b];
+		await a.store.load();
+		const { account } = await a.store.saveLogin({ kind: 'user', serviceUrl: 'https://user.example.test', instanceId: 'inst', login: 'device-1', label: 'devi…-1' }, service.login());
+		await b.store.load();
+		a.scheduler.start();
+		b.scheduler.start();
+		return { a, b, account };
+	}
+
 	/** One refresh per token generation: each call sends the token the previous one issued, about 20 s apart. */
 	function assertOneRefreshPerCycle(): void {
 		const sent = service.calls.map((c) => c.request.refreshToken);
@@ -81,7 +79,7 @@ describe('several windows', () => {
 		}
 	}
 
-	function assertAllOnNewestTokens(id: string, live: Window[]): void {
+	function assertAllOnNewestTokens(id: string, live: TestWindow[]): void {
 		for (const w of live) {
 			const session = w.store.get(id);
 			assert.equal(session?.state, 'valid', `window ${w.name}`);
@@ -149,14 +147,7 @@ describe('several windows', () => {
 
 	it('a window that missed the change event re-reads the keychain at its own time and does not refresh again', async () => {
 		// B plans for the last moment (no margin) and never hears that A refreshed at half-life.
-		const a = openWindow('A');
-		const b = openWindow('B', { marginMs: 0, deaf: true });
-		windows = [a, b];
-		await a.store.load();
-		const { account } = await a.store.saveLogin({ kind: 'user', serviceUrl: 'https://user.example.test', instanceId: 'inst', login: 'device-1', label: 'devi…-1' }, service.login());
-		await b.store.load();
-		a.scheduler.start();
-		b.scheduler.start();
+		const { a, b, account } = await twoWindowsLoggedIn({ marginMs: 0, deaf: true });
 		await time.timers.tickAsync(21 * S);
 		await settle();
 		assert.equal(service.calls.length, 1);
@@ -171,14 +162,7 @@ describe('several windows', () => {
 	});
 
 	it('a window waiting on the lease without hearing the holder re-reads the keychain once it gets the lease', async () => {
-		const a = openWindow('A');
-		const b = openWindow('B', { deaf: true });
-		windows = [a, b];
-		await a.store.load();
-		const { account } = await a.store.saveLogin({ kind: 'user', serviceUrl: 'https://user.example.test', instanceId: 'inst', login: 'device-1', label: 'devi…-1' }, service.login());
-		await b.store.load();
-		a.scheduler.start();
-		b.scheduler.start();
+		const { a, b, account } = await twoWindowsLoggedIn({ deaf: true });
 		await time.timers.tickAsync(20 * S + LEASE_TTL + 1 * S);
 		await settle();
 		assert.equal(service.calls.length, 1);

@@ -2,14 +2,13 @@ import * as assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/errors';
 import type { TokenResponse } from '../../src/api/types';
 import type { NewAccount, RefreshFailure, RefreshFn } from '../../src/session/contracts';
-import { Lease } from '../../src/session/lease';
-import { MAX_TIMER_MS, RefreshScheduler } from '../../src/session/refreshScheduler';
-import { SessionStore } from '../../src/session/sessionStore';
-import { silentLog } from '../../src/util/log';
+import { MAX_TIMER_MS, type RefreshScheduler } from '../../src/session/refreshScheduler';
+import type { SessionStore } from '../../src/session/sessionStore';
 import { createTestClock, settle, type TestClock } from './doubles/fakeClock';
 import { FakeTokenService, fakeJwt } from './doubles/fakeTokenService';
 import { TestMemento } from './doubles/testMemento';
 import { SharedSecretBackend } from './doubles/testSecretStorage';
+import { openTestWindow } from './doubles/testWindow';
 
 const S = 1000;
 const MIN = 60 * S;
@@ -31,23 +30,21 @@ describe('RefreshScheduler', () => {
 	const disposables: Array<{ dispose(): void }> = [];
 
 	function setUp(refresh?: RefreshFn): void {
-		const backend = new SharedSecretBackend();
-		const view = backend.view();
-		store = new SessionStore(view, new TestMemento(), { clock: time.clock });
-		scheduler = new RefreshScheduler({
-			store,
-			refresh: refresh ?? service.refreshAs('window'),
+		const window = openTestWindow({
+			name: 'window',
+			backend: new SharedSecretBackend(),
+			memento: new TestMemento(),
 			clock: time.clock,
+			refresh: refresh ?? service.refreshAs('window'),
 			marginMs: () => 300 * S,
 			enabled: () => enabled,
-			log: silentLog,
-			lease: new Lease(view, time.clock, 'window', 30 * S, SETTLE),
-			windowId: 'window',
-			random: () => 0.5,
+			leaseTtlMs: 30 * S,
+			leaseSettleMs: SETTLE,
 		});
+		({ store, scheduler } = window);
 		failures = [];
 		statusChanges = [];
-		disposables.push(scheduler.onDidFail((f) => failures.push(f)), scheduler.onDidChangeStatus((id) => statusChanges.push(id)), scheduler, store, view);
+		disposables.push(window, scheduler.onDidFail((f) => failures.push(f)), scheduler.onDidChangeStatus((id) => statusChanges.push(id)));
 	}
 
 	async function login(account = alice): Promise<string> {

@@ -43,6 +43,12 @@ describe('accountIdFor', () => {
 	}
 });
 
+interface TestWindow {
+	store: SessionStore;
+	view: SecretView;
+	changes: () => number;
+}
+
 describe('SessionStore', () => {
 	let time: TestClock;
 	let backend: SharedSecretBackend;
@@ -55,12 +61,19 @@ describe('SessionStore', () => {
 		return { accessToken: `access-${tag}`, refreshToken: `refresh-${tag}`, expiresAt: now + lifetimeMs, expirySource: 'jwt', obtainedAt: now };
 	}
 
-	function openWindow(): { store: SessionStore; view: SecretView; changes: () => number } {
+	function openWindow(): TestWindow {
 		const view = backend.view();
 		const store = new SessionStore(view, memento, { clock: time.clock, log });
 		let count = 0;
 		disposables.push(store.onDidChange(() => count++), store, view);
 		return { store, view, changes: () => count };
+	}
+
+	/** Two windows over the same keychain and globalState, both loaded (and so following each other). */
+	async function twoLoadedWindows(): Promise<[TestWindow, TestWindow]> {
+		const windows: [TestWindow, TestWindow] = [openWindow(), openWindow()];
+		for (const w of windows) await w.store.load();
+		return windows;
 	}
 
 	beforeEach(() => {
@@ -255,10 +268,7 @@ describe('SessionStore', () => {
 	});
 
 	it('markNeedsLogin keeps the tokens, and other windows see the flag', async () => {
-		const w1 = openWindow();
-		const w2 = openWindow();
-		await w1.store.load();
-		await w2.store.load();
+		const [w1, w2] = await twoLoadedWindows();
 		const a = await w1.store.saveLogin(alice, tokens('a'));
 		await settle();
 		await w1.store.markNeedsLogin(a.account.id);
@@ -269,10 +279,7 @@ describe('SessionStore', () => {
 	});
 
 	it('a change made in another window fires onDidChange there exactly once', async () => {
-		const w1 = openWindow();
-		const w2 = openWindow();
-		await w1.store.load();
-		await w2.store.load();
+		const [w1, w2] = await twoLoadedWindows();
 
 		const a = await w1.store.saveLogin(alice, tokens('a1'));
 		await settle();
@@ -291,10 +298,7 @@ describe('SessionStore', () => {
 	});
 
 	it('own writes fire once, and duplicate or no-op change events do not fire', async () => {
-		const w1 = openWindow();
-		const w2 = openWindow();
-		await w1.store.load();
-		await w2.store.load();
+		const [w1, w2] = await twoLoadedWindows();
 		const a = await w1.store.saveLogin(alice, tokens('a1'));
 		await settle();
 		assert.equal(w1.changes(), 1);
@@ -327,10 +331,7 @@ describe('SessionStore', () => {
 	});
 
 	it('dispose stops following other windows', async () => {
-		const w1 = openWindow();
-		const w2 = openWindow();
-		await w1.store.load();
-		await w2.store.load();
+		const [w1, w2] = await twoLoadedWindows();
 		w2.store.dispose();
 		await w1.store.saveLogin(alice, tokens('a'));
 		await settle();

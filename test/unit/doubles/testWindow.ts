@@ -1,0 +1,63 @@
+// One VS Code window's session machinery on a fake clock, wired the way the extension wires it:
+// a SessionStore over its own view of the shared keychain, a Lease and a RefreshScheduler.
+// Shared by the scheduler tests (one window) and the several-windows tests.
+import type { Clock, RefreshFn } from '../../../src/session/contracts';
+import { Lease } from '../../../src/session/lease';
+import { RefreshScheduler } from '../../../src/session/refreshScheduler';
+import { SessionStore } from '../../../src/session/sessionStore';
+import { silentLog } from '../../../src/util/log';
+import type { TestMemento } from './testMemento';
+import type { SecretView, SharedSecretBackend } from './testSecretStorage';
+
+export interface TestWindowOptions {
+	/** The window id, also the lease holder's name. */
+	name: string;
+	backend: SharedSecretBackend;
+	memento: TestMemento;
+	clock: Clock;
+	refresh: RefreshFn;
+	marginMs: () => number;
+	enabled: () => boolean;
+	leaseTtlMs: number;
+	/** How long the lease waits before reading itself back (the Lease default when left out). */
+	leaseSettleMs?: number;
+	/** A window that never hears the keychain's change events. */
+	deaf?: boolean;
+}
+
+export interface TestWindow {
+	name: string;
+	view: SecretView;
+	store: SessionStore;
+	scheduler: RefreshScheduler;
+	/** Disposes the scheduler, the store and the view. */
+	dispose(): void;
+}
+
+export function openTestWindow(options: TestWindowOptions): TestWindow {
+	const { name, clock } = options;
+	const view = options.backend.view({ deaf: options.deaf });
+	const store = new SessionStore(view, options.memento, { clock });
+	const scheduler = new RefreshScheduler({
+		store,
+		refresh: options.refresh,
+		clock,
+		marginMs: options.marginMs,
+		enabled: options.enabled,
+		log: silentLog,
+		lease: new Lease(view, clock, name, options.leaseTtlMs, options.leaseSettleMs),
+		windowId: name,
+		random: () => 0.5,
+	});
+	return {
+		name,
+		view,
+		store,
+		scheduler,
+		dispose: () => {
+			scheduler.dispose();
+			store.dispose();
+			view.dispose();
+		},
+	};
+}
