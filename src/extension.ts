@@ -48,7 +48,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
 	log.setSecretSource(() => sessionSecrets(store.list()));
 	add(store);
 
-	const api = lazyApiClient(log);
+	const api = lazyApiClient(log, vscode.l10n.t);
 	const refresh: RefreshFn = (request, options) =>
 		api.refresh(request, { timeoutMs: config.requestTimeoutMs(), proxy: config.proxy(), ...options });
 	const windowId = randomUUID();

@@ -1,35 +1,19 @@
 // The API client: builds Login and RefreshToken requests, sends them through a transport
 // loaded on first use, and turns answers into tokens or an ApiError with a message a person
 // can act on. Pure: no `vscode` import; the network lives behind `Transport`.
-import { ApiError, cancelledMessage, failureMessage, isApiError, type FailureContext } from './errors';
+import { ApiError, cancelledMessage, failureMessage, isApiError, noRefreshTokenMessage, unreachableMessage, type FailureContext } from './errors';
 import { interpretResponse } from './parse';
 import type { ApiClient, HttpRequest, LoginRequest, RefreshRequest, RequestOptions, TokenResponse, Transport } from './types';
 import type { Log } from '../util/log';
 import { redact } from '../util/redact';
+import { untranslated, type Translate } from '../util/translate';
+import { displayUrl, hostOf } from '../util/url';
 
 export const LOGIN_PATH = '/v1/Auth/Login';
 export const REFRESH_PATH = '/v1/Auth/RefreshToken';
 
 export function joinUrl(baseUrl: string, path: string): string {
 	return `${baseUrl.trim().replace(/\/+$/, '')}${path}`;
-}
-
-/** `https://host/path` without credentials, query or fragment: safe to log. */
-export function displayUrl(url: string): string {
-	try {
-		const u = new URL(url);
-		return `${u.protocol}//${u.host}${u.pathname}`;
-	} catch {
-		return '(invalid URL)';
-	}
-}
-
-export function hostOf(url: string): string {
-	try {
-		return new URL(url).host;
-	} catch {
-		return '(invalid URL)';
-	}
 }
 
 /** The Login body. `string` format JSON-encodes LoginFields, as the newest vendor samples do. */
@@ -66,7 +50,8 @@ export function refreshHeaders(request: RefreshRequest): Record<string, string> 
 	};
 }
 
-export function createApiClient(loadTransport: () => Promise<Transport>, log: Log): ApiClient {
+/** `t` words the error messages (the VS Code layer passes `vscode.l10n.t`). */
+export function createApiClient(loadTransport: () => Promise<Transport>, log: Log, t: Translate = untranslated): ApiClient {
 	async function send(
 		httpRequest: HttpRequest,
 		context: FailureContext,
@@ -94,16 +79,16 @@ export function createApiClient(loadTransport: () => Promise<Transport>, log: Lo
 			response = await transport(httpRequest);
 		} catch (e) {
 			if (isApiError(e)) throw failed(e);
-			if (httpRequest.signal?.aborted) throw failed(new ApiError('cancelled', cancelledMessage()));
+			if (httpRequest.signal?.aborted) throw failed(new ApiError('cancelled', cancelledMessage(t)));
 			const name = e instanceof Error ? e.name : typeof e;
 			log.error(`${shown}: unexpected ${name} from the network layer`);
-			throw failed(new ApiError('network', `Could not reach ${context.host}. Check the service URL (telematicsAuth.baseUrl) and your network/proxy settings (http.proxy).`));
+			throw failed(new ApiError('network', unreachableMessage(context.host, t)));
 		}
 
 		const outcome = interpretResponse(response);
 		if (!outcome.ok) {
 			const f = outcome.failure;
-			throw failed(new ApiError(f.kind, failureMessage(f, context), f.status, f.details, f.retryAfterSeconds));
+			throw failed(new ApiError(f.kind, failureMessage(f, context, t), f.status, f.details, f.retryAfterSeconds));
 		}
 		log.info(`${shown} → ${response.status} (${elapsed()})`);
 		return outcome.tokens;
@@ -121,7 +106,7 @@ export function createApiClient(loadTransport: () => Promise<Transport>, log: Lo
 			);
 			if (tokens.refreshToken === undefined) {
 				log.warn(`POST ${displayUrl(url)}: the answer has no refresh token`);
-				throw new ApiError('badResponse', 'The service answered in a form this extension does not understand (the login answer has no refresh token). Check telematicsAuth.baseUrl.', 200);
+				throw new ApiError('badResponse', noRefreshTokenMessage(t), 200);
 			}
 			return { ...tokens, refreshToken: tokens.refreshToken };
 		},

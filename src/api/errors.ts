@@ -1,7 +1,9 @@
 // Typed failures of the API client, and the messages people see for them. Messages say what
 // happened and what to do, and never carry a token, a password or a raw response body.
+// Pure: each message goes through `t` (the VS Code layer passes `vscode.l10n.t`).
 import type { Failure } from './parse';
 import type { AccountKind } from './types';
+import { untranslated, type Translate } from '../util/translate';
 
 export type ApiErrorKind =
 	| 'badCredentials' // 401: wrong InstanceID, login or password; or a refresh token that was refused
@@ -60,21 +62,21 @@ export interface FailureContext {
 	host: string;
 }
 
-const CHECK_NETWORK = 'Check the service URL (telematicsAuth.baseUrl) and your network/proxy settings (http.proxy).';
-
-function credentialsHint(kind: AccountKind | undefined): string {
-	if (kind === 'user') return 'Check the User Group InstanceID, the device token and the User Group InstanceKey, then log in again.';
-	if (kind === 'admin') return 'Check the API InstanceID, the API Login and the API Password, then log in again.';
-	return 'Check the InstanceID, the device token (or API login) and the InstanceKey (or API password), then log in again.';
+function checkNetwork(t: Translate): string {
+	return t('Check the service URL (telematicsAuth.baseUrl) and your network/proxy settings (http.proxy).');
 }
 
-function plural(n: number, unit: string): string {
-	return `${n} ${unit}${n === 1 ? '' : 's'}`;
+function credentialsHint(kind: AccountKind | undefined, t: Translate): string {
+	if (kind === 'user') return t('Check the User Group InstanceID, the device token and the User Group InstanceKey, then log in again.');
+	if (kind === 'admin') return t('Check the API InstanceID, the API Login and the API Password, then log in again.');
+	return t('Check the InstanceID, the device token (or API login) and the InstanceKey (or API password), then log in again.');
 }
 
 /** Retry-After as words: `about 3 minutes`, `45 seconds`. */
-export function formatWait(seconds: number): string {
-	return seconds < 60 ? plural(seconds, 'second') : `about ${plural(Math.ceil(seconds / 60), 'minute')}`;
+export function formatWait(seconds: number, t: Translate = untranslated): string {
+	if (seconds < 60) return seconds === 1 ? t('1 second') : t('{0} seconds', seconds);
+	const minutes = Math.ceil(seconds / 60);
+	return minutes === 1 ? t('about 1 minute') : t('about {0} minutes', minutes);
 }
 
 /** `30`, `0.3`: a timeout in seconds as a person reads it. */
@@ -88,63 +90,78 @@ export function formatDetails(details: readonly ValidationDetail[]): string {
 }
 
 /** The message for a failure read from a response (see parse.ts). */
-export function failureMessage(failure: Failure, context: FailureContext): string {
+export function failureMessage(failure: Failure, context: FailureContext, t: Translate = untranslated): string {
 	const { status } = failure;
 	const login = context.operation === 'login';
 	switch (failure.kind) {
 		case 'badCredentials':
 			return login
-				? `The service refused these credentials. ${credentialsHint(context.accountKind)} If you are sure they are right, try the other telematicsAuth.loginFieldsFormat setting.`
-				: 'The refresh token was refused (it may have expired or been used already). Log in again.';
+				? t('The service refused these credentials. {0} If you are sure they are right, try the other telematicsAuth.loginFieldsFormat setting.', credentialsHint(context.accountKind, t))
+				: t('The refresh token was refused (it may have expired or been used already). Log in again.');
 		case 'forbidden':
 			return login
-				? `The service refused this login (403): the credentials belong to a different kind of account. Use "Log In as User" for a User Group InstanceID and device token, "Log In as Admin" for an API InstanceID and API Login.`
-				: 'The service refused the refresh (403): the token belongs to a different kind of account (user vs admin). Log in again.';
+				? t('The service refused this login (403): the credentials belong to a different kind of account. Use "Log In as User" for a User Group InstanceID and device token, "Log In as Admin" for an API InstanceID and API Login.')
+				: t('The service refused the refresh (403): the token belongs to a different kind of account (user vs admin). Log in again.');
 		case 'validation': {
 			const listed = formatDetails(failure.details);
-			const what = login ? 'login' : 'refresh';
-			return listed
-				? `The service rejected the ${what} request: ${listed}`
-				: `The service rejected the ${what} request (HTTP ${status})${failure.title ? `: ${failure.title}` : '.'}`;
+			if (listed) return login ? t('The service rejected the login request: {0}', listed) : t('The service rejected the refresh request: {0}', listed);
+			const code = String(status);
+			if (failure.title) {
+				return login
+					? t('The service rejected the login request (HTTP {0}): {1}', code, failure.title)
+					: t('The service rejected the refresh request (HTTP {0}): {1}', code, failure.title);
+			}
+			return login ? t('The service rejected the login request (HTTP {0}).', code) : t('The service rejected the refresh request (HTTP {0}).', code);
 		}
 		case 'rateLimited': {
-			const wait = failure.retryAfterSeconds !== undefined ? `Wait ${formatWait(failure.retryAfterSeconds)}` : 'Wait a few minutes';
+			const wait = failure.retryAfterSeconds !== undefined ? t('Wait {0}', formatWait(failure.retryAfterSeconds, t)) : t('Wait a few minutes');
 			return login
-				? `Logins are rate-limited by the service (HTTP 429). ${wait}, then log in again; the extension will not retry the login by itself.`
-				: `The service is rate-limiting requests (HTTP 429). ${wait}, then try again; the extension will not retry the login by itself.`;
+				? t('Logins are rate-limited by the service (HTTP 429). {0}, then log in again; the extension will not retry the login by itself.', wait)
+				: t('The service is rate-limiting requests (HTTP 429). {0}, then try again; the extension will not retry the login by itself.', wait);
 		}
 		case 'serverUnavailable':
 			return failure.html
-				? `The service (or a proxy in between) answered with an error page (HTTP ${status}). Try again later.`
-				: `The service is unavailable (HTTP ${status}). Try again later.`;
+				? t('The service (or a proxy in between) answered with an error page (HTTP {0}). Try again later.', String(status))
+				: t('The service is unavailable (HTTP {0}). Try again later.', String(status));
 		case 'network':
 			return status === 407
-				? `The proxy asked for authentication (HTTP 407). ${CHECK_NETWORK}`
-				: `Could not reach ${context.host}. ${CHECK_NETWORK}`;
+				? t('The proxy asked for authentication (HTTP 407). {0}', checkNetwork(t))
+				: t('Could not reach {0}. {1}', context.host, checkNetwork(t));
 		case 'timeout':
-			return `${context.host} did not answer in time (HTTP ${status}). Try again later, or raise telematicsAuth.requestTimeoutSeconds.`;
+			return t('{0} did not answer in time (HTTP {1}). Try again later, or raise telematicsAuth.requestTimeoutSeconds.', context.host, String(status));
 		case 'cancelled':
-			return cancelledMessage();
+			return cancelledMessage(t);
 		case 'badResponse':
-			return status === 404
-				? `The service answered 404 Not Found: ${context.host} does not look like the telematics user service. Check telematicsAuth.baseUrl.`
-				: `The service answered in a form this extension does not understand (HTTP ${status}${failure.problem ? `: ${failure.problem}` : ''}). Check telematicsAuth.baseUrl.`;
+			if (status === 404) return t('The service answered 404 Not Found: {0} does not look like the telematics user service. Check telematicsAuth.baseUrl.', context.host);
+			return failure.problem
+				? t('The service answered in a form this extension does not understand (HTTP {0}: {1}). Check telematicsAuth.baseUrl.', String(status), failure.problem)
+				: t('The service answered in a form this extension does not understand (HTTP {0}). Check telematicsAuth.baseUrl.', String(status));
 	}
 }
 
 /** Connection-level failure: `reason` is a short phrase like `connection refused`. */
-export function networkMessage(host: string, reason: string): string {
-	return `Could not reach ${host} (${reason}). ${CHECK_NETWORK}`;
+export function networkMessage(host: string, reason: string, t: Translate = untranslated): string {
+	return t('Could not reach {0} ({1}). {2}', host, reason, checkNetwork(t));
 }
 
-export function timeoutMessage(host: string, timeoutMs: number): string {
-	return `${host} did not answer within ${formatSeconds(timeoutMs)} seconds. Try again later, or raise the timeout in the setting telematicsAuth.requestTimeoutSeconds.`;
+/** No connection at all, reason unknown. */
+export function unreachableMessage(host: string, t: Translate = untranslated): string {
+	return t('Could not reach {0}. {1}', host, checkNetwork(t));
 }
 
-export function cancelledMessage(): string {
-	return 'The request was cancelled.';
+export function timeoutMessage(host: string, timeoutMs: number, t: Translate = untranslated): string {
+	return t('{0} did not answer within {1} seconds. Try again later, or raise the timeout in the setting telematicsAuth.requestTimeoutSeconds.', host, formatSeconds(timeoutMs));
 }
 
-export function tooLargeMessage(host: string, limitBytes: number): string {
-	return `The service answered in a form this extension does not understand (the response from ${host} is larger than ${Math.round(limitBytes / 1024)} KiB). Check telematicsAuth.baseUrl.`;
+export function cancelledMessage(t: Translate = untranslated): string {
+	return t('The request was cancelled.');
+}
+
+export function tooLargeMessage(host: string, limitBytes: number, t: Translate = untranslated): string {
+	return t('The service answered in a form this extension does not understand (the response from {0} is larger than {1} KiB). Check telematicsAuth.baseUrl.', host, Math.round(limitBytes / 1024));
+}
+
+/** The Login answer had no refresh token. */
+export function noRefreshTokenMessage(t: Translate = untranslated): string {
+	return t('The service answered in a form this extension does not understand (the login answer has no refresh token). Check telematicsAuth.baseUrl.');
 }

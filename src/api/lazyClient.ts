@@ -3,11 +3,13 @@
 // relative import loads out/src/api/network.js.
 import type { ApiClient } from './types';
 import type { Log } from '../util/log';
+import type { Translate } from '../util/translate';
 
-export function lazyApiClient(log: Log): ApiClient {
+/** `t` words the error messages (the VS Code layer passes `vscode.l10n.t`). */
+export function lazyApiClient(log: Log, t?: Translate): ApiClient {
 	let loading: Promise<ApiClient> | undefined;
 	const client = (): Promise<ApiClient> => {
-		loading ??= import('./network').then((m) => m.createNetworkClient(log)).catch((e: unknown) => {
+		loading ??= import('./network').then((m) => m.createNetworkClient(log, t)).catch((e: unknown) => {
 			loading = undefined; // let the next request try again
 			throw e;
 		});

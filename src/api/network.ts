@@ -5,11 +5,12 @@ import { createApiClient } from './client';
 import type { ApiClient, Transport } from './types';
 import { createUndiciTransport } from './undiciTransport';
 import type { Log } from '../util/log';
+import type { Translate } from '../util/translate';
 
 export { createUndiciTransport };
 
-/** The API client over undici. */
-export function createNetworkClient(log: Log): ApiClient {
+/** The API client over undici; `t` words the error messages. */
+export function createNetworkClient(log: Log, t?: Translate): ApiClient {
 	let transport: Transport | undefined;
-	return createApiClient(async () => (transport ??= createUndiciTransport()), log);
+	return createApiClient(async () => (transport ??= createUndiciTransport(process.env, t)), log, t);
 }

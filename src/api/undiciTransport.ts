@@ -5,6 +5,8 @@ import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import { ApiError, cancelledMessage, isApiError, networkMessage, timeoutMessage, tooLargeMessage } from './errors';
 import { decideProxy } from './proxy';
 import type { HttpRequest, HttpResponse, ProxySettings, Transport } from './types';
+import { untranslated, type Translate } from '../util/translate';
+import { hostOf } from '../util/url';
 
 /** Largest body we read; the service's answers are a few KiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -42,14 +44,6 @@ export function networkReason(code: string | undefined, viaProxy: string | undef
 	return `network error${code ? ` ${code}` : ''}${proxy}`;
 }
 
-function hostOf(url: string): string {
-	try {
-		return new URL(url).host;
-	} catch {
-		return '(invalid URL)';
-	}
-}
-
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
 	const flat: Record<string, string> = {};
 	for (const [name, value] of Object.entries(headers)) {
@@ -58,7 +52,7 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
 	return flat;
 }
 
-async function readCapped(body: Dispatcher.ResponseData['body'], host: string): Promise<string> {
+async function readCapped(body: Dispatcher.ResponseData['body'], host: string, t: Translate): Promise<string> {
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of body) {
@@ -66,14 +60,14 @@ async function readCapped(body: Dispatcher.ResponseData['body'], host: string): 
 		size += buffer.length;
 		if (size > MAX_BODY_BYTES) {
 			body.destroy();
-			throw new ApiError('badResponse', tooLargeMessage(host, MAX_BODY_BYTES));
+			throw new ApiError('badResponse', tooLargeMessage(host, MAX_BODY_BYTES, t));
 		}
 		chunks.push(buffer);
 	}
 	return Buffer.concat(chunks).toString('utf8');
 }
 
-export function createUndiciTransport(env: NodeJS.ProcessEnv = process.env): Transport {
+export function createUndiciTransport(env: NodeJS.ProcessEnv = process.env, t: Translate = untranslated): Transport {
 	const dispatchers = new Map<string, Dispatcher>();
 
 	function dispatcherFor(url: string, settings: ProxySettings): { dispatcher: Dispatcher; viaProxy?: string } {
@@ -102,7 +96,7 @@ export function createUndiciTransport(env: NodeJS.ProcessEnv = process.env): Tra
 
 	return async (req: HttpRequest): Promise<HttpResponse> => {
 		const host = hostOf(req.url);
-		if (req.signal?.aborted) throw new ApiError('cancelled', cancelledMessage());
+		if (req.signal?.aborted) throw new ApiError('cancelled', cancelledMessage(t));
 
 		const controller = new AbortController();
 		let timedOut = false;
@@ -126,19 +120,19 @@ export function createUndiciTransport(env: NodeJS.ProcessEnv = process.env): Tra
 				headersTimeout: req.timeoutMs,
 				bodyTimeout: req.timeoutMs,
 			});
-			const body = await readCapped(response.body, host);
+			const body = await readCapped(response.body, host, t);
 			return { status: response.statusCode, headers: flattenHeaders(response.headers), body };
 		} catch (e) {
 			if (isApiError(e)) throw e;
-			if (req.signal?.aborted) throw new ApiError('cancelled', cancelledMessage());
+			if (req.signal?.aborted) throw new ApiError('cancelled', cancelledMessage(t));
 			const code = errorCode(e);
-			if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) throw new ApiError('timeout', timeoutMessage(host, req.timeoutMs));
+			if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) throw new ApiError('timeout', timeoutMessage(host, req.timeoutMs, t));
 			if (e instanceof Error && e.message.startsWith('Proxy response (')) {
 				const status = /\((\d{3})\)/.exec(e.message)?.[1];
 				const answer = status === '407' ? 'asked for authentication (407)' : `answered ${status ?? 'with an error'}`;
-				throw new ApiError('network', networkMessage(host, `the proxy ${viaProxy ?? ''} ${answer}`));
+				throw new ApiError('network', networkMessage(host, `the proxy ${viaProxy ?? ''} ${answer}`, t));
 			}
-			throw new ApiError('network', networkMessage(host, networkReason(code, viaProxy)));
+			throw new ApiError('network', networkMessage(host, networkReason(code, viaProxy), t));
 		} finally {
 			clearTimeout(timer);
 			req.signal?.removeEventListener('abort', onCallerAbort);

@@ -11,11 +11,5 @@ export function formatElapsed(ms: number): string {
 	return `${Math.floor(hours / 24)} days`;
 }
 
-/** `14:05` in local time; a date is added when it is not on the same day as `now`. */
-export function formatClock(at: number, now: number): string {
-	const date = new Date(at);
-	const time = `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
-	if (new Date(now).toDateString() === date.toDateString()) return time;
-	const day = `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
-	return `${day} ${time}`;
-}
+/** Clock times: the one formatter every surface uses (util/time.ts). */
+export { formatClockTime as formatClock } from '../util/time';

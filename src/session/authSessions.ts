@@ -11,6 +11,7 @@
 // token that means something else.
 import type { AccountKind } from '../api/types';
 import type { Session } from './types';
+import { hostOf } from '../util/url';
 
 /** What VS Code's AuthenticationSession needs, as plain data. */
 export interface AuthSessionData {
@@ -61,20 +62,12 @@ export function matchesFilter(session: Session, filter: ScopeFilter): boolean {
 	return true;
 }
 
-function hostOf(url: string): string {
-	try {
-		return new URL(url).host || url;
-	} catch {
-		return url;
-	}
-}
-
 /**
  * The label VS Code shows in the Accounts menu and keys its access grants by: our label with
  * the service host, so the same login on two services are two accounts there too.
  */
 export function accountLabelFor(session: Session): string {
-	return `${session.account.label} (${hostOf(session.account.serviceUrl)})`;
+	return `${session.account.label} (${hostOf(session.account.serviceUrl, session.account.serviceUrl)})`;
 }
 
 /** Whether an account can be offered at all: it has tokens and a refresh may still work. */

@@ -1,6 +1,9 @@
 // Checks what a person types into the login steps, before anything is sent.
 // Pure: no `vscode` import. Messages say what to do and never repeat the input
 // (a password typed into the wrong field must not end up on screen or in a log).
+// Messages go through `t` (the VS Code layer passes `vscode.l10n.t`); whole sentences, so
+// translators never see fragments.
+import { untranslated, type Translate } from '../util/translate';
 
 export type Checked = { ok: true; value: string } | { ok: false; message: string };
 
@@ -24,65 +27,103 @@ export function isLoopbackHost(hostname: string): boolean {
  * The service URL as typed: trimmed, `https://` (or `http://` for a loopback host), no
  * credentials, query or fragment. The value is normalized: no trailing slash.
  */
-export function checkServiceUrl(input: string): Checked {
+export function checkServiceUrl(input: string, t: Translate = untranslated): Checked {
 	const text = input.trim();
-	if (!text) return problem('Enter the service URL, for example https://user.telematicssdk.com.');
-	if (/\s/.test(text) || CONTROL.test(text)) return problem('Remove the spaces from the URL.');
-	if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return problem('Start the URL with https://, for example https://user.telematicssdk.com.');
+	if (!text) return problem(t('Enter the service URL, for example https://user.telematicssdk.com.'));
+	if (/\s/.test(text) || CONTROL.test(text)) return problem(t('Remove the spaces from the URL.'));
+	if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return problem(t('Start the URL with https://, for example https://user.telematicssdk.com.'));
 	let url: URL;
 	try {
 		url = new URL(text);
 	} catch {
-		return problem('This is not a valid URL. Use the form https://host[:port], for example https://user.telematicssdk.com.');
+		return problem(t('This is not a valid URL. Use the form https://host[:port], for example https://user.telematicssdk.com.'));
 	}
 	const loopback = isLoopbackHost(url.hostname);
 	if (url.protocol === 'http:' && !loopback) {
-		return problem('Use https://. Plain http:// is accepted only for the local emulator on localhost, 127.x.x.x or [::1].');
+		return problem(t('Use https://. Plain http:// is accepted only for the local emulator on localhost, 127.x.x.x or [::1].'));
 	}
-	if (url.protocol !== 'https:' && url.protocol !== 'http:') return problem('Use an https:// URL.');
-	if (!url.hostname) return problem('Add the host name, for example https://user.telematicssdk.com.');
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') return problem(t('Use an https:// URL.'));
+	if (!url.hostname) return problem(t('Add the host name, for example https://user.telematicssdk.com.'));
 	if (url.username || url.password || /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(text)) {
-		return problem('Remove the user name and password from the URL; credentials are asked for in the next steps.');
+		return problem(t('Remove the user name and password from the URL; credentials are asked for in the next steps.'));
 	}
-	if (text.includes('?')) return problem('Remove the query (the part from "?") from the URL.');
-	if (text.includes('#')) return problem('Remove the fragment (the part from "#") from the URL.');
+	if (text.includes('?')) return problem(t('Remove the query (the part from "?") from the URL.'));
+	if (text.includes('#')) return problem(t('Remove the fragment (the part from "#") from the URL.'));
 	const path = url.pathname.replace(/\/+$/, '');
 	return ok(`${url.protocol}//${url.host}${path}`);
 }
 
+/** What a plain-token field says when it is empty, too long, or has spaces or line breaks. */
+interface FieldMessages {
+	empty: string;
+	tooLong: string;
+	spaces: string;
+}
+
+function instanceIdMessages(t: Translate): FieldMessages {
+	return {
+		empty: t('Enter the InstanceID (you find it on the management page of the data platform).'),
+		tooLong: t('The InstanceID is too long; paste only the InstanceID itself.'),
+		spaces: t('The InstanceID cannot contain spaces or line breaks; paste only the InstanceID itself.'),
+	};
+}
+
+function deviceTokenMessages(t: Translate): FieldMessages {
+	return {
+		empty: t('Enter the device token.'),
+		tooLong: t('The device token is too long; paste only the device token itself.'),
+		spaces: t('The device token cannot contain spaces or line breaks; paste only the device token itself.'),
+	};
+}
+
 /** A header-safe token: trimmed, non-empty, no spaces or control characters. */
-function checkPlainToken(input: string, what: string, example: string): Checked {
+function checkPlainToken(input: string, messages: FieldMessages): Checked {
 	const text = input.trim();
-	if (!text) return problem(`Enter the ${what}${example}.`);
-	if (text.length > MAX_LENGTH) return problem(`The ${what} is too long; paste only the ${what} itself.`);
-	if (/\s/.test(text) || CONTROL.test(text)) return problem(`The ${what} cannot contain spaces or line breaks; paste only the ${what} itself.`);
+	if (!text) return problem(messages.empty);
+	if (text.length > MAX_LENGTH) return problem(messages.tooLong);
+	if (/\s/.test(text) || CONTROL.test(text)) return problem(messages.spaces);
 	return ok(text);
 }
 
 /** User Group InstanceID or API InstanceID. */
-export function checkInstanceId(input: string): Checked {
-	return checkPlainToken(input, 'InstanceID', ' (you find it on the management page of the data platform)');
+export function checkInstanceId(input: string, t: Translate = untranslated): Checked {
+	return checkPlainToken(input, instanceIdMessages(t));
 }
 
 /** The user's DeviceToken (some services accept a JWT in its place). */
-export function checkDeviceToken(input: string): Checked {
-	return checkPlainToken(input, 'device token', '');
+export function checkDeviceToken(input: string, t: Translate = untranslated): Checked {
+	return checkPlainToken(input, deviceTokenMessages(t));
 }
 
 /** The API Login, an email address. */
-export function checkEmail(input: string): Checked {
+export function checkEmail(input: string, t: Translate = untranslated): Checked {
 	const text = input.trim();
-	if (!text) return problem('Enter the API login, the email address shown on the management page of the data platform.');
+	if (!text) return problem(t('Enter the API login, the email address shown on the management page of the data platform.'));
 	if (text.length > 320 || /\s/.test(text) || CONTROL.test(text) || !/^[^@]+@[^@]+\.[^@.]+$/.test(text)) {
-		return problem('Enter the API login as an email address, for example api@example.com.');
+		return problem(t('Enter the API login as an email address, for example api@example.com.'));
 	}
 	return ok(text);
 }
 
+function passwordMessages(what: 'InstanceKey' | 'API password', t: Translate): FieldMessages {
+	return what === 'InstanceKey'
+		? {
+			empty: t('Enter the InstanceKey.'),
+			tooLong: t('The InstanceKey is too long; paste only the InstanceKey itself.'),
+			spaces: t('The InstanceKey cannot contain line breaks; paste only the InstanceKey itself.'),
+		}
+		: {
+			empty: t('Enter the API password.'),
+			tooLong: t('The API password is too long; paste only the API password itself.'),
+			spaces: t('The API password cannot contain line breaks; paste only the API password itself.'),
+		};
+}
+
 /** InstanceKey or API password: taken as typed (not trimmed), but never empty. */
-export function checkPassword(input: string, what: 'InstanceKey' | 'API password'): Checked {
-	if (!input || !input.trim()) return problem(`Enter the ${what}.`);
-	if (input.length > MAX_LENGTH) return problem(`The ${what} is too long; paste only the ${what} itself.`);
-	if (CONTROL.test(input)) return problem(`The ${what} cannot contain line breaks; paste only the ${what} itself.`);
+export function checkPassword(input: string, what: 'InstanceKey' | 'API password', t: Translate = untranslated): Checked {
+	const messages = passwordMessages(what, t);
+	if (!input || !input.trim()) return problem(messages.empty);
+	if (input.length > MAX_LENGTH) return problem(messages.tooLong);
+	if (CONTROL.test(input)) return problem(messages.spaces);
 	return ok(input);
 }

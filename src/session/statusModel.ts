@@ -3,16 +3,9 @@
 import type { RefreshStatus } from './contracts';
 import { formatRemaining } from './token';
 import type { Session } from './types';
+import { untranslated, type Translate } from '../util/translate';
 
-/** Translates a message with `{0}`-style placeholders; `vscode.l10n.t` fits. */
-export type Translate = (message: string, ...args: Array<string | number | boolean>) => string;
-
-/** Substitutes `{0}`, `{1}`… without translating. */
-export const untranslated: Translate = (message, ...args) =>
-	message.replace(/\{(\d+)\}/g, (whole, index: string) => {
-		const value = args[Number(index)];
-		return value === undefined ? whole : String(value);
-	});
+export { untranslated, type Translate };
 
 export type Severity = 'none' | 'warning' | 'error';
 

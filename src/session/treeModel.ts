@@ -2,13 +2,15 @@
 // Pure: no `vscode` import. Never carries a token; the device token only masked.
 import { redact, maskSecret } from '../util/redact';
 import type { RefreshStatus } from './contracts';
-import { effectiveState, untranslated, type Translate } from './statusModel';
+import { untranslated, type Translate } from '../util/translate';
+import { effectiveState } from './statusModel';
 import { decodeClaims, formatRemaining } from './token';
 import type { Session } from './types';
+import { formatClockTime } from '../util/time';
 
 export interface ModelOptions {
 	t?: Translate;
-	/** Clock time of an epoch-ms instant; the VS Code layer uses `toLocaleTimeString`. */
+	/** Clock time of an epoch-ms instant; default: util/time's `formatClockTime` (a date when not today). */
 	formatTime?: (ms: number) => string;
 }
 
@@ -47,10 +49,6 @@ const TIME_CLAIMS = new Set(['iat', 'exp', 'nbf', 'auth_time']);
 /** Longest claim value shown before it is cut with an ellipsis. */
 export const MAX_CLAIM_LENGTH = 64;
 
-function defaultFormatTime(ms: number): string {
-	return new Date(ms).toLocaleTimeString();
-}
-
 export function truncate(text: string, max = MAX_CLAIM_LENGTH): string {
 	return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
@@ -58,7 +56,7 @@ export function truncate(text: string, max = MAX_CLAIM_LENGTH): string {
 /** Clock time plus relative time: `14:05:00 (in 1h 59m)` or `14:05:00 (expired)`. */
 export function describeExpiry(expiresAt: number, now: number, options: ModelOptions = {}): string {
 	const t = options.t ?? untranslated;
-	const clock = (options.formatTime ?? defaultFormatTime)(expiresAt);
+	const clock = (options.formatTime ?? ((ms: number) => formatClockTime(ms, now)))(expiresAt);
 	const remaining = expiresAt - now;
 	return remaining > 0 ? t('{0} (in {1})', clock, formatRemaining(remaining)) : t('{0} (expired)', clock);
 }
@@ -105,7 +103,7 @@ function claimValue(key: string, value: unknown, formatTime: (ms: number) => str
 export function claimRows(accessToken: string, knownSecrets: readonly string[] = [], options: ModelOptions = {}): RowModel[] {
 	const claims = decodeClaims(accessToken);
 	if (!claims) return [];
-	const formatTime = options.formatTime ?? defaultFormatTime;
+	const formatTime = options.formatTime ?? ((ms: number) => formatClockTime(ms, Date.now()));
 	return Object.entries(claims).map(([key, value]) => {
 		const full = redact(claimValue(key, value, formatTime), [accessToken, ...knownSecrets]);
 		const shown = truncate(full);
@@ -118,7 +116,7 @@ export function claimRows(accessToken: string, knownSecrets: readonly string[] =
 /** The rows under an account node, in display order. */
 export function accountRows(session: Session, now: number, status: RefreshStatus | undefined = undefined, options: ModelOptions = {}): RowModel[] {
 	const t = options.t ?? untranslated;
-	const formatTime = options.formatTime ?? defaultFormatTime;
+	const formatTime = options.formatTime ?? ((ms: number) => formatClockTime(ms, now));
 	const { account, tokens } = session;
 	const rows: RowModel[] = [
 		{ key: 'service', icon: 'globe', label: t('Service'), description: account.serviceUrl },

@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { nextTickDelay, TICK_SLACK_MS } from '../session/statusModel';
 import { accountNode, accountRows, type RowModel } from '../session/treeModel';
-import { accountTooltip, formatClockTime } from './statusBar';
+import { formatClockTime } from '../util/time';
+import { accountTooltip } from './statusBar';
 
 export const VIEW_ID = 'telematicsAuth.accounts';
 export const HAS_ACCOUNTS_CONTEXT = 'telematicsAuth.hasAccounts';
@@ -76,7 +77,8 @@ export class AccountsTreeProvider implements vscode.TreeDataProvider<AccountsTre
 		const session = store.get(element.accountId);
 		if (!session) return [];
 		if (element.type === 'account') {
-			const rows = accountRows(session, clock.now(), scheduler.status(session.account.id), { t: vscode.l10n.t, formatTime: formatClockTime });
+			const now = clock.now();
+			const rows = accountRows(session, now, scheduler.status(session.account.id), { t: vscode.l10n.t, formatTime: (ms) => formatClockTime(ms, now) });
 			return rows.map((row) => ({ type: 'row', accountId: element.accountId, path: row.key, row }));
 		}
 		return (element.row.children ?? []).map((row, i) => ({ type: 'row', accountId: element.accountId, path: `${element.path}/${i}`, row }));
@@ -92,7 +94,7 @@ export class AccountsTreeProvider implements vscode.TreeDataProvider<AccountsTre
 		if (!session) return new vscode.TreeItem(element.accountId, vscode.TreeItemCollapsibleState.None);
 		const now = clock.now();
 		const activeId = store.active()?.account.id;
-		const node = accountNode(session, now, activeId, { t: vscode.l10n.t, formatTime: formatClockTime });
+		const node = accountNode(session, now, activeId, { t: vscode.l10n.t });
 		const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Collapsed);
 		item.id = `account:${node.accountId}`;
 		item.description = node.description;

@@ -10,6 +10,7 @@ import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServ
 import { computeExpiry, decodeClaims, formatRemaining } from '../session/token';
 import type { Session, StoredTokens } from '../session/types';
 import { maskSecret } from '../util/redact';
+import { hostOf } from '../util/url';
 import { showError } from './errors';
 import { notify } from './notifications';
 import { runSteps, type LoginStep, type PrompterSlot } from './prompter';
@@ -58,15 +59,8 @@ export function tokensFromLogin(kind: AccountKind, login: string, response: Toke
 	};
 }
 
-function hostOf(url: string): string {
-	try {
-		return new URL(url).host;
-	} catch {
-		return url;
-	}
-}
-
 function loginSteps(services: Services, kind: AccountKind, prefill: LoginPrefill): Omit<LoginStep, 'step' | 'totalSteps'>[] {
+	const t = vscode.l10n.t;
 	const user = kind === 'user';
 	const title = user ? vscode.l10n.t('Log In as User') : vscode.l10n.t('Log In as Admin');
 	const baseUrl = services.config.baseUrl().replace(/\/+$/, '');
@@ -80,7 +74,7 @@ function loginSteps(services: Services, kind: AccountKind, prefill: LoginPrefill
 			value: prefill.serviceUrl ?? baseUrl,
 			suggestions: [...new Set([baseUrl, ...known])],
 			password: false,
-			check: checkServiceUrl,
+			check: (value) => checkServiceUrl(value, t),
 		},
 		{
 			field: 'instanceId',
@@ -89,7 +83,7 @@ function loginSteps(services: Services, kind: AccountKind, prefill: LoginPrefill
 			placeholder: user ? vscode.l10n.t('The InstanceID of your user group') : vscode.l10n.t('The API InstanceID from the management page'),
 			value: prefill.instanceId,
 			password: false,
-			check: checkInstanceId,
+			check: (value) => checkInstanceId(value, t),
 		},
 		{
 			field: 'login',
@@ -98,7 +92,7 @@ function loginSteps(services: Services, kind: AccountKind, prefill: LoginPrefill
 			placeholder: user ? vscode.l10n.t('The device token of the user') : vscode.l10n.t('The API login, an email address'),
 			value: prefill.login,
 			password: false,
-			check: user ? checkDeviceToken : checkEmail,
+			check: (value) => (user ? checkDeviceToken(value, t) : checkEmail(value, t)),
 		},
 		{
 			field: 'password',
@@ -106,7 +100,7 @@ function loginSteps(services: Services, kind: AccountKind, prefill: LoginPrefill
 			prompt: user ? vscode.l10n.t('InstanceKey') : vscode.l10n.t('API password'),
 			placeholder: user ? vscode.l10n.t('The User Group InstanceKey') : vscode.l10n.t('The API password'),
 			password: true,
-			check: (value) => checkPassword(value, user ? 'InstanceKey' : 'API password'),
+			check: (value) => checkPassword(value, user ? 'InstanceKey' : 'API password', t),
 		},
 	];
 }

@@ -6,6 +6,7 @@ import type { RefreshStatus } from '../session/contracts';
 import { describeStatus, loadingStatus, type Severity, type StatusDescription } from '../session/statusModel';
 import { describeExpiry } from '../session/treeModel';
 import type { Session } from '../session/types';
+import { formatClockTime } from '../util/time';
 
 export const STATUS_BAR_ID = 'telematicsAuth.status';
 
@@ -42,15 +43,6 @@ export interface StatusBarSnapshot {
 	timerArmed: boolean;
 	/** Milliseconds until the armed timer fires, if one is. */
 	nextTickMs?: number;
-}
-
-/** An instant as a clock time in VS Code's display language. */
-export function formatClockTime(ms: number): string {
-	try {
-		return new Date(ms).toLocaleTimeString(vscode.env.language);
-	} catch {
-		return new Date(ms).toLocaleTimeString();
-	}
 }
 
 function commandLink(icon: string, title: string, command: string, args?: unknown): string {
@@ -106,15 +98,16 @@ export function accountTooltip(session: Session, status: RefreshStatus | undefin
 	md.appendMarkdown(`** — ${account.kind === 'admin' ? t('Admin') : t('User')}${active ? ` (${t('active')})` : ''}\n\n`);
 	line(t('Instance ID'), account.instanceId);
 	line(t('Service'), account.serviceUrl);
+	const clock = (ms: number) => formatClockTime(ms, now);
 	if (tokens) {
-		line(t('Expires'), describeExpiry(tokens.expiresAt, now, { t, formatTime: formatClockTime }));
-		line(t('Last refresh'), tokens.lastRefreshAt !== undefined ? formatClockTime(tokens.lastRefreshAt) : t('never'));
+		line(t('Expires'), describeExpiry(tokens.expiresAt, now, { t, formatTime: clock }));
+		line(t('Last refresh'), tokens.lastRefreshAt !== undefined ? clock(tokens.lastRefreshAt) : t('never'));
 	} else {
 		line(t('Access token'), t('missing: log in again'));
 	}
 	if (session.state === 'needsLogin') line(t('State'), t('the service refused the refresh token; log in again'));
 	if (status?.inFlight) line(t('State'), t('refreshing…'));
-	if (status?.lastError) line(t('Last error'), `${status.lastError.message} (${formatClockTime(status.lastError.at)})`);
+	if (status?.lastError) line(t('Last error'), `${status.lastError.message} (${clock(status.lastError.at)})`);
 	const arg = { accountId: account.id };
 	const links: string[] = [];
 	if (session.state !== 'valid' || !tokens || tokens.expiresAt <= now) links.push(commandLink('sign-in', t('Log in again'), 'telematicsAuth.loginAgain', arg));

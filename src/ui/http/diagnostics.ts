@@ -2,10 +2,11 @@
 // expired and how to put a current one in. Kept up to date on open, change (debounced),
 // store changes and the minute tick; cleared when the file closes.
 import * as vscode from 'vscode';
-import { formatClock, formatElapsed } from '../../httpFiles/expiryText';
+import { formatElapsed } from '../../httpFiles/expiryText';
 import { findJwts } from '../../httpFiles/jwtScan';
 import { identityOf } from '../../httpFiles/tokenMatch';
 import type { Services } from '../../services';
+import { formatClockTime } from '../../util/time';
 import { isHttpDocument } from './httpDocuments';
 
 const DEBOUNCE_MS = 300;
@@ -19,7 +20,7 @@ export function expiredTokenDiagnostics(document: vscode.TextDocument, now: numb
 		const message = vscode.l10n.t(
 			'This token expired {0} ago (at {1}). Run "Telematics: Update Tokens in File" to replace it with the current token, or "Telematics: Insert Authorization Header" in its request.',
 			formatElapsed(now - exp * 1000),
-			formatClock(exp * 1000, now),
+			formatClockTime(exp * 1000, now),
 		);
 		const diagnostic = new vscode.Diagnostic(range, message, vscode.DiagnosticSeverity.Warning);
 		diagnostic.source = 'Telematics Auth';

@@ -1,10 +1,10 @@
 // Hover on a JWT in a REST file: its decoded header and claims, when it expires, and whose
 // it is. Decoded locally; nothing is sent anywhere.
 import * as vscode from 'vscode';
-import { formatClock } from '../../httpFiles/expiryText';
 import { findJwts } from '../../httpFiles/jwtScan';
 import type { Services } from '../../services';
 import { decodeClaims, decodeHeader } from '../../session/token';
+import { formatClockTime } from '../../util/time';
 import { expiryPhrase, tokenInfo } from './tokenInfo';
 
 export class TokenHoverProvider implements vscode.HoverProvider {
@@ -30,7 +30,7 @@ export class TokenHoverProvider implements vscode.HoverProvider {
 		const expiry = info.expiresAt === undefined
 			? expiryPhrase(info, now)
 			: info.expired
-				? `${expiryPhrase(info, now)} (${formatClock(info.expiresAt, now)})`
+				? `${expiryPhrase(info, now)} (${formatClockTime(info.expiresAt, now)})`
 				: expiryPhrase(info, now);
 		markdown.appendText(expiry.charAt(0).toUpperCase() + expiry.slice(1));
 		markdown.appendMarkdown(`\n\n${vscode.l10n.t('Header')}:\n`);

@@ -1,9 +1,10 @@
 // What a token found in a file is: whose, and until when. Shared by the CodeLens, hover
 // and diagnostics; decoding happens here, nothing is sent anywhere.
 import * as vscode from 'vscode';
-import { formatClock, formatElapsed } from '../../httpFiles/expiryText';
+import { formatElapsed } from '../../httpFiles/expiryText';
 import { findOwner, identityOf } from '../../httpFiles/tokenMatch';
 import type { Services } from '../../services';
+import { formatClockTime } from '../../util/time';
 import { formatRemaining } from '../../session/token';
 import type { Session } from '../../session/types';
 import { knownTokens } from './freshToken';
@@ -34,7 +35,7 @@ export function tokenInfo(services: Services, token: string, now: number): Token
 export function expiryPhrase(info: TokenInfo, now: number): string {
 	if (info.expiresAt === undefined) return vscode.l10n.t('no expiry');
 	if (info.expired) return vscode.l10n.t('expired {0} ago', formatElapsed(now - info.expiresAt));
-	return vscode.l10n.t('expires {0} (in {1})', formatClock(info.expiresAt, now), formatRemaining(info.expiresAt - now));
+	return vscode.l10n.t('expires {0} (in {1})', formatClockTime(info.expiresAt, now), formatRemaining(info.expiresAt - now));
 }
 
 export function ownerPhrase(info: TokenInfo): string {
