@@ -1,5 +1,5 @@
 // Wires the extension together. Activation stays cheap: settings, the log, the store, the
-// scheduler, the status bar, the Accounts view and thin registrations. The stored sessions
+// scheduler, the status bar, the Accounts view's shell and thin registrations. The stored sessions
 // are read after activate() returns (the UI shows a neutral state until then); the commands,
 // the login flow and the REST-file features load on first use (lazyFeatures.ts), the API
 // client and undici on the first request (api/lazyClient.ts). Nothing logs in by itself.
@@ -17,7 +17,7 @@ import { Lease } from './session/lease';
 import { RefreshScheduler } from './session/refreshScheduler';
 import { SessionStore } from './session/sessionStore';
 import { createTestApi, type TestApi } from './testApi';
-import { registerAccountsView } from './ui/accountsTree';
+import { registerAccountsView } from './ui/accountsView';
 import { registerLazyAuthenticationProvider } from './ui/lazyAuthProvider';
 import { registerStatusBar } from './ui/statusBar';
 import { KeychainSecretBackend } from './vscode/secretBackend';
@@ -80,7 +80,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
 	add(features);
 	const statusBar = registerStatusBar(services);
 	add(statusBar);
-	const accountsView = registerAccountsView(services);
+	const accountsView = registerAccountsView(services, features);
 	add(accountsView);
 	add(registerLazyAuthenticationProvider(() => features.load().then((f) => f.authProvider)));
 

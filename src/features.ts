@@ -1,12 +1,13 @@
 // What runs only when a person does something: the login flow and its multi-step input, the
 // session, token and account commands, the REST-file features (commands, CodeLens, hover,
-// diagnostics), error display, and the authentication provider's implementation. Bundled
-// apart (dist/features.js) and loaded by lazyFeatures.ts on first use. It works on the
-// activation bundle's services: it never makes its own store, scheduler, config or log.
+// diagnostics), error display, the authentication provider's implementation and the Accounts
+// view's rendering. Bundled apart (dist/features.js) and loaded by lazyFeatures.ts on first use.
+// It works on the activation bundle's services: it never makes its own store, scheduler, config or log.
 import * as vscode from 'vscode';
 import type { Services } from './services';
 import type { RefreshFailure } from './session/contracts';
 import { registerAccountActions } from './ui/accountActions';
+import { AccountsTreeRenderer } from './ui/accountsTree';
 import { TelematicsAuthProvider } from './ui/authProvider';
 import { registerHttpFileFeatures } from './ui/http';
 import { MultiStepInput } from './ui/multiStepInput';
@@ -20,6 +21,8 @@ export interface Features extends vscode.Disposable {
 	readonly multiStepInput: MultiStepInput;
 	/** The `telematics` authentication provider's implementation. */
 	readonly authProvider: vscode.AuthenticationProvider;
+	/** The Accounts view's nodes and items (the view itself is registered at activation). */
+	readonly accountsTree: AccountsTreeRenderer;
 	/** Reports an automatic refresh that failed before this bundle was loaded. */
 	reportRefreshFailure(failure: RefreshFailure): void;
 	/** The last notifications shown (for TestApi.messages()). */
@@ -41,6 +44,7 @@ export function activateFeatures(services: Services, prompts: PrompterSlot): Fea
 	return {
 		multiStepInput,
 		authProvider,
+		accountsTree: new AccountsTreeRenderer(services),
 		reportRefreshFailure: (failure) => reportRefreshFailure(services, failure, loginAgain),
 		recentMessages,
 		dispose: () => registered.dispose(),

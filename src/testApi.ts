@@ -4,7 +4,8 @@ import type * as vscode from 'vscode';
 import type { LazyFeatures } from './lazyFeatures';
 import type { RedactingLog } from './logger';
 import type { Services } from './services';
-import type { AccountsView, TreeSnapshot } from './ui/accountsTree';
+import type { TreeSnapshot } from './ui/accountsTree';
+import type { AccountsView } from './ui/accountsView';
 import type { ShownMessage } from './ui/notifications';
 import type { Prompter } from './ui/prompter';
 import type { StatusBar, StatusBarSnapshot } from './ui/statusBar';
@@ -18,7 +19,7 @@ export interface TestApi {
 	setPrompter(prompter: Prompter | undefined): void;
 	/** What the status bar item shows now. */
 	statusBar(): StatusBarSnapshot;
-	/** The Accounts view: account nodes and their rows. */
+	/** The Accounts view: account nodes and their rows (loads the features, as showing the view does). */
 	tree(): Promise<TreeSnapshot>;
 	/** The last lines written to the log (at most 500), already redacted, e.g. `[info] Logged in…`. */
 	logLines(): readonly string[];
@@ -42,7 +43,7 @@ export function createTestApi(parts: {
 		services: parts.services,
 		setPrompter: (prompter) => parts.features.prompts.set(prompter),
 		statusBar: () => parts.statusBar.snapshot(),
-		tree: () => parts.accountsView.provider.snapshot(),
+		tree: () => parts.accountsView.snapshot(),
 		logLines: () => parts.log.recent(),
 		messages: () => parts.features.current?.recentMessages() ?? [],
 		quickInput: () => parts.features.current?.multiStepInput.current,

@@ -2,17 +2,16 @@
 // Pure: no `vscode` import. Never carries a token; the device token only masked.
 import { redact, maskSecret } from '../util/redact';
 import type { RefreshStatus } from './contracts';
-import { untranslated, type Translate } from '../util/translate';
+import { untranslated } from '../util/translate';
+import { describeExpiry, type ExpiryTextOptions } from './expiryText';
 import { effectiveState } from './statusModel';
 import { decodeClaims, formatRemaining } from './token';
 import type { Session } from './types';
 import { formatClockTime } from '../util/time';
 
-export interface ModelOptions {
-	t?: Translate;
-	/** Clock time of an epoch-ms instant; default: util/time's `formatClockTime` (a date when not today). */
-	formatTime?: (ms: number) => string;
-}
+export { describeExpiry };
+
+export type ModelOptions = ExpiryTextOptions;
 
 export interface AccountNodeModel {
 	accountId: string;
@@ -51,14 +50,6 @@ export const MAX_CLAIM_LENGTH = 64;
 
 export function truncate(text: string, max = MAX_CLAIM_LENGTH): string {
 	return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-/** Clock time plus relative time: `14:05:00 (in 1h 59m)` or `14:05:00 (expired)`. */
-export function describeExpiry(expiresAt: number, now: number, options: ModelOptions = {}): string {
-	const t = options.t ?? untranslated;
-	const clock = (options.formatTime ?? ((ms: number) => formatClockTime(ms, now)))(expiresAt);
-	const remaining = expiresAt - now;
-	return remaining > 0 ? t('{0} (in {1})', clock, formatRemaining(remaining)) : t('{0} (expired)', clock);
 }
 
 export function accountContextValue(session: Session, activeId: string | undefined, now: number): string {
