@@ -21,9 +21,10 @@ export interface EmulatorAdmin {
 
 /**
  * `bodyStatusMismatch` answers HTTP 200 with a body whose `Status` is 401, to model the
- * service's `Status` disagreeing with the HTTP status.
+ * service's `Status` disagreeing with the HTTP status. `rateLimited` answers 429 with the
+ * error envelope and `Retry-After`, as the service's rate limit does, on any endpoint.
  */
-export type FaultMode = 'none' | 'hang' | 'reset' | 'html502' | 'slow' | 'error500' | 'bodyStatusMismatch';
+export type FaultMode = 'none' | 'hang' | 'reset' | 'html502' | 'slow' | 'error500' | 'bodyStatusMismatch' | 'rateLimited';
 
 export interface EmulatorFaults {
 	login?: FaultMode;

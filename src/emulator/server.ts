@@ -58,7 +58,9 @@ export interface RunningEmulator {
 	close(): Promise<void>;
 }
 
-export const FAULT_MODES: readonly FaultMode[] = ['none', 'hang', 'reset', 'html502', 'slow', 'error500', 'bodyStatusMismatch'];
+export const FAULT_MODES: readonly FaultMode[] = ['none', 'hang', 'reset', 'html502', 'slow', 'error500', 'bodyStatusMismatch', 'rateLimited'];
+/** The `Retry-After` (seconds) the `rateLimited` fault sends. */
+export const FAULT_RETRY_AFTER_SECONDS = 60;
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_RECORDS = 1000;
@@ -261,6 +263,11 @@ class Emulator implements RunningEmulator {
 			case 'bodyStatusMismatch':
 				this.sendJson(req, res, 200, failure(401), true);
 				return false;
+			case 'rateLimited': {
+				const body = failure(429, [{ Key: endpoint === 'login' ? 'Login' : 'RefreshToken', Message: 'Too many requests. Try again later.' }]);
+				this.sendJson(req, res, 429, body, true, { 'Retry-After': String(FAULT_RETRY_AFTER_SECONDS) });
+				return false;
+			}
 		}
 	}
 

@@ -527,6 +527,23 @@ describe('emulator: server', () => {
 			assert.equal(r.json.Result, null);
 		});
 
+		it('rateLimited: a 429 envelope with Retry-After on the faulted endpoint only, spending nothing', async () => {
+			const em = await start();
+			const login = (await loginUser(em)).json.Result;
+			em.setFaults({ refresh: 'rateLimited' });
+			const r = await refresh(em, { AccessToken: login.AccessToken.Token, RefreshToken: login.RefreshToken });
+			assert.equal(r.status, 429);
+			assert.equal(r.json.Status, 429);
+			assert.equal(r.json.Result, null);
+			assert.equal(r.json.Title, 'Too Many Requests');
+			assert.equal(r.headers.get('retry-after'), '60');
+			const other = await loginUser(em, { LoginFields: { deviceToken: USER2.deviceToken }, Password: USER2.instanceKey });
+			assert.equal(other.status, 200, 'login is unaffected');
+			em.setFaults({});
+			const after = await refresh(em, { AccessToken: login.AccessToken.Token, RefreshToken: login.RefreshToken });
+			assert.equal(after.status, 200, 'the refused refresh did not spend the refresh token');
+		});
+
 		it('count: the fault applies to the next N requests, then the endpoint recovers', async () => {
 			const em = await start();
 			em.setFaults({ login: 'error500', count: 2 });
@@ -618,6 +635,7 @@ describe('emulator: CLI', () => {
 			{ argv: ['--port=0', '--json'], config: { port: 0 }, json: true },
 			{ argv: ['--token-lifetime', '60', '--refresh-lifetime', '600'], config: { accessTokenLifetimeSeconds: 60, refreshTokenLifetimeSeconds: 600 } },
 			{ argv: ['--fault', 'login=html502', '--fault=refresh=hang', '--fault-count', '2', '--slow-ms', '10'], config: { faults: { login: 'html502', refresh: 'hang', count: 2, slowMs: 10 } } },
+			{ argv: ['--fault', 'refresh=rateLimited'], config: { faults: { refresh: 'rateLimited' } } },
 			{ argv: ['--rate-limit', '3/10/30', '--require-admin-instance'], config: { loginRateLimit: { max: 3, windowSeconds: 10, blockSeconds: 30 }, requireInstanceHeaderForAdmin: true } },
 			{ argv: ['--config', 'e.json'], config: {}, configFile: 'e.json' },
 		];
