@@ -52,9 +52,13 @@ export function refreshHeaders(request: RefreshRequest): Record<string, string> 
 
 /** `t` words the error messages (the VS Code layer passes `vscode.l10n.t`). */
 export function createApiClient(loadTransport: () => Promise<Transport>, log: Log, t: Translate = untranslated): ApiClient {
+	/** Kept once loaded, so later requests skip the loader's promise. */
+	let loaded: Transport | undefined;
+
 	async function send(
 		httpRequest: HttpRequest,
-		context: FailureContext,
+		/** Built only on failure: its host costs a URL parse per request. */
+		context: () => FailureContext,
 		secrets: string[],
 	): Promise<Omit<TokenResponse, 'refreshToken'> & { refreshToken?: string }> {
 		const shown = `${httpRequest.method} ${displayUrl(httpRequest.url)}`;
@@ -75,20 +79,20 @@ export function createApiClient(loadTransport: () => Promise<Transport>, log: Lo
 
 		let response;
 		try {
-			const transport = await loadTransport();
+			const transport = loaded ?? (loaded = await loadTransport());
 			response = await transport(httpRequest);
 		} catch (e) {
 			if (isApiError(e)) throw failed(e);
 			if (httpRequest.signal?.aborted) throw failed(new ApiError('cancelled', cancelledMessage(t)));
 			const name = e instanceof Error ? e.name : typeof e;
 			log.error(`${shown}: unexpected ${name} from the network layer`);
-			throw failed(new ApiError('network', unreachableMessage(context.host, t)));
+			throw failed(new ApiError('network', unreachableMessage(context().host, t)));
 		}
 
 		const outcome = interpretResponse(response);
 		if (!outcome.ok) {
 			const f = outcome.failure;
-			throw failed(new ApiError(f.kind, failureMessage(f, context, t), f.status, f.details, f.retryAfterSeconds));
+			throw failed(new ApiError(f.kind, failureMessage(f, context(), t), f.status, f.details, f.retryAfterSeconds));
 		}
 		log.info(`${shown} → ${response.status} (${elapsed()})`);
 		return outcome.tokens;
@@ -98,7 +102,7 @@ export function createApiClient(loadTransport: () => Promise<Transport>, log: Lo
 		async login(request: LoginRequest, options: RequestOptions): Promise<TokenResponse> {
 			const url = joinUrl(request.baseUrl, LOGIN_PATH);
 			const secrets = [request.password, ...(request.kind === 'user' ? [request.login] : [])];
-			const context: FailureContext = { operation: 'login', accountKind: request.kind, host: hostOf(url) };
+			const context = (): FailureContext => ({ operation: 'login', accountKind: request.kind, host: hostOf(url) });
 			const tokens = await send(
 				{ method: 'POST', url, headers: loginHeaders(request), body: loginBody(request), ...options },
 				context,
@@ -113,7 +117,7 @@ export function createApiClient(loadTransport: () => Promise<Transport>, log: Lo
 
 		async refresh(request: RefreshRequest, options: RequestOptions): Promise<TokenResponse> {
 			const url = joinUrl(request.baseUrl, REFRESH_PATH);
-			const context: FailureContext = { operation: 'refresh', host: hostOf(url) };
+			const context = (): FailureContext => ({ operation: 'refresh', host: hostOf(url) });
 			const tokens = await send(
 				{ method: 'POST', url, headers: refreshHeaders(request), body: refreshBody(request), ...options },
 				context,
