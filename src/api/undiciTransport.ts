@@ -1,5 +1,5 @@
 // The network: one HTTP request through undici, direct or through a proxy. Bundled apart
-// (dist/undiciTransport.js) and loaded on the first request only, so activation never pays
+// (in dist/network.js) and loaded on the first request only, so activation never pays
 // for undici. Failures come back as ApiError `network`, `timeout` or `cancelled`.
 import { EventEmitter } from 'node:events';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
