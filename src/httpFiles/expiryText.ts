@@ -10,6 +10,3 @@ export function formatElapsed(ms: number): string {
 	if (hours < 48) return `${hours} h`;
 	return `${Math.floor(hours / 24)} days`;
 }
-
-/** Clock times: the one formatter every surface uses (util/time.ts). */
-export { formatClockTime as formatClock } from '../util/time';

@@ -1,8 +1,8 @@
 // Login through our API client against a raw undici `request` to the same local emulator:
 // what our layers (body building, envelope parsing, redaction, lazy transport) cost per call.
 import { request } from 'undici';
-import { loginBody, loginHeaders, createApiClient, joinUrl, LOGIN_PATH } from '../../src/api/client';
-import { lazyUndiciTransport } from '../../src/api/transport';
+import { loginBody, loginHeaders, joinUrl, LOGIN_PATH } from '../../src/api/client';
+import { lazyApiClient } from '../../src/api/lazyClient';
 import type { LoginRequest } from '../../src/api/types';
 import { DEMO_USERS, startEmulator } from '../../src/emulator/server';
 import { silentLog } from '../../src/util/log';
@@ -24,7 +24,7 @@ export async function benchLogin(): Promise<BenchRow[]> {
 			password: user.instanceKey,
 			loginFieldsFormat: 'object',
 		};
-		const client = createApiClient(lazyUndiciTransport(), silentLog);
+		const client = lazyApiClient(silentLog);
 		const viaClient = async (): Promise<void> => {
 			const tokens = await client.login(login, { timeoutMs: 30_000 });
 			if (!tokens.accessToken) throw new Error('no token');

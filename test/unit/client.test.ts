@@ -3,9 +3,8 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { createApiClient } from '../../src/api/client';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors';
-import { lazyUndiciTransport } from '../../src/api/transport';
+import { lazyApiClient } from '../../src/api/lazyClient';
 import type { ApiClient, LoginFieldsFormat, LoginRequest, RequestOptions, TokenResponse } from '../../src/api/types';
 import { errorCode, networkReason } from '../../src/api/undiciTransport';
 import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RunningEmulator } from '../../src/emulator/server';
@@ -83,7 +82,7 @@ describe('API client against the emulator', function () {
 		emulator.setFaults({});
 		emulator.resetRateLimit();
 		log = new RecordingLog();
-		client = createApiClient(lazyUndiciTransport(), log);
+		client = lazyApiClient(log);
 	});
 	afterEach(() => {
 		for (const line of log.lines) assertNoSecrets(line, 'log line');
@@ -258,7 +257,7 @@ describe('API client against odd answers', function () {
 	after(async () => close(server));
 	beforeEach(() => {
 		log = new RecordingLog();
-		client = createApiClient(lazyUndiciTransport(), log);
+		client = lazyApiClient(log);
 	});
 	afterEach(() => {
 		for (const line of log.lines) assertNoSecrets(line, 'log line');
@@ -377,7 +376,7 @@ describe('API client through a proxy', function () {
 
 	it('goes through http.proxy for a non-loopback host', async () => {
 		connectAnswer = 'tunnel';
-		const client = createApiClient(lazyUndiciTransport(), new RecordingLog());
+		const client = lazyApiClient(new RecordingLog());
 		const url = `http://telematics.test:${emulator.port}`;
 		remember(await client.login(userLogin(url), { ...OPTIONS, proxy: { proxyUrl, strictSSL: true, noProxy: [] } }));
 		assert.deepEqual(connectTargets.at(-1), `telematics.test:${emulator.port}`);
@@ -385,7 +384,7 @@ describe('API client through a proxy', function () {
 
 	it('a proxy asking for authentication → network naming the proxy', async () => {
 		connectAnswer = '407';
-		const client = createApiClient(lazyUndiciTransport(), new RecordingLog());
+		const client = lazyApiClient(new RecordingLog());
 		const error = await expectFailure(client.login(userLogin('http://telematics.test'), { ...OPTIONS, proxy: { proxyUrl, strictSSL: true, noProxy: [] } }), 'network');
 		assert.match(error.message, new RegExp(`the proxy ${new URL(proxyUrl).host} asked for authentication`));
 	});
@@ -394,7 +393,7 @@ describe('API client through a proxy', function () {
 		const closed = createServer();
 		const deadProxy = await listen(closed);
 		await close(closed);
-		const client = createApiClient(lazyUndiciTransport(), new RecordingLog());
+		const client = lazyApiClient(new RecordingLog());
 		const error = await expectFailure(client.login(userLogin('http://telematics.test'), { ...OPTIONS, proxy: { proxyUrl: deadProxy, strictSSL: true, noProxy: [] } }), 'network');
 		assert.match(error.message, new RegExp(`connection refused \\(through the proxy ${new URL(deadProxy).host}\\)`));
 	});

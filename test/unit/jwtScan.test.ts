@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { formatClock, formatElapsed } from '../../src/httpFiles/expiryText';
+import { formatElapsed } from '../../src/httpFiles/expiryText';
+import { formatClockTime as formatClock } from '../../src/util/time';
 import { findJwts, planTokenUpdates } from '../../src/httpFiles/jwtScan';
 import { applyEdits } from '../../src/httpFiles/textEdit';
 import { findOwner, planReplacements, type KnownToken } from '../../src/httpFiles/tokenMatch';
