@@ -1,11 +1,12 @@
 // The API client: builds Login and RefreshToken requests, sends them through a transport
 // loaded on first use, and turns answers into tokens or an ApiError with a message a person
 // can act on. Pure: no `vscode` import; the network lives behind `Transport`.
-import { ApiError, cancelledMessage, failureMessage, isApiError, noRefreshTokenMessage, unreachableMessage, type FailureContext } from './errors';
+import { ApiError, cancelledMessage, failureMessage, isApiError, noRefreshTokenMessage, unreachableMessage, unsafeTokenMessage, type FailureContext } from './errors';
 import { interpretResponse } from './parse';
 import type { ApiClient, HttpRequest, LoginRequest, RefreshRequest, RequestOptions, TokenResponse, Transport } from './types';
 import type { Log } from '../util/log';
-import { redact } from '../util/redact';
+import { clipText, redact } from '../util/redact';
+import { isSafeToken } from '../util/tokenGrammar';
 import { untranslated, type Translate } from '../util/translate';
 import { displayUrl, hostOf } from '../util/url';
 
@@ -91,11 +92,25 @@ export function createApiClient(loadTransport: () => Promise<Transport>, log: Lo
 
 		const outcome = interpretResponse(response);
 		if (!outcome.ok) {
+			// Redacted first, then cut: a cut must never leave part of a secret behind.
 			const f = outcome.failure;
-			throw failed(new ApiError(f.kind, failureMessage(f, context(), t), f.status, f.details, f.retryAfterSeconds));
+			const details = f.details.map((d) => ({ key: clipText(safe(d.key)), message: clipText(safe(d.message)) }));
+			const title = f.title === undefined ? undefined : clipText(safe(f.title));
+			const clean = { ...f, details, ...(title !== undefined && { title }) };
+			throw failed(new ApiError(f.kind, failureMessage(clean, context(), t), f.status, details, f.retryAfterSeconds));
+		}
+		// A token is stored, written into files and sent in headers: anything outside the
+		// token grammar (line breaks, quotes, braces, shell characters, megabytes) is refused here.
+		const tokens = outcome.tokens;
+		const unsafe = [['access token', tokens.accessToken], ['refresh token', tokens.refreshToken], ['device token', tokens.deviceToken]]
+			.filter(([, value]) => value !== undefined && !isSafeToken(value))
+			.map(([name]) => name);
+		if (unsafe.length) {
+			log.warn(`${shown} → ${response.status}: refused the answer, its ${unsafe.join(' and ')} does not fit the token grammar (${elapsed()})`);
+			throw new ApiError('badResponse', unsafeTokenMessage(context().host, t), response.status);
 		}
 		log.info(`${shown} → ${response.status} (${elapsed()})`);
-		return outcome.tokens;
+		return tokens;
 	}
 
 	return {

@@ -74,6 +74,7 @@ function credentialsHint(kind: AccountKind | undefined, t: Translate): string {
 
 /** Retry-After as words: `about 3 minutes`, `45 seconds`. */
 export function formatWait(seconds: number, t: Translate = untranslated): string {
+	if (!Number.isFinite(seconds) || seconds < 0) return t('a few minutes');
 	if (seconds < 60) return seconds === 1 ? t('1 second') : t('{0} seconds', seconds);
 	const minutes = Math.ceil(seconds / 60);
 	return minutes === 1 ? t('about 1 minute') : t('about {0} minutes', minutes);
@@ -82,6 +83,7 @@ export function formatWait(seconds: number, t: Translate = untranslated): string
 /** `30`, `0.3`: a timeout in seconds as a person reads it. */
 export function formatSeconds(ms: number): string {
 	const seconds = ms / 1000;
+	if (!Number.isFinite(seconds)) return '?';
 	return Number.isInteger(seconds) ? String(seconds) : seconds.toFixed(1);
 }
 
@@ -164,4 +166,9 @@ export function tooLargeMessage(host: string, limitBytes: number, t: Translate =
 /** The Login answer had no refresh token. */
 export function noRefreshTokenMessage(t: Translate = untranslated): string {
 	return t('The service answered in a form this extension does not understand (the login answer has no refresh token). Check telematicsAuth.baseUrl.');
+}
+
+/** A token in the answer does not fit the token grammar (util/tokenGrammar.ts); nothing was stored. */
+export function unsafeTokenMessage(host: string, t: Translate = untranslated): string {
+	return t('The service at {0} sent a token this extension will not use (it holds characters no token has, or is too long). Nothing was stored and your sessions are unchanged. Check telematicsAuth.baseUrl.', host);
 }

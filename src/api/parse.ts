@@ -30,9 +30,11 @@ export type ParsedTokens = Omit<TokenResponse, 'refreshToken'> & { refreshToken?
 
 export type Outcome = { ok: true; tokens: ParsedTokens } | { ok: false; failure: Failure };
 
-/** Most details we keep, and the longest text of each, so a message stays readable. */
+/**
+ * Most details we keep. Texts are kept whole here (the transport bounds the body): the client
+ * cuts them only after redaction, so a cut never leaves part of a secret behind.
+ */
 const MAX_DETAILS = 10;
-const MAX_TEXT = 300;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -54,8 +56,7 @@ export function pick(obj: unknown, ...names: string[]): unknown {
 function text(value: unknown): string | undefined {
 	if (typeof value !== 'string') return undefined;
 	const trimmed = value.trim();
-	if (!trimmed) return undefined;
-	return trimmed.length > MAX_TEXT ? `${trimmed.slice(0, MAX_TEXT)}…` : trimmed;
+	return trimmed ? trimmed : undefined;
 }
 
 function nonEmptyString(value: unknown): string | undefined {

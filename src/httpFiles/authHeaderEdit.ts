@@ -4,6 +4,10 @@
 import { DEFAULT_TOKEN_VARIABLE, planFileVariable } from './fileVariable';
 import { blockAt, lineAt, parseBlock, parseBlocks, parseLayout, type Layout, type ParsedRequest } from './requestParser';
 import { sortEdits, type TextEdit } from './textEdit';
+import { requireSafeToken } from '../util/tokenGrammar';
+
+/** A REST-client variable name: what `{{name}}` and `@name =` accept in every client we support. */
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 
 export type AuthValue =
 	/** The token itself in the header. */
@@ -13,12 +17,19 @@ export type AuthValue =
 	/** Only `Bearer {{variableName}}`: the user defines the variable elsewhere (an untracked env file). */
 	| { style: 'reference'; variableName?: string };
 
+/**
+ * What follows `Bearer `. Checked here, where it leaves for the file: a token outside the
+ * token grammar or a variable name outside the variable grammar throws, and nothing is written.
+ */
 export function bearerValue(value: AuthValue): string {
-	if (value.style === 'header') return value.token;
-	return `{{${value.variableName ?? DEFAULT_TOKEN_VARIABLE}}}`;
+	if (value.style === 'header') return requireSafeToken(value.token, 'Authorization header');
+	const name = value.variableName ?? DEFAULT_TOKEN_VARIABLE;
+	if (!VARIABLE_NAME.test(name)) throw new Error('Refused to write a variable name that is not a plain identifier.');
+	return `{{${name}}}`;
 }
 
 export function planAuthEdit(text: string, cursorOffsets: readonly number[], value: AuthValue): TextEdit[] {
+	const bearer = bearerValue(value); // throws before anything is planned
 	// Only the blocks under a cursor are parsed (large files stay fast); the variable style reads them all.
 	const layout = parseLayout(text);
 	const seen = new Set<number>();
@@ -31,7 +42,7 @@ export function planAuthEdit(text: string, cursorOffsets: readonly number[], val
 		const request = parseBlock(layout.lines, layout.blocks[block]!).request;
 		if (!request) continue;
 		requests++;
-		edits.push(...planRequest(layout, request, `Authorization: Bearer ${bearerValue(value)}`));
+		edits.push(...planRequest(layout, request, `Authorization: Bearer ${bearer}`));
 	}
 	if (requests && value.style === 'variable') {
 		const variableEdit = planFileVariable(parseBlocks(layout), value.variableName ?? DEFAULT_TOKEN_VARIABLE, value.token);

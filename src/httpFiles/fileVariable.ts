@@ -3,11 +3,13 @@
 import type { ParsedFile } from './requestParser';
 import { isComment } from './requestParser';
 import type { TextEdit } from './textEdit';
+import { requireSafeToken } from '../util/tokenGrammar';
 
 export const DEFAULT_TOKEN_VARIABLE = 'telematicsToken';
 
 /** The edit that makes `@name = value` true, or none when it already is. */
 export function planFileVariable(file: ParsedFile, name: string, value: string): TextEdit | undefined {
+	requireSafeToken(value, `@${name}`);
 	const existing = file.variables.find((v) => v.name === name);
 	if (existing) {
 		if (existing.value === value) return undefined;

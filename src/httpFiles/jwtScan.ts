@@ -2,6 +2,7 @@
 import { decodeHeader } from '../session/token';
 import { headerOnLine, lineAt, parseRestFile } from './requestParser';
 import type { TextEdit } from './textEdit';
+import { requireSafeToken } from '../util/tokenGrammar';
 
 export type JwtContext = 'header' | 'variable' | 'other';
 
@@ -53,5 +54,5 @@ export function findJwts(text: string): FoundJwt[] {
 export function planTokenUpdates(text: string, replacements: ReadonlyMap<string, string>): TextEdit[] {
 	return findJwts(text)
 		.filter((jwt) => replacements.has(jwt.token) && replacements.get(jwt.token) !== jwt.token)
-		.map((jwt) => ({ start: jwt.start, end: jwt.end, newText: replacements.get(jwt.token)! }));
+		.map((jwt) => ({ start: jwt.start, end: jwt.end, newText: requireSafeToken(replacements.get(jwt.token)!, 'Update Tokens in File') }));
 }

@@ -26,6 +26,13 @@ export interface NewAccount {
 	label: string;
 }
 
+/**
+ * What a compare-and-set token write did. `saved`: stored. `pending`: the keychain refused;
+ * the tokens are live in this window and written again later. `stale`: newer tokens are
+ * stored (a new login, another window's refresh): nothing written. `gone`: logged out.
+ */
+export type TokenWrite = 'saved' | 'pending' | 'stale' | 'gone';
+
 export interface ISessionStore extends Disposable {
 	/** Reads the index and every account's secret. Call once, after activation's cheap work. */
 	load(): Promise<void>;
@@ -42,14 +49,18 @@ export interface ISessionStore extends Disposable {
 	setActive(id: string): Promise<void>;
 	/** Stores a login's result (secret first, then index) and makes the account active. Same account again: replaces its tokens. */
 	saveLogin(account: NewAccount, tokens: StoredTokens): Promise<Session>;
-	/** Stores refreshed tokens: access and rotated refresh token in one secret write. */
-	updateTokens(id: string, tokens: StoredTokens): Promise<void>;
-	/** The refresh token was refused: only a new login helps. Tokens stay until then. */
-	markNeedsLogin(id: string): Promise<void>;
+	/**
+	 * Stores refreshed tokens (access and rotated refresh token in one secret write) only if
+	 * the account still holds `sentRefreshToken`: a logout is never undone, a newer login
+	 * always wins. A failed write keeps the tokens live in memory and retries (`pending`).
+	 */
+	updateTokens(id: string, tokens: StoredTokens, sentRefreshToken: string): Promise<TokenWrite>;
+	/** The refresh token `sentRefreshToken` was refused: only a new login helps (same compare-and-set). */
+	markNeedsLogin(id: string, sentRefreshToken: string): Promise<TokenWrite>;
 	/** Log out: deletes the secret and the index entry. */
 	remove(id: string): Promise<void>;
-	/** Re-reads one account from storage (another window may have written); fires onDidChange if it changed. Optional for test doubles. */
-	reloadAccount?(id: string): Promise<Session | undefined>;
+	/** Re-reads one account from storage (another window may have written); fires onDidChange if it changed. */
+	reloadAccount(id: string): Promise<Session | undefined>;
 }
 
 export type RefreshTrigger = 'auto' | 'manual';
@@ -66,6 +77,8 @@ export interface RefreshFailure {
 	accountId: string;
 	error: ApiError;
 	trigger: RefreshTrigger;
+	/** Set when the refresh itself worked but its token is too short-lived to use (told once). */
+	warning?: 'shortLived';
 }
 
 export interface IRefreshScheduler extends Disposable {

@@ -3,8 +3,13 @@
 import type { ApiError } from '../api/errors';
 import type { StoredTokens } from './types';
 
-/** First back-off delay after a transient failure. */
-export const BACKOFF_BASE_MS = 5_000;
+/**
+ * Shortest time between two automatic refreshes of one account, whatever the tokens say:
+ * a service that answers with an already expired token cannot drive a refresh loop.
+ */
+export const MIN_AUTO_INTERVAL_MS = 30_000;
+/** First back-off delay after a transient failure: never shorter than the minimum interval. */
+export const BACKOFF_BASE_MS = MIN_AUTO_INTERVAL_MS;
 /** Longest back-off delay. */
 export const BACKOFF_CAP_MS = 5 * 60_000;
 /** Jitter spreads retries by ±20 % so several windows or machines do not retry in step. */
@@ -22,14 +27,23 @@ export function planRefreshAt(tokens: Pick<StoredTokens, 'expiresAt' | 'obtained
 }
 
 /**
- * Delay before retry number `attempt` (1-based): 5 s, 10 s, 20 s, … capped at 5 min,
- * spread by ±20 %. `random` returns [0, 1); 0.5 means no jitter (tests pass a constant).
+ * Delay before retry number `attempt` (1-based): 30 s, 1 min, 2 min, … capped at 5 min,
+ * spread by ±20 % but never below the minimum interval. `random` returns [0, 1); 0.5 means
+ * no jitter (tests pass a constant).
  */
 export function backoffDelay(attempt: number, random: () => number = Math.random): number {
-	const exponent = Math.max(0, Math.floor(attempt) - 1);
-	const base = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(exponent, 30));
 	const factor = 1 + BACKOFF_JITTER * (2 * clamp01(random()) - 1);
-	return Math.round(Math.min(BACKOFF_CAP_MS, base * factor));
+	const delay = Math.min(BACKOFF_CAP_MS, minAutoInterval(attempt - 1) * factor);
+	return Math.round(Math.max(MIN_AUTO_INTERVAL_MS, delay));
+}
+
+/**
+ * The minimum interval after `streak` refreshes in a row whose tokens were too short-lived to
+ * wait that long (0: healthy): 30 s, 1 min, 2 min, … capped at 5 min.
+ */
+export function minAutoInterval(streak: number): number {
+	const exponent = Number.isFinite(streak) ? Math.max(0, Math.min(Math.floor(streak), 30)) : 0;
+	return Math.min(BACKOFF_CAP_MS, MIN_AUTO_INTERVAL_MS * 2 ** exponent);
 }
 
 /**

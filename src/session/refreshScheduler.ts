@@ -8,9 +8,10 @@
 import { ApiError, isApiError } from '../api/errors';
 import { Emitter } from '../util/emitter';
 import type { Log } from '../util/log';
+import { isoTime } from '../util/time';
 import type { Clock, IRefreshScheduler, ISessionStore, RefreshFailure, RefreshFn, RefreshStatus, RefreshTrigger } from './contracts';
 import type { Lease } from './lease';
-import { backoffDelay, planRefreshAt, shouldRetry } from './refreshPlan';
+import { backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, shouldRetry } from './refreshPlan';
 import type { SessionStore } from './sessionStore';
 import { computeExpiry } from './token';
 import type { Disposable, Session, StoredTokens } from './types';
@@ -50,6 +51,8 @@ interface Plan {
 	/** No automatic refresh until the tokens change (a login, another window's refresh). */
 	stopped: boolean;
 	lastError?: RefreshStatus['lastError'];
+	/** Refreshes in a row whose token lived shorter than the minimum interval (kept across token changes). */
+	shortStreak: number;
 	/** What `status()` last reported, to fire `onDidChangeStatus` on real changes only. */
 	reported?: string;
 }
@@ -153,9 +156,11 @@ export class RefreshScheduler implements IRefreshScheduler {
 		if (!this.started || !this.deps.enabled() || !tokens || session.state === 'needsLogin' || plan.stopped) {
 			return this.report(id);
 		}
-		const dueAt = plan.retryAt ?? planRefreshAt(tokens, this.deps.marginMs());
+		let dueAt = plan.retryAt ?? planRefreshAt(tokens, this.deps.marginMs());
+		// Never sooner than the minimum interval after the last refresh, by any window (no storms).
+		if (tokens.lastRefreshAt !== undefined) dueAt = Math.max(dueAt, tokens.lastRefreshAt + minAutoInterval(plan.shortStreak));
 		this.arm(id, plan, dueAt);
-		this.deps.log.debug(`Refresh of "${session.account.label}" planned for ${new Date(dueAt).toISOString()}.`);
+		this.deps.log.debug(`Refresh of "${session.account.label}" planned for ${isoTime(dueAt)}.`);
 		this.report(id);
 	}
 
@@ -191,15 +196,17 @@ export class RefreshScheduler implements IRefreshScheduler {
 		this.clearTimer(plan);
 		plan.retryAt = undefined;
 		const expected = plan.fingerprint;
+		const sent: { refreshToken?: string; stored?: boolean } = {};
 		const flight = (async () => {
 			try {
-				const session = await this.attempt(id, trigger === 'auto' ? expected : undefined);
+				const session = await this.attempt(id, trigger === 'auto' ? expected : undefined, sent);
 				plan.attempt = 0;
 				plan.lastError = undefined;
+				if (sent.stored) this.checkLifetime(id, plan, session, trigger);
 				return session;
 			} catch (error) {
 				const apiError = toApiError(error);
-				await this.failed(id, plan, apiError, trigger);
+				await this.failed(id, plan, apiError, trigger, sent.refreshToken);
 				throw apiError;
 			} finally {
 				this.inFlight.delete(id);
@@ -217,7 +224,7 @@ export class RefreshScheduler implements IRefreshScheduler {
 	 * new tokens), re-read the secret, and skip if someone else already refreshed.
 	 * `expected`: for automatic runs, the tokens the timer was planned for.
 	 */
-	private async attempt(id: string, expected: string | undefined): Promise<Session> {
+	private async attempt(id: string, expected: string | undefined, sentOut: { refreshToken?: string; stored?: boolean }): Promise<Session> {
 		let session = await this.reload(id);
 		if (expected !== undefined && fingerprintOf(session.tokens) !== expected) return session; // another window refreshed
 		const seen = fingerprintOf(session.tokens);
@@ -234,6 +241,7 @@ export class RefreshScheduler implements IRefreshScheduler {
 			session = await this.reload(id);
 			if (fingerprintOf(session.tokens) !== seen) return session; // refreshed while we took the lease
 			const sent = session.tokens as StoredTokens;
+			sentOut.refreshToken = sent.refreshToken;
 			this.deps.log.info(`Refreshing the access token of "${session.account.label}".`);
 			let response;
 			try {
@@ -253,6 +261,7 @@ export class RefreshScheduler implements IRefreshScheduler {
 			}
 			const now = this.deps.clock.now();
 			const expiry = computeExpiry(response.accessToken, response.expiresIn, now);
+			if (expiry.note) this.deps.log.warn(`The refreshed token of "${session.account.label}": ${expiry.note}; using ${expiry.source === 'expiresIn' ? 'ExpiresIn' : 'the 2-hour default'}.`);
 			const tokens: StoredTokens = {
 				...sent,
 				accessToken: response.accessToken,
@@ -263,15 +272,18 @@ export class RefreshScheduler implements IRefreshScheduler {
 				lastRefreshAt: now,
 			};
 			if (response.deviceToken) tokens.deviceToken = response.deviceToken;
-			await this.deps.store.updateTokens(id, tokens);
-			this.deps.log.info(`Refreshed the access token of "${session.account.label}"; it expires at ${new Date(expiry.expiresAt).toISOString()}.`);
+			const written = await this.deps.store.updateTokens(id, tokens, sent.refreshToken);
+			if (written === 'gone') throw new ApiError('cancelled', 'The account was logged out while its token was being refreshed.');
+			if (written === 'stale') return this.current(id); // a newer login or another window's refresh won
+			sentOut.stored = true;
+			this.deps.log.info(`Refreshed the access token of "${session.account.label}"; it expires at ${isoTime(expiry.expiresAt)}.`);
 			return this.current(id);
 		} finally {
 			await this.deps.lease.release(id);
 		}
 	}
 
-	private async failed(id: string, plan: Plan, error: ApiError, trigger: RefreshTrigger): Promise<void> {
+	private async failed(id: string, plan: Plan, error: ApiError, trigger: RefreshTrigger, sentRefreshToken: string | undefined): Promise<void> {
 		const now = this.deps.clock.now();
 		plan.lastError = { kind: error.kind, message: error.message, at: now };
 		if (error.kind === 'cancelled') return;
@@ -281,14 +293,16 @@ export class RefreshScheduler implements IRefreshScheduler {
 		if (decision === 'retry') {
 			plan.attempt++;
 			plan.retryAt = now + backoffDelay(plan.attempt, this.deps.random);
-			this.deps.log.warn(`Refreshing "${label}" failed (${error.kind}); retry ${plan.attempt} at ${new Date(plan.retryAt).toISOString()}.`);
+			this.deps.log.warn(`Refreshing "${label}" failed (${error.kind}); retry ${plan.attempt} at ${isoTime(plan.retryAt)}.`);
 			return;
 		}
 		plan.stopped = true;
 		if (decision === 'needsLogin') {
-			this.deps.log.warn(`The refresh token of "${label}" was refused; it needs a new login.`);
 			try {
-				await this.deps.store.markNeedsLogin(id);
+				// Only if the refused token is still the stored one: a newer login or refresh wins.
+				const marked = sentRefreshToken === undefined ? 'stale' : await this.deps.store.markNeedsLogin(id, sentRefreshToken);
+				if (marked === 'stale' || marked === 'gone') return;
+				this.deps.log.warn(`The refresh token of "${label}" was refused; it needs a new login.`);
 			} catch {
 				this.deps.log.error(`Could not mark "${label}" as needing a new login.`);
 			}
@@ -298,12 +312,37 @@ export class RefreshScheduler implements IRefreshScheduler {
 		if (!this.disposed) this.failEmitter.fire({ accountId: id, error, trigger });
 	}
 
+	/**
+	 * After this window's refresh: a token that lives shorter than the minimum interval (already
+	 * expired, a clock far off, a server bug) widens the interval and is told once, not refreshed in a loop.
+	 */
+	private checkLifetime(id: string, plan: Plan, session: Session, trigger: RefreshTrigger): void {
+		const tokens = session.tokens;
+		if (!tokens) return;
+		const left = tokens.expiresAt - tokens.obtainedAt;
+		if (left >= MIN_AUTO_INTERVAL_MS) {
+			plan.shortStreak = 0;
+			return;
+		}
+		plan.shortStreak++;
+		const label = session.account.label;
+		this.deps.log.warn(left <= 0
+			? `The service sent "${label}" a token that has already expired; the next automatic refresh waits ${Math.round(minAutoInterval(plan.shortStreak) / 1000)} s.`
+			: `The service sent "${label}" a token that expires in ${Math.round(left / 1000)} s; the next automatic refresh waits ${Math.round(minAutoInterval(plan.shortStreak) / 1000)} s.`);
+		if (plan.shortStreak === 1 && !this.disposed) {
+			const message = left <= 0
+				? 'The service sent a token that has already expired. Check that this computer\'s clock is right; if it is, the service has a problem. Automatic refresh slows down until a normal token arrives.'
+				: 'The service sent a token that expires within 30 seconds. Automatic refresh slows down until a longer-lived token arrives.';
+			this.failEmitter.fire({ accountId: id, error: new ApiError('badResponse', message), trigger, warning: 'shortLived' });
+		}
+	}
+
 	// --- helpers ------------------------------------------------------------------------
 
 	/** Re-reads the account from storage when the store can (another window may have written). */
 	private async reload(id: string): Promise<Session> {
 		const store = this.deps.store;
-		const session = store.reloadAccount ? await store.reloadAccount(id) : store.get(id);
+		const session = await store.reloadAccount(id);
 		if (!session) throw new ApiError('cancelled', 'The account was removed.');
 		if (!session.tokens) throw new ApiError('badCredentials', 'This account has no stored tokens. Log in again.');
 		return session;
@@ -340,7 +379,7 @@ export class RefreshScheduler implements IRefreshScheduler {
 	private planFor(id: string): Plan {
 		let plan = this.plans.get(id);
 		if (!plan) {
-			plan = { attempt: 0, stopped: false };
+			plan = { attempt: 0, stopped: false, shortStreak: 0 };
 			this.plans.set(id, plan);
 		}
 		return plan;

@@ -2,14 +2,22 @@
 // per account), kept in step with other windows. Pure: no `vscode` import; the VS Code
 // layer hands in `context.secrets` and `context.globalState`.
 import { Emitter } from '../util/emitter';
+import { isSafeToken } from '../util/tokenGrammar';
 import { silentLog, type Log } from '../util/log';
 import { accountIdFor } from './accountId';
-import { systemClock, type Clock, type ISessionStore, type NewAccount } from './contracts';
+import { systemClock, type Clock, type ISessionStore, type NewAccount, type TokenWrite } from './contracts';
 import type { AccountRecord, Disposable, MementoBackend, SecretBackend, Session, SessionState, StoredTokens } from './types';
 
 export const SECRET_PREFIX = 'telematicsAuth.session.';
 export const ACCOUNTS_KEY = 'telematicsAuth.accounts';
 export const ACTIVE_KEY = 'telematicsAuth.activeAccount';
+
+/** How long an unlisted secret may wait for its index entry (another window's login) before it is removed. */
+export const UNLISTED_GRACE_MS = 60_000;
+/** Retries of a failed token write: 2 s, 4 s, … up to a minute apart. */
+const PENDING_RETRY_BASE_MS = 2_000;
+const PENDING_RETRY_CAP_MS = 60_000;
+
 
 export function secretKeyFor(id: string): string {
 	return SECRET_PREFIX + id;
@@ -39,6 +47,15 @@ interface Entry {
 	needsLogin: boolean;
 }
 
+interface PendingWrite {
+	entry: Entry;
+	/** The refresh token these tokens replaced. */
+	base: string;
+	/** Failed writes so far. */
+	attempt: number;
+	timer?: unknown;
+}
+
 export interface SessionStoreOptions {
 	clock?: Clock;
 	log?: Log;
@@ -55,6 +72,14 @@ export class SessionStore implements ISessionStore {
 	/** Serializes writes, loads and cross-window reconciliation. */
 	private tail: Promise<unknown> = Promise.resolve();
 	private disposed = false;
+	/**
+	 * Tokens held in memory because storing them failed (a keychain that refused a write right
+	 * after a refresh). They are the live ones: sent on the next refresh, written again later.
+	 * `base` is the refresh token they replaced, to tell our stale secret from a newer one.
+	 */
+	private readonly pending = new Map<string, PendingWrite>();
+	/** Secrets seen for ids the index does not list: checked again, then removed. */
+	private readonly unlisted = new Map<string, unknown>();
 	private markReady!: () => void;
 	private isLoaded = false;
 
@@ -137,6 +162,7 @@ export class SessionStore implements ISessionStore {
 
 			// 1. The secret. A failure here leaves everything as it was.
 			await this.secrets.store(secretKeyFor(id), serialize(entry));
+			this.dropPending(id); // a new login always wins over refreshed tokens not yet stored
 
 			// 2. The index. A failure here puts the secret back as it was (best effort).
 			const index = this.entries.map((e) => (e.account.id === id ? account : e.account));
@@ -162,33 +188,48 @@ export class SessionStore implements ISessionStore {
 		});
 	}
 
-	updateTokens(id: string, tokens: StoredTokens): Promise<void> {
+	updateTokens(id: string, tokens: StoredTokens, sentRefreshToken: string): Promise<TokenWrite> {
 		return this.serialize(async () => {
 			const previous = this.find(id);
-			if (!previous) throw new Error(`Unknown account ${id}.`);
+			if (!previous) return 'gone';
+			const check = await this.compare(id, sentRefreshToken);
+			if (check !== 'same') return check;
 			const entry: Entry = { account: previous.account, tokens: { ...tokens }, needsLogin: false };
-			await this.secrets.store(secretKeyFor(id), serialize(entry));
 			const before = this.snapshot();
 			this.replace(entry);
+			const saved = await this.write(entry, sentRefreshToken);
 			this.fireIfChanged(before);
+			return saved ? 'saved' : 'pending';
 		});
 	}
 
-	markNeedsLogin(id: string): Promise<void> {
+	markNeedsLogin(id: string, sentRefreshToken: string): Promise<TokenWrite> {
 		return this.serialize(async () => {
 			const previous = this.find(id);
-			if (!previous || previous.needsLogin) return;
+			if (!previous) return 'gone';
+			if (previous.needsLogin) return 'saved';
+			const check = await this.compare(id, sentRefreshToken);
+			if (check !== 'same') return check;
 			const entry: Entry = { ...previous, needsLogin: true };
+			this.dropPending(id);
+			this.replace(entry);
+			let saved = true;
 			if (entry.tokens) {
 				try {
 					await this.secrets.store(secretKeyFor(id), serialize(entry));
 				} catch {
+					saved = false;
 					this.log.warn(`Could not save that account "${entry.account.label}" needs a new login; this window remembers it until reload.`);
 				}
 			}
-			this.replace(entry);
 			this.changeEmitter.fire();
+			return saved ? 'saved' : 'pending';
 		});
+	}
+
+	/** Whether refreshed tokens of `id` are held in memory only, waiting to be stored. */
+	hasUnsavedTokens(id: string): boolean {
+		return this.pending.has(id);
 	}
 
 	remove(id: string): Promise<void> {
@@ -197,6 +238,7 @@ export class SessionStore implements ISessionStore {
 			if (index < 0) return;
 			// The secret goes first: a failure to update the index must not leave tokens behind.
 			await this.secrets.delete(secretKeyFor(id));
+			this.dropPending(id);
 			const remaining = this.entries.filter((e) => e.account.id !== id);
 			await this.memento.update(ACCOUNTS_KEY, remaining.map((e) => e.account));
 			this.entries = remaining;
@@ -226,6 +268,9 @@ export class SessionStore implements ISessionStore {
 
 	dispose(): void {
 		this.disposed = true;
+		for (const id of [...this.pending.keys()]) this.dropPending(id);
+		for (const timer of this.unlisted.values()) this.clock.clearTimeout(timer);
+		this.unlisted.clear();
 		for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
 		this.changeEmitter.dispose();
 	}
@@ -250,12 +295,22 @@ export class SessionStore implements ISessionStore {
 		const before = this.snapshot();
 		const read = await this.readSecret(this.find(id)?.account ?? { id, label: id });
 		if (read.status === 'failed') return; // keep what we have; the next event tries again
+		const pending = this.pending.get(id);
+		if (pending) {
+			// Our refreshed tokens are not stored yet. The secret still holding the refresh token
+			// they replaced is our own stale copy: memory wins. Anything else (a logout, a newer
+			// login, our write landing) is newer than what we hold.
+			if (read.status === 'ok' && read.tokens.refreshToken === pending.base) return;
+			this.dropPending(id);
+		}
 		const known = new Map(this.entries.map((e) => [e.account.id, e]));
 		const index = this.readIndex();
 		const listed = new Set(index.map((a) => a.id));
 		// globalState may lag behind the secret: keep accounts we know of that it does not list yet.
 		const records = [...index, ...this.entries.map((e) => e.account).filter((a) => !listed.has(a.id))];
-		if (read.status === 'ok' && read.account && !records.some((a) => a.id === id)) records.push(read.account);
+		// A secret no account points to is never made into an account (a refresh that landed
+		// after a logout, a crash between two writes): checked again, then removed.
+		if (read.status !== 'missing' && !records.some((a) => a.id === id)) this.watchUnlisted(id);
 
 		const entries: Entry[] = [];
 		for (const account of records) {
@@ -272,6 +327,92 @@ export class SessionStore implements ISessionStore {
 		const active = this.readActive();
 		this.activeId = active;
 		this.fireIfChanged(before);
+	}
+
+	/**
+	 * Looks at an unlisted secret again after `UNLISTED_GRACE_MS` (globalState reaches other
+	 * windows later than the secret does): listed by then, it is followed as usual; still
+	 * unlisted, it is deleted.
+	 */
+	private watchUnlisted(id: string): void {
+		if (this.unlisted.has(id) || this.disposed) return;
+		const timer = this.clock.setTimeout(() => {
+			this.unlisted.delete(id);
+			if (this.disposed) return;
+			this.serialize(async () => {
+				if (this.find(id) || this.readIndex().some((a) => a.id === id)) return this.reconcile(id);
+				if ((await this.readRaw(id)) === undefined) return;
+				await this.secrets.delete(secretKeyFor(id));
+				this.log.warn('Removed stored tokens that no account points to (left behind by a logout or an interrupted save).');
+			}).catch((error) => this.log.warn(`Could not remove stored tokens that no account points to: ${errorName(error)}.`));
+		}, UNLISTED_GRACE_MS);
+		this.unlisted.set(id, timer);
+	}
+
+	// --- compare-and-set ----------------------------------------------------------------
+
+	/**
+	 * Whether `id` still holds `sentRefreshToken` (memory while a write is pending, else
+	 * storage). `gone`: another window logged it out (this window follows). `stale`: a newer
+	 * login or another window's refresh replaced it (this window follows that).
+	 */
+	private async compare(id: string, sentRefreshToken: string): Promise<'same' | 'stale' | 'gone'> {
+		const pending = this.pending.get(id);
+		let current: string | undefined = pending?.entry.tokens?.refreshToken;
+		if (!pending) {
+			const read = await this.readSecret(this.find(id)!.account);
+			if (read.status === 'missing') {
+				await this.reconcile(id);
+				if (!this.find(id)) {
+					this.log.info('The account was logged out while a refresh was under way; the refreshed tokens are dropped.');
+					return 'gone';
+				}
+			}
+			// Unreadable storage: the tokens this window holds are the best knowledge there is.
+			current = read.status === 'ok' ? read.tokens.refreshToken : this.find(id)?.tokens?.refreshToken;
+		}
+		if (current === sentRefreshToken) return 'same';
+		this.log.info('The stored tokens changed while a refresh was under way (a new login or another window); the newer ones are kept.');
+		await this.reconcile(id);
+		return 'stale';
+	}
+
+	/** Stores `entry`; on failure keeps it as pending and tries again later. True when stored. */
+	private async write(entry: Entry, base: string): Promise<boolean> {
+		const id = entry.account.id;
+		try {
+			await this.secrets.store(secretKeyFor(id), serialize(entry));
+			this.dropPending(id);
+			return true;
+		} catch (error) {
+			const previous = this.pending.get(id);
+			const record: PendingWrite = { entry, base: previous?.base ?? base, attempt: (previous?.attempt ?? 0) + 1 };
+			this.dropPending(id);
+			const delay = Math.min(PENDING_RETRY_CAP_MS, PENDING_RETRY_BASE_MS * 2 ** Math.min(record.attempt - 1, 10));
+			record.timer = this.clock.setTimeout(() => this.retryPending(id, record), delay);
+			this.pending.set(id, record);
+			this.log.warn(`Could not store the refreshed tokens of "${entry.account.label}" (${errorName(error)}); this window keeps them and tries again in ${Math.round(delay / 1000)} s.`);
+			return false;
+		}
+	}
+
+	private retryPending(id: string, record: PendingWrite): void {
+		record.timer = undefined;
+		if (this.disposed || this.pending.get(id) !== record) return;
+		this.serialize(async () => {
+			if (this.disposed || this.pending.get(id) !== record) return;
+			const read = await this.readSecret(record.entry.account);
+			// Storage moved on (a logout, a newer login): that wins over what we hold.
+			const ours = read.status === 'ok' && (read.tokens.refreshToken === record.base || read.tokens.refreshToken === record.entry.tokens?.refreshToken);
+			if (read.status !== 'failed' && !ours) return this.reconcile(id);
+			if (await this.write(record.entry, record.base)) this.log.info(`Stored the refreshed tokens of "${record.entry.account.label}".`);
+		}).catch(() => undefined);
+	}
+
+	private dropPending(id: string): void {
+		const pending = this.pending.get(id);
+		if (pending?.timer !== undefined) this.clock.clearTimeout(pending.timer);
+		this.pending.delete(id);
 	}
 
 	// --- reading ------------------------------------------------------------------------
@@ -407,9 +548,9 @@ export function parsePayload(raw: string): SecretPayload | undefined {
 	}
 	if (typeof value !== 'object' || value === null) return undefined;
 	const p = value as Record<string, unknown>;
-	const nonEmpty = (v: unknown) => typeof v === 'string' && v.length > 0;
 	const finite = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
-	if (p.v !== 1 || !nonEmpty(p.accessToken) || !nonEmpty(p.refreshToken)) return undefined;
+	// The keychain is no more trusted than the service: tokens outside the grammar make the secret unreadable.
+	if (p.v !== 1 || !isSafeToken(p.accessToken) || !isSafeToken(p.refreshToken)) return undefined;
 	if (!finite(p.expiresAt) || !finite(p.obtainedAt) || !EXPIRY_SOURCES.has(p.expirySource as string)) return undefined;
 	if (p.deviceToken !== undefined && typeof p.deviceToken !== 'string') return undefined;
 	if (p.lastRefreshAt !== undefined && !finite(p.lastRefreshAt)) return undefined;

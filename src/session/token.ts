@@ -2,6 +2,7 @@
 // Pure: no `vscode` import. The JWT's own `exp` is the reliable source; `ExpiresIn`
 // (seconds in practice, "milliseconds" per the spec) is the fallback; 2 hours is the last resort.
 import { jwtDecode, type JwtPayload } from 'jwt-decode';
+import { INVALID_TIME } from '../util/time';
 import type { StoredTokens } from './types';
 
 /** The spec's stated lifetime and refresh period. */
@@ -14,9 +15,14 @@ export const DEFAULT_LIFETIME_MS = 2 * 60 * 60 * 1000;
  */
 const MAX_PLAUSIBLE_SECONDS = 7 * 24 * 60 * 60;
 
+/** Furthest ahead of now a JWT `exp` is believed; a later one falls back to `ExpiresIn`. */
+export const MAX_BELIEVED_EXP_AHEAD_MS = 30 * 24 * 60 * 60 * 1000;
+
 export interface Expiry {
 	expiresAt: number;
 	source: StoredTokens['expirySource'];
+	/** Why a source was passed over, for the log (no token content). */
+	note?: string;
 }
 
 /** Decoded JWT payload, or undefined when the token is not a readable JWT. */
@@ -48,14 +54,30 @@ export function expiresInToMs(expiresIn: number | undefined): number | undefined
 	return undefined;
 }
 
+/**
+ * When `accessToken` expires. The JWT's `exp` is believed only inside a plausible window:
+ * not before the token's own issue time (`iat`, or 30 days back when it has none) and at
+ * most 30 days ahead of `now`. Otherwise `ExpiresIn`, then the 2-hour default; `note` says why.
+ * An `exp` in the recent past is believed: the token is expired, and the scheduler's
+ * minimum interval (refreshPlan.ts) keeps that from turning into a refresh loop.
+ */
 export function computeExpiry(accessToken: string, expiresIn: number | undefined, now: number): Expiry {
-	const exp = decodeClaims(accessToken)?.exp;
-	if (typeof exp === 'number' && Number.isFinite(exp) && exp > 0) {
-		return { expiresAt: exp * 1000, source: 'jwt' };
+	const claims = decodeClaims(accessToken);
+	const exp = claims?.exp;
+	let note: string | undefined;
+	if (exp !== undefined) {
+		const expMs = typeof exp === 'number' ? exp * 1000 : NaN;
+		const iat = claims?.iat;
+		const issuedMs = typeof iat === 'number' && Number.isFinite(iat) ? iat * 1000 : now - MAX_BELIEVED_EXP_AHEAD_MS;
+		if (Number.isFinite(expMs) && expMs > issuedMs && expMs >= now - MAX_BELIEVED_EXP_AHEAD_MS && expMs <= now + MAX_BELIEVED_EXP_AHEAD_MS) {
+			return { expiresAt: expMs, source: 'jwt' };
+		}
+		note = 'the token\'s exp claim is outside the plausible window (its issue time to 30 days ahead)';
 	}
 	const lifetime = expiresInToMs(expiresIn);
-	if (lifetime !== undefined) return { expiresAt: now + lifetime, source: 'expiresIn' };
-	return { expiresAt: now + DEFAULT_LIFETIME_MS, source: 'default' };
+	if (lifetime !== undefined) return { expiresAt: now + lifetime, source: 'expiresIn', ...(note && { note }) };
+	if (expiresIn !== undefined) note = `${note ? `${note}; ` : ''}ExpiresIn is not a plausible lifetime`;
+	return { expiresAt: now + DEFAULT_LIFETIME_MS, source: 'default', ...(note && { note }) };
 }
 
 /**
@@ -63,7 +85,9 @@ export function computeExpiry(accessToken: string, expiresIn: number | undefined
  * `1h 59m`, `12m`, `45s`, or `expired`. Minutes are rounded down; under a minute shows seconds.
  */
 export function formatRemaining(ms: number): string {
+	if (Number.isNaN(ms)) return INVALID_TIME;
 	if (ms <= 0) return 'expired';
+	if (!Number.isFinite(ms)) return INVALID_TIME;
 	const totalSeconds = Math.floor(ms / 1000);
 	if (totalSeconds < 60) return `${totalSeconds}s`;
 	const totalMinutes = Math.floor(totalSeconds / 60);

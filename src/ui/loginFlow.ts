@@ -39,11 +39,26 @@ export function prefillFor(session: Session): LoginPrefill {
 	};
 }
 
-/** Admin: the API login. User: the JWT's `name` claim when there is one, else the masked device token. */
+/**
+ * Admin: the API login. User: the JWT's `name` claim when there is one, else the masked device
+ * token. The name comes from the service: control and bidi characters go, `$(` cannot start an
+ * icon in the status bar, and it is cut to 64 characters.
+ */
 export function accountLabel(kind: AccountKind, login: string, accessToken: string): string {
 	if (kind === 'admin') return login;
 	const name = decodeClaims(accessToken)?.['name'];
-	return typeof name === 'string' && name.trim() ? name.trim() : maskSecret(login);
+	const clean = typeof name === 'string' ? displayText(name) : '';
+	return clean ? clean : maskSecret(login);
+}
+
+/** Text from outside made safe to show on one line. */
+export function displayText(value: string, max = 64): string {
+	const flat = value
+		.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g, ' ')
+		.replace(/\$\(/g, '$\u200a(')
+		.replace(/\s+/g, ' ')
+		.trim();
+	return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 /** The tokens to store for a Login response received at `now`. */

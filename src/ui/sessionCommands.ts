@@ -107,7 +107,7 @@ export function registerSessionCommands(services: Services, prompts: PrompterSlo
  * their own failure. Offers buttons only: it never logs in by itself.
  */
 export function reportRefreshFailure(services: Services, failure: RefreshFailure, loginAgain: (arg: unknown) => unknown): void {
-	if (failure.trigger !== 'auto') return;
+	if (failure.trigger !== 'auto' && failure.warning === undefined) return;
 	const session = services.store.get(failure.accountId);
 	if (!session) return;
 	const { label, serviceUrl } = session.account;
@@ -118,7 +118,9 @@ export function reportRefreshFailure(services: Services, failure: RefreshFailure
 	const { error } = failure;
 	const reason = errorText(services, error);
 	let shown: Thenable<string | undefined>;
-	if (error.kind === 'badCredentials' || error.kind === 'forbidden') {
+	if (failure.warning === 'shortLived') {
+		shown = notify('warning', vscode.l10n.t('The token for {0} was refreshed, but: {1}', label, reason), showLog);
+	} else if (error.kind === 'badCredentials' || error.kind === 'forbidden') {
 		shown = notify('warning', vscode.l10n.t('The session for {0} has expired and could not be refreshed.', label), logInAgain);
 	} else if (error.kind === 'rateLimited') {
 		shown = notify('warning', vscode.l10n.t('{0} is rate-limiting requests, so the token for {1} could not be refreshed. Nothing will be retried automatically; refresh it later.', hostOf(serviceUrl), label), refreshNow, showLog);

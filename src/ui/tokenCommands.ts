@@ -6,11 +6,19 @@ import { formatRemaining } from '../session/token';
 import { resolveAccount } from './accountArg';
 import { ensureFreshToken, type FreshSession } from './http/freshToken';
 import { notify } from './notifications';
+import { isSafeToken, requireSafeToken, shellQuote, UnsafeTokenError } from '../util/tokenGrammar';
+
+/** A stored token outside the token grammar (a keychain entry changed behind our back). */
+export function unsafeStoredTokenMessage(label: string): string {
+	return vscode.l10n.t('The stored token for {0} is not a token this extension will write anywhere. Nothing was copied or changed. Log in again to replace it.', label);
+}
 
 type Format = (token: string) => string;
 
-export const authorizationHeader: Format = (token) => `Authorization: Bearer ${token}`;
-export const curlHeader: Format = (token) => `-H 'Authorization: Bearer ${token}'`;
+export const authorizationHeader: Format = (token) => `Authorization: Bearer ${requireSafeToken(token, 'clipboard')}`;
+/** A curl argument, shell-quoted whatever the token holds (it is checked against the grammar too). */
+export const curlHeader: Format = (token) => `-H ${shellQuote(authorizationHeader(token))}`;
+const rawToken: Format = (token) => requireSafeToken(token, 'clipboard');
 
 /** The account's token after the expiry check (and an offered refresh), or undefined. */
 async function freshSession(services: Services, arg: unknown): Promise<FreshSession | undefined> {
@@ -25,7 +33,15 @@ function validFor(services: Services, session: FreshSession): string {
 async function copy(services: Services, arg: unknown, format: Format, what: string): Promise<boolean> {
 	const session = await freshSession(services, arg);
 	if (!session) return false;
-	await vscode.env.clipboard.writeText(format(session.tokens.accessToken));
+	let text: string;
+	try {
+		text = format(session.tokens.accessToken);
+	} catch (error) {
+		if (!(error instanceof UnsafeTokenError)) throw error;
+		void notify('error', unsafeStoredTokenMessage(session.account.label));
+		return false;
+	}
+	await vscode.env.clipboard.writeText(text);
 	void notify('info', vscode.l10n.t('Copied {0} for {1} — valid for {2}.', what, session.account.label, validFor(services, session)));
 	return true;
 }
@@ -38,6 +54,10 @@ export function apiExplorerUrl(serviceUrl: string): string {
 async function openApiExplorer(services: Services, arg: unknown): Promise<boolean> {
 	const session = await freshSession(services, arg);
 	if (!session) return false;
+	if (!isSafeToken(session.tokens.accessToken)) {
+		void notify('error', unsafeStoredTokenMessage(session.account.label));
+		return false;
+	}
 	await vscode.env.clipboard.writeText(`Bearer ${session.tokens.accessToken}`);
 	const opened = await vscode.env.openExternal(vscode.Uri.parse(apiExplorerUrl(session.account.serviceUrl)));
 	void notify('info', opened
@@ -49,7 +69,7 @@ async function openApiExplorer(services: Services, arg: unknown): Promise<boolea
 export function registerTokenCommands(services: Services): vscode.Disposable {
 	return vscode.Disposable.from(
 		vscode.commands.registerCommand('telematicsAuth.copyAuthorizationHeader', (arg?: unknown) => copy(services, arg, authorizationHeader, vscode.l10n.t('the Authorization header'))),
-		vscode.commands.registerCommand('telematicsAuth.copyAccessToken', (arg?: unknown) => copy(services, arg, (token) => token, vscode.l10n.t('the access token'))),
+		vscode.commands.registerCommand('telematicsAuth.copyAccessToken', (arg?: unknown) => copy(services, arg, rawToken, vscode.l10n.t('the access token'))),
 		vscode.commands.registerCommand('telematicsAuth.copyAsCurl', (arg?: unknown) => copy(services, arg, curlHeader, vscode.l10n.t('the curl header'))),
 		vscode.commands.registerCommand('telematicsAuth.openApiExplorer', (arg?: unknown) => openApiExplorer(services, arg)),
 	);

@@ -37,13 +37,25 @@ function escapeRegExp(value: string): string {
 	return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The forms a secret may take in text: as is, and JSON-escaped. */
+/**
+ * The forms a secret may take in text: as is, JSON-escaped, URL-encoded (form and path
+ * style), and base64 (standard and URL-safe, with and without padding).
+ */
 function secretForms(knownSecrets: Iterable<string>): string[] {
 	const forms = new Set<string>();
 	for (const secret of knownSecrets) {
 		if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) continue;
-		forms.add(secret);
-		forms.add(JSON.stringify(secret).slice(1, -1));
+		const base64 = Buffer.from(secret, 'utf8').toString('base64');
+		const encoded = encodeURIComponent(secret);
+		for (const form of [
+			secret,
+			JSON.stringify(secret).slice(1, -1),
+			encoded,
+			encoded.replace(/%20/g, '+'),
+			base64,
+			base64.replace(/=+$/, ''),
+			Buffer.from(secret, 'utf8').toString('base64url'),
+		]) forms.add(form);
 	}
 	return [...forms].sort((a, b) => b.length - a.length);
 }
@@ -56,7 +68,8 @@ export function redact(text: string, knownSecrets: Iterable<string> = []): strin
 	let out = text;
 	const forms = secretForms(knownSecrets);
 	if (forms.length) {
-		out = out.replace(new RegExp(forms.map(escapeRegExp).join('|'), 'g'), MASK);
+		// Case-insensitive: percent-encoders differ in hex case; masking a look-alike is harmless.
+		out = out.replace(new RegExp(forms.map(escapeRegExp).join('|'), 'gi'), MASK);
 	}
 	return out
 		.replace(JWT, MASK)
@@ -67,8 +80,19 @@ export function redact(text: string, knownSecrets: Iterable<string> = []): strin
 		.replace(HEADER_LINE, `$1${MASK}`);
 }
 
-/** A secret for display: `demo…0001`. Values under 12 characters show nothing: `••••`. */
+/** Longest text an error message or log line carries from a response, after redaction. */
+export const MAX_CLIP = 300;
+
+/** Cuts `text` to `max` characters with an ellipsis. Call it on redacted text only. */
+export function clipText(text: string, max: number = MAX_CLIP): string {
+	return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/**
+ * A secret for display: at most its last 4 characters, `••••0001`; values under 12
+ * characters show none of theirs: `••••`.
+ */
 export function maskSecret(value: string): string {
 	if (value.length < 12) return '••••';
-	return `${value.slice(0, 4)}…${value.slice(-4)}`;
+	return `••••${value.slice(-4)}`;
 }

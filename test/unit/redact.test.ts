@@ -35,8 +35,8 @@ describe('redact', () => {
 
 describe('maskSecret', () => {
 	const cases: [string, string][] = [
-		['demo-device-token', 'demo…oken'],
-		['0123456789ab', '0123…89ab'],
+		['demo-device-token', '••••oken'],
+		['0123456789ab', '••••89ab'],
 		['0123456789a', '••••'],
 		['abc', '••••'],
 		['', '••••'],

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors';
-import { BACKOFF_CAP_MS, backoffDelay, planRefreshAt, shouldRetry, type RetryDecision } from '../../src/session/refreshPlan';
+import { BACKOFF_CAP_MS, backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, shouldRetry, type RetryDecision } from '../../src/session/refreshPlan';
 
 const S = 1000;
 const MIN = 60 * S;
@@ -33,12 +33,12 @@ describe('planRefreshAt', () => {
 describe('backoffDelay', () => {
 	const noJitter = () => 0.5;
 	const table: Array<[attempt: number, ms: number]> = [
-		[1, 5 * S],
-		[2, 10 * S],
-		[3, 20 * S],
-		[4, 40 * S],
-		[5, 80 * S],
-		[6, 160 * S],
+		[1, 30 * S],
+		[2, 60 * S],
+		[3, 120 * S],
+		[4, 240 * S],
+		[5, 5 * MIN],
+		[6, 5 * MIN],
 		[7, 5 * MIN],
 		[8, 5 * MIN],
 		[50, 5 * MIN],
@@ -48,11 +48,19 @@ describe('backoffDelay', () => {
 		it(`attempt ${attempt} waits ${ms / S} s`, () => assert.equal(backoffDelay(attempt, noJitter), ms));
 	}
 
-	it('jitter spreads the delay by at most ±20 %, never past the cap', () => {
-		assert.equal(backoffDelay(1, () => 0), 4 * S);
-		assert.equal(backoffDelay(1, () => 0.999999), 6 * S);
+	it('jitter spreads the delay by at most ±20 %, never below the 30 s minimum interval nor past the cap', () => {
+		assert.equal(backoffDelay(1, () => 0), MIN_AUTO_INTERVAL_MS);
+		assert.equal(backoffDelay(1, () => 0.999999), 36 * S);
+		assert.equal(backoffDelay(2, () => 0), 48 * S);
 		assert.equal(backoffDelay(10, () => 0.999999), BACKOFF_CAP_MS);
 		assert.equal(backoffDelay(10, () => 0), 4 * MIN);
+	});
+
+	it('any attempt number, even NaN or negative, waits at least the minimum interval', () => {
+		for (const attempt of [Number.NaN, -5, 0, Infinity, 1e9]) {
+			const delay = backoffDelay(attempt, () => 0);
+			assert.ok(delay >= MIN_AUTO_INTERVAL_MS && delay <= BACKOFF_CAP_MS, `${attempt} → ${delay}`);
+		}
 	});
 
 	it('grows with each attempt until the cap', () => {
@@ -60,6 +68,13 @@ describe('backoffDelay', () => {
 		for (let i = 1; i < delays.length; i++) assert.ok(delays[i] >= delays[i - 1]);
 		assert.equal(delays.at(-1), BACKOFF_CAP_MS);
 	});
+});
+
+describe('minAutoInterval', () => {
+	const table: Array<[streak: number, ms: number]> = [[0, 30 * S], [1, 60 * S], [2, 120 * S], [3, 240 * S], [4, 5 * MIN], [99, 5 * MIN], [Number.NaN, 30 * S], [-1, 30 * S]];
+	for (const [streak, ms] of table) {
+		it(`after ${streak} too-short tokens in a row: ${ms / S} s`, () => assert.equal(minAutoInterval(streak), ms));
+	}
 });
 
 describe('shouldRetry', () => {

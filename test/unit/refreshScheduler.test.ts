@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { MIN_AUTO_INTERVAL_MS } from '../../src/session/refreshPlan';
 import { ApiError } from '../../src/api/errors';
 import type { TokenResponse } from '../../src/api/types';
 import type { NewAccount, RefreshFailure, RefreshFn } from '../../src/session/contracts';
@@ -82,16 +83,16 @@ describe('RefreshScheduler', () => {
 		assert.equal(tokens?.refreshToken, service.currentRefreshToken);
 		assert.equal(tokens?.lastRefreshAt, time.clock.now());
 		assert.equal(tokens?.expirySource, 'jwt');
-		// The JWT's exp has whole seconds: half of the lifetime it states, from now.
-		assert.equal(scheduler.status(id).nextRefreshAt, tokens!.obtainedAt + (tokens!.expiresAt - tokens!.obtainedAt) / 2);
-		assert.ok(Math.abs(scheduler.status(id).nextRefreshAt! - (time.clock.now() + 20 * S)) < S);
+		// Half-life (20 s) is sooner than the 30 s minimum interval between refreshes: the interval wins.
+		assert.equal(scheduler.status(id).nextRefreshAt, tokens!.lastRefreshAt! + MIN_AUTO_INTERVAL_MS);
 	});
 
 	it('sends the newest refresh token on every refresh (rotation), cycle after cycle', async () => {
 		const id = await login();
 		scheduler.start();
+		// The first at half-life (20 s), then one per 30 s minimum interval.
 		for (let cycle = 0; cycle < 5; cycle++) {
-			await time.timers.tickAsync(20 * S + SETTLE);
+			await time.timers.tickAsync(30 * S + SETTLE);
 			await settle();
 		}
 		assert.equal(service.calls.length, 5);
@@ -130,24 +131,25 @@ describe('RefreshScheduler', () => {
 	});
 
 	it('a transient failure is retried with back-off, then succeeds', async () => {
+		service.lifetimeMs = 10 * MIN; // refreshed at 5 min (the margin), with room for two retries
 		service.failures.push(new ApiError('network', 'The service could not be reached.'), new ApiError('serverUnavailable', 'The service is unavailable.', 503));
 		const id = await login();
 		scheduler.start();
-		await time.timers.tickAsync(20 * S + SETTLE);
+		await time.timers.tickAsync(5 * MIN + SETTLE);
 		await settle();
 		assert.equal(service.calls.length, 1);
 		const status = scheduler.status(id);
 		assert.equal(status.lastError?.kind, 'network');
-		assert.equal(status.nextRefreshAt, time.clock.now() + 5 * S);
+		assert.equal(status.nextRefreshAt, time.clock.now() + 30 * S);
 		assert.ok(statusChanges.includes(id));
 
-		await time.timers.tickAsync(5 * S + SETTLE);
+		await time.timers.tickAsync(30 * S + SETTLE);
 		await settle();
 		assert.equal(service.calls.length, 2);
 		assert.equal(scheduler.status(id).lastError?.kind, 'serverUnavailable');
-		assert.equal(scheduler.status(id).nextRefreshAt, time.clock.now() + 10 * S);
+		assert.equal(scheduler.status(id).nextRefreshAt, time.clock.now() + 60 * S);
 
-		await time.timers.tickAsync(10 * S + SETTLE);
+		await time.timers.tickAsync(60 * S + SETTLE);
 		await settle();
 		assert.equal(service.calls.length, 3);
 		assert.equal(scheduler.status(id).lastError, undefined);

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { accountIdFor } from '../../src/session/accountId';
 import type { NewAccount } from '../../src/session/contracts';
-import { ACCOUNTS_KEY, ACTIVE_KEY, secretKeyFor, SessionStore } from '../../src/session/sessionStore';
+import { ACCOUNTS_KEY, ACTIVE_KEY, secretKeyFor, SessionStore, UNLISTED_GRACE_MS } from '../../src/session/sessionStore';
 import type { StoredTokens } from '../../src/session/types';
 import type { Log } from '../../src/util/log';
 import { createTestClock, settle, type TestClock } from './doubles/fakeClock';
@@ -235,7 +235,6 @@ describe('SessionStore', () => {
 
 		await assert.rejects(store.saveLogin(alice, tokens('a2')));
 		await assert.rejects(store.saveLogin(bob, tokens('b')));
-		await assert.rejects(store.updateTokens(a.account.id, tokens('a3')));
 
 		assert.equal(memento.dump(), indexBefore);
 		assert.equal(store.list().length, 1);
@@ -260,7 +259,7 @@ describe('SessionStore', () => {
 		await store.load();
 		const a = await store.saveLogin(alice, tokens('a1'));
 		const writesBefore = backend.writes.length;
-		await store.updateTokens(a.account.id, { ...tokens('a2'), lastRefreshAt: time.clock.now() });
+		assert.equal(await store.updateTokens(a.account.id, { ...tokens('a2'), lastRefreshAt: time.clock.now() }, 'refresh-a1'), 'saved');
 		assert.deepEqual(backend.writes.slice(writesBefore), [{ key: secretKeyFor(a.account.id), deleted: false }]);
 		const stored = store.get(a.account.id)?.tokens;
 		assert.equal(stored?.accessToken, 'access-a2');
@@ -271,7 +270,7 @@ describe('SessionStore', () => {
 		const [w1, w2] = await twoLoadedWindows();
 		const a = await w1.store.saveLogin(alice, tokens('a'));
 		await settle();
-		await w1.store.markNeedsLogin(a.account.id);
+		await w1.store.markNeedsLogin(a.account.id, 'refresh-a');
 		await settle();
 		assert.equal(w1.store.get(a.account.id)?.state, 'needsLogin');
 		assert.equal(w1.store.get(a.account.id)?.tokens?.refreshToken, 'refresh-a');
@@ -286,7 +285,7 @@ describe('SessionStore', () => {
 		assert.equal(w2.changes(), 1);
 		assert.equal(w2.store.get(a.account.id)?.tokens?.accessToken, 'access-a1');
 
-		await w1.store.updateTokens(a.account.id, tokens('a2'));
+		await w1.store.updateTokens(a.account.id, tokens('a2'), 'refresh-a1');
 		await settle();
 		assert.equal(w2.changes(), 2);
 		assert.equal(w2.store.get(a.account.id)?.tokens?.refreshToken, 'refresh-a2');
@@ -314,7 +313,8 @@ describe('SessionStore', () => {
 		assert.equal(w2.changes(), 1);
 
 		// the same tokens written again (e.g. another window's no-op save)
-		await w2.store.updateTokens(a.account.id, w2.store.get(a.account.id)!.tokens!);
+		const same = w2.store.get(a.account.id)!.tokens!;
+		await w2.store.updateTokens(a.account.id, same, same.refreshToken);
 		await settle();
 		assert.equal(w1.changes(), 1);
 	});
@@ -325,9 +325,97 @@ describe('SessionStore', () => {
 		await w1.store.load();
 		const a = await w1.store.saveLogin(alice, tokens('a1'));
 		await w2.store.load();
-		await w1.store.updateTokens(a.account.id, tokens('a2'));
+		await w1.store.updateTokens(a.account.id, tokens('a2'), 'refresh-a1');
 		const session = await w2.store.reloadAccount(a.account.id);
 		assert.equal(session?.tokens?.refreshToken, 'refresh-a2');
+	});
+
+	describe('refreshed tokens: compare-and-set, and never lost', () => {
+		it('a keychain that refuses one write keeps the rotated tokens live in memory and stores them on retry', async () => {
+			const { store } = openWindow();
+			await store.load();
+			const a = await store.saveLogin(alice, tokens('a1'));
+			let failures = 1;
+			backend.failStore = () => failures-- > 0;
+			assert.equal(await store.updateTokens(a.account.id, tokens('a2'), 'refresh-a1'), 'pending');
+			assert.equal(store.hasUnsavedTokens(a.account.id), true);
+			assert.equal(store.get(a.account.id)?.tokens?.refreshToken, 'refresh-a2', 'memory holds the rotated token');
+			// What the scheduler reads before its next refresh is the rotated token, not the stored spent one.
+			assert.equal((await store.reloadAccount(a.account.id))?.tokens?.refreshToken, 'refresh-a2');
+			backend.announce(secretKeyFor(a.account.id));
+			await settle();
+			assert.equal(store.get(a.account.id)?.tokens?.refreshToken, 'refresh-a2', 'an echo of the old secret does not win');
+			assert.match(backend.data.get(secretKeyFor(a.account.id))!, /refresh-a1/, 'storage still has the old one');
+
+			time.timers.tick(2_000);
+			await settle();
+			assert.equal(store.hasUnsavedTokens(a.account.id), false);
+			assert.match(backend.data.get(secretKeyFor(a.account.id))!, /refresh-a2/, 'the retry stored the rotated token');
+		});
+
+		it('a refresh of pending tokens compares against memory and stores the newest', async () => {
+			const { store } = openWindow();
+			await store.load();
+			const a = await store.saveLogin(alice, tokens('a1'));
+			backend.failStore = () => true;
+			assert.equal(await store.updateTokens(a.account.id, tokens('a2'), 'refresh-a1'), 'pending');
+			assert.equal(await store.updateTokens(a.account.id, tokens('a3'), 'refresh-a1'), 'stale', 'the spent token is not the live one');
+			assert.equal(await store.updateTokens(a.account.id, tokens('a3'), 'refresh-a2'), 'pending');
+			backend.failStore = () => false;
+			time.timers.tick(60_000);
+			await settle();
+			assert.match(backend.data.get(secretKeyFor(a.account.id))!, /refresh-a3/);
+		});
+
+		it('a refresh that lands after a logout in another window does not bring the account back', async () => {
+			const [w1, w2] = await twoLoadedWindows();
+			const a = await w1.store.saveLogin(alice, tokens('a1'));
+			await settle();
+			await w2.store.remove(a.account.id);
+			// w1 has not heard of the logout yet when its refresh answer arrives.
+			assert.equal(await w1.store.updateTokens(a.account.id, tokens('a2'), 'refresh-a1'), 'gone');
+			await settle();
+			assert.equal(backend.data.has(secretKeyFor(a.account.id)), false, 'no tokens left in the keychain');
+			assert.deepEqual(w1.store.list(), []);
+			const fresh = openWindow().store;
+			await fresh.load();
+			assert.deepEqual(fresh.list(), []);
+		});
+
+		it('a refresh that lands after a new login keeps the newer login', async () => {
+			const [w1, w2] = await twoLoadedWindows();
+			const a = await w1.store.saveLogin(alice, tokens('a1'));
+			await settle();
+			await w2.store.saveLogin(alice, tokens('login2'));
+			assert.equal(await w1.store.updateTokens(a.account.id, tokens('late'), 'refresh-a1'), 'stale');
+			assert.equal(await w1.store.markNeedsLogin(a.account.id, 'refresh-a1'), 'stale');
+			await settle();
+			assert.match(backend.data.get(secretKeyFor(a.account.id))!, /refresh-login2/);
+			assert.equal(w1.store.get(a.account.id)?.tokens?.refreshToken, 'refresh-login2');
+			assert.equal(w1.store.get(a.account.id)?.state, 'valid');
+		});
+
+		it('a secret that no index entry points to is never shown as an account and is removed', async () => {
+			const [w1] = await twoLoadedWindows();
+			const orphanId = 'feedfacefeedface';
+			const record = { id: orphanId, kind: 'admin', label: 'ghost', instanceId: 'i', serviceUrl: 'https://user.example.test', createdAt: 1 };
+			backend.data.set(secretKeyFor(orphanId), JSON.stringify({ v: 1, ...tokens('ghost'), account: record }));
+			backend.announce(secretKeyFor(orphanId));
+			await settle();
+			assert.deepEqual(w1.store.list(), []);
+			time.timers.tick(UNLISTED_GRACE_MS);
+			await settle();
+			assert.equal(backend.data.has(secretKeyFor(orphanId)), false);
+			assert.deepEqual(w1.store.list(), []);
+		});
+
+		it('a new account from another window appears once the index lists it', async () => {
+			const [w1, w2] = await twoLoadedWindows();
+			memento.failUpdate = () => false;
+			const a = await w2.store.saveLogin(bob, tokens('b1'));
+			await settle();
+			assert.equal(w1.store.get(a.account.id)?.tokens?.refreshToken, 'refresh-b1');
+		});
 	});
 
 	it('dispose stops following other windows', async () => {

@@ -20,13 +20,18 @@ describe('computeExpiry', () => {
 		{ name: 'ExpiresIn 7200 s', token: jwt({ sub: 'no exp' }), expiresIn: 7200, expected: { expiresAt: NOW + 7_200_000, source: 'expiresIn' } },
 		{ name: 'ExpiresIn that looks like ms (the spec\'s 2 hours)', token: 'opaque', expiresIn: 7_200_000, expected: { expiresAt: NOW + 7_200_000, source: 'expiresIn' } },
 		{ name: 'ExpiresIn 1 day in ms', token: 'opaque', expiresIn: 86_400_000, expected: { expiresAt: NOW + 86_400_000, source: 'expiresIn' } },
-		{ name: 'absurd ExpiresIn falls back to the default', token: 'opaque', expiresIn: 1e13, expected: { expiresAt: NOW + DEFAULT_LIFETIME_MS, source: 'default' } },
-		{ name: 'negative ExpiresIn falls back to the default', token: 'opaque', expiresIn: -5, expected: { expiresAt: NOW + DEFAULT_LIFETIME_MS, source: 'default' } },
-		{ name: 'NaN ExpiresIn falls back to the default', token: 'opaque', expiresIn: Number.NaN, expected: { expiresAt: NOW + DEFAULT_LIFETIME_MS, source: 'default' } },
+		{ name: 'absurd ExpiresIn falls back to the default', token: 'opaque', expiresIn: 1e13, expected: { expiresAt: NOW + DEFAULT_LIFETIME_MS, source: 'default', note: 'ExpiresIn is not a plausible lifetime' } },
+		{ name: 'negative ExpiresIn falls back to the default', token: 'opaque', expiresIn: -5, expected: { expiresAt: NOW + DEFAULT_LIFETIME_MS, source: 'default', note: 'ExpiresIn is not a plausible lifetime' } },
+		{ name: 'NaN ExpiresIn falls back to the default', token: 'opaque', expiresIn: Number.NaN, expected: { expiresAt: NOW + DEFAULT_LIFETIME_MS, source: 'default', note: 'ExpiresIn is not a plausible lifetime' } },
 		{ name: 'garbage token, no ExpiresIn', token: 'not.a.jwt', expected: { expiresAt: NOW + DEFAULT_LIFETIME_MS, source: 'default' } },
 		{ name: 'empty token', token: '', expected: { expiresAt: NOW + DEFAULT_LIFETIME_MS, source: 'default' } },
-		{ name: 'exp that is not a number', token: jwt({ exp: 'tomorrow' }), expiresIn: 60, expected: { expiresAt: NOW + 60_000, source: 'expiresIn' } },
-		{ name: 'exp of 0', token: jwt({ exp: 0 }), expected: { expiresAt: NOW + DEFAULT_LIFETIME_MS, source: 'default' } },
+		{ name: 'exp that is not a number', token: jwt({ exp: 'tomorrow' }), expiresIn: 60, expected: { expiresAt: NOW + 60_000, source: 'expiresIn', note: 'the token\'s exp claim is outside the plausible window (its issue time to 30 days ahead)' } },
+		{ name: 'exp of 0', token: jwt({ exp: 0 }), expected: { expiresAt: NOW + DEFAULT_LIFETIME_MS, source: 'default', note: 'the token\'s exp claim is outside the plausible window (its issue time to 30 days ahead)' } },
+		{ name: 'exp beyond what a Date holds (1e16 s) falls back to ExpiresIn', token: jwt({ exp: 1e16 }), expiresIn: 3600, expected: { expiresAt: NOW + 3_600_000, source: 'expiresIn', note: 'the token\'s exp claim is outside the plausible window (its issue time to 30 days ahead)' } },
+		{ name: 'exp 31 days ahead is not believed', token: jwt({ exp: Math.floor(NOW / 1000) + 31 * 86_400 }), expected: { expiresAt: NOW + DEFAULT_LIFETIME_MS, source: 'default', note: 'the token\'s exp claim is outside the plausible window (its issue time to 30 days ahead)' } },
+		{ name: 'exp 29 days ahead is believed', token: jwt({ exp: Math.floor(NOW / 1000) + 29 * 86_400 }), expected: { expiresAt: (Math.floor(NOW / 1000) + 29 * 86_400) * 1000, source: 'jwt' } },
+		{ name: 'exp before the token\'s own iat is not believed', token: jwt({ iat: EXP, exp: EXP - 60 }), expiresIn: 600, expected: { expiresAt: NOW + 600_000, source: 'expiresIn', note: 'the token\'s exp claim is outside the plausible window (its issue time to 30 days ahead)' } },
+		{ name: 'exp -1e16 is not believed', token: jwt({ exp: -1e16 }), expected: { expiresAt: NOW + DEFAULT_LIFETIME_MS, source: 'default', note: 'the token\'s exp claim is outside the plausible window (its issue time to 30 days ahead)' } },
 	];
 	for (const c of cases) {
 		it(c.name, () => assert.deepEqual(computeExpiry(c.token, c.expiresIn, NOW), c.expected));
@@ -69,6 +74,11 @@ describe('formatRemaining', () => {
 		[-5 * m, 'expired'],
 		[26 * h, '1d 2h'],
 		[48 * h + 5 * m, '2d'],
+		[Number.NaN, '—'],
+		[Infinity, '—'],
+		[-Infinity, 'expired'],
+		[1e16, '115740740d 17h'],
+		[-1e16, 'expired'],
 	];
 	for (const [ms, expected] of cases) {
 		it(`${ms} ms → ${expected}`, () => assert.equal(formatRemaining(ms), expected));

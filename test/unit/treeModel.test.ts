@@ -23,7 +23,7 @@ const ACCESS_TOKEN = jwt({ sub: 'user-abc', iat: NOW / 1000 - 60, exp: NOW / 100
 
 function session(kind: 'user' | 'admin', remainingMs: number, state: Session['state'] = 'valid', extra: Partial<NonNullable<Session['tokens']>> = {}): Session {
 	return {
-		account: { id: `${kind}-1`, kind, label: kind === 'admin' ? 'admin@example.com' : 'demo…0001', instanceId: `${kind}-instance`, serviceUrl: 'http://127.0.0.1:4000', createdAt: NOW - H },
+		account: { id: `${kind}-1`, kind, label: kind === 'admin' ? 'admin@example.com' : '••••0001', instanceId: `${kind}-instance`, serviceUrl: 'http://127.0.0.1:4000', createdAt: NOW - H },
 		tokens: {
 			accessToken: ACCESS_TOKEN,
 			refreshToken: REFRESH_TOKEN,
@@ -80,7 +80,7 @@ describe('treeModel', () => {
 			assert.deepEqual(rows.map((r) => [r.key, r.label, r.description]), [
 				['service', 'Service', 'http://127.0.0.1:4000'],
 				['instanceId', 'Instance ID', 'user-instance'],
-				['deviceToken', 'Device token', 'demo…0001'],
+				['deviceToken', 'Device token', '••••0001'],
 				['expiry', 'Access token expiry', '14:00:00 (in 2h 0m)'],
 				['refreshToken', 'Refresh token', 'present'],
 				['lastRefresh', 'Last refresh', '11:50:00'],

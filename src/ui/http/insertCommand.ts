@@ -8,6 +8,8 @@ import type { Services } from '../../services';
 import { formatRemaining } from '../../session/token';
 import { resolveAccount } from '../accountArg';
 import { notify } from '../notifications';
+import { unsafeStoredTokenMessage } from '../tokenCommands';
+import { isSafeToken } from '../../util/tokenGrammar';
 import { ensureFreshToken } from './freshToken';
 import { defaultTrackedFileDeps, guardTrackedFile, type TrackedFileDeps } from './gitTracked';
 import { applyTextEdits, isHttpDocument, targetEditor } from './httpDocuments';
@@ -36,6 +38,10 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 	if (!picked) return undefined;
 	const session = await ensureFreshToken(services, picked);
 	if (!session) return undefined;
+	if (!isSafeToken(session.tokens.accessToken)) {
+		void notify('error', unsafeStoredTokenMessage(session.account.label));
+		return undefined;
+	}
 
 	let value: AuthValue = services.config.insertStyle() === 'variable'
 		? { style: 'variable', token: session.tokens.accessToken }
@@ -53,7 +59,7 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 	if (value.style === 'reference') {
 		const copy = vscode.l10n.t('Copy Token');
 		void notify('info', vscode.l10n.t('Wrote "Authorization: Bearer {0}" without a token. Define {1} in an untracked environment file (httpYac: .env; REST Client: $dotenv or your user settings). Copy the current token for {2}?', `{{${DEFAULT_TOKEN_VARIABLE}}}`, DEFAULT_TOKEN_VARIABLE, label), copy).then((choice) => {
-			if (choice === copy) void vscode.env.clipboard.writeText(session.tokens.accessToken);
+			if (choice === copy && isSafeToken(session.tokens.accessToken)) void vscode.env.clipboard.writeText(session.tokens.accessToken);
 		});
 	} else {
 		const remaining = formatRemaining(session.tokens.expiresAt - services.clock.now());

@@ -7,6 +7,7 @@ import { findJwts, planTokenUpdates } from '../../httpFiles/jwtScan';
 import { findOwner, planReplacements } from '../../httpFiles/tokenMatch';
 import type { Services } from '../../services';
 import { notify } from '../notifications';
+import { isSafeToken } from '../../util/tokenGrammar';
 import { ensureFreshToken, knownTokens } from './freshToken';
 import { defaultTrackedFileDeps, guardTrackedFile, type TrackedFileDeps } from './gitTracked';
 import { applyTextEdits, isHttpDocument, targetEditor } from './httpDocuments';
@@ -38,7 +39,8 @@ export async function updateTokensInFile(services: Services, arg?: unknown, deps
 		if (session && (!session.tokens || session.tokens.expiresAt <= now)) await ensureFreshToken(services, session);
 	}
 
-	const fresh = knownTokens(services).filter((k) => k.expiresAt > services.clock.now());
+	// Only tokens of the token grammar are written into a file (planTokenUpdates checks again).
+	const fresh = knownTokens(services).filter((k) => k.expiresAt > services.clock.now() && isSafeToken(k.accessToken));
 	const replacements = planReplacements(found.map((j) => j.token), fresh);
 	if (replacements.size === 0) {
 		void notify('info', owners.size

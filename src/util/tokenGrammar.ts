@@ -1,0 +1,36 @@
+// The one grammar a token must fit before this extension stores it, writes it into a file,
+// puts it in a header or on the clipboard. Pure: no `vscode` import.
+// Tokens are base64url/JWT text: letters, digits and `-_.~+/=`. Nothing else, so no line
+// break, quote, brace, space or shell character can ride along into a file or a command line.
+
+/** Longest token accepted (a JWT with many claims stays well under this). */
+export const MAX_TOKEN_LENGTH = 8 * 1024;
+
+const TOKEN = /^[A-Za-z0-9\-_.~+/=]+$/;
+
+/** Whether `value` is a string that fits the token grammar. */
+export function isSafeToken(value: unknown): value is string {
+	return typeof value === 'string' && value.length > 0 && value.length <= MAX_TOKEN_LENGTH && TOKEN.test(value);
+}
+
+/** Thrown where a token is about to leave and does not fit the grammar. Carries no part of it. */
+export class UnsafeTokenError extends Error {
+	constructor(where: string) {
+		super(`Refused to write a token that does not fit the token grammar (${where}).`);
+		this.name = 'UnsafeTokenError';
+	}
+}
+
+/** `value` if it fits the grammar; otherwise throws `UnsafeTokenError` naming `where`. */
+export function requireSafeToken(value: string, where: string): string {
+	if (!isSafeToken(value)) throw new UnsafeTokenError(where);
+	return value;
+}
+
+/**
+ * A POSIX shell word holding `value` literally: single quotes, with each `'` written as `'\''`.
+ * Safe for any string; tokens never hold `'`, but the quoting does not rely on that.
+ */
+export function shellQuote(value: string): string {
+	return `'${value.replace(/'/g, `'\\''`)}'`;
+}
