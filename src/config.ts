@@ -33,9 +33,11 @@ export class Config implements vscode.Disposable {
 		return (inspected?.globalValue ?? inspected?.defaultValue ?? 'https://user.telematicssdk.com').trim();
 	}
 
+	/** Clamped to 1..300 s here too: settings.json is hand-edited, and the schema only warns. */
 	requestTimeoutMs(): number {
-		const seconds = this.section.get<number>('requestTimeoutSeconds', 30);
-		return Math.max(1, Number.isFinite(seconds) ? seconds : 30) * 1000;
+		const seconds = this.section.get<unknown>('requestTimeoutSeconds', 30);
+		const valid = typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : 30;
+		return Math.min(300, Math.max(1, valid)) * 1000;
 	}
 
 	loginFieldsFormat(): LoginFieldsFormat {
@@ -43,8 +45,9 @@ export class Config implements vscode.Disposable {
 	}
 
 	refreshBeforeExpiryMs(): number {
-		const seconds = this.section.get<number>('refreshBeforeExpirySeconds', 300);
-		return Math.max(0, Number.isFinite(seconds) ? seconds : 300) * 1000;
+		const seconds = this.section.get<unknown>('refreshBeforeExpirySeconds', 300);
+		const valid = typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : 300;
+		return Math.min(86_400, Math.max(0, valid)) * 1000;
 	}
 
 	autoRefresh(): boolean {

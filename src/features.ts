@@ -29,18 +29,29 @@ export interface Features extends vscode.Disposable {
 	recentMessages(): readonly ShownMessage[];
 }
 
-/** Registers every command and the REST-file providers; `prompts` answers the login steps. */
+/**
+ * Registers every command and the REST-file providers; `prompts` answers the login steps.
+ * All or nothing: if one part throws, what was registered is disposed again, so the
+ * activation bundle can put its stubs back and the next command tries again.
+ */
 export function activateFeatures(services: Services, prompts: PrompterSlot): Features {
-	const multiStepInput = new MultiStepInput();
-	const authProvider = new TelematicsAuthProvider(services);
+	const parts: vscode.Disposable[] = [];
+	let multiStepInput: MultiStepInput;
+	let authProvider: TelematicsAuthProvider;
+	try {
+		multiStepInput = new MultiStepInput();
+		authProvider = new TelematicsAuthProvider(services);
+		parts.push(authProvider);
+		parts.push(registerSessionCommands(services, prompts));
+		parts.push(registerAccountActions(services));
+		parts.push(registerTokenCommands(services));
+		parts.push(registerHttpFileFeatures(services));
+	} catch (error) {
+		for (const part of parts.reverse()) part.dispose();
+		throw error;
+	}
 	const loginAgain = (arg: unknown) => vscode.commands.executeCommand('telematicsAuth.loginAgain', arg);
-	const registered = vscode.Disposable.from(
-		registerSessionCommands(services, prompts),
-		registerAccountActions(services),
-		registerTokenCommands(services),
-		registerHttpFileFeatures(services),
-		authProvider,
-	);
+	const registered = vscode.Disposable.from(...parts);
 	return {
 		multiStepInput,
 		authProvider,

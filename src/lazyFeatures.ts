@@ -16,10 +16,12 @@ export class LazyFeatures implements vscode.Disposable {
 	private loaded: Features | undefined;
 	private loading: Promise<Features> | undefined;
 	private stubs: vscode.Disposable[];
+	private readonly commandIds: readonly string[];
 	private readonly subscriptions: vscode.Disposable[] = [];
 	private disposed = false;
 
 	constructor(private readonly services: Services, commandIds: readonly string[]) {
+		this.commandIds = commandIds;
 		const real = (): Prompter => {
 			if (!this.loaded) throw new Error('The login input is not loaded yet.');
 			return this.loaded.multiStepInput;
@@ -29,10 +31,7 @@ export class LazyFeatures implements vscode.Disposable {
 			ask: (step) => real().ask(step),
 			confirm: (message, detail, action) => real().confirm(message, detail, action),
 		});
-		this.stubs = commandIds.map((id) => vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-			await this.load();
-			return vscode.commands.executeCommand(id, ...args);
-		}));
+		this.stubs = this.registerStubs(commandIds);
 		this.subscriptions.push(
 			services.scheduler.onDidFail((failure) => {
 				if (!this.loaded) this.loadThen((features) => features.reportRefreshFailure(failure));
@@ -55,13 +54,18 @@ export class LazyFeatures implements vscode.Disposable {
 		const loading = this.services.store.ready.then(() => import('./features')).then((m) => {
 			if (this.disposed) throw new Error('The extension is being deactivated.');
 			for (const stub of this.stubs.splice(0)) stub.dispose();
-			this.loaded = m.activateFeatures(this.services, this.prompts);
+			try {
+				this.loaded = m.activateFeatures(this.services, this.prompts); // all or nothing
+			} catch (error) {
+				this.stubs = this.registerStubs(this.commandIds); // commands stay, and try again
+				throw error;
+			}
 			return this.loaded;
 		});
 		this.loading = loading;
 		loading.catch((e: unknown) => {
-			this.services.log.error(`Could not load the extension's features: ${e instanceof Error ? e.message : String(e)}`);
-			if (this.stubs.length && this.loading === loading) this.loading = undefined; // the next use tries again
+			this.services.log.error(`Could not load the extension's features (the next command tries again): ${e instanceof Error ? e.message : String(e)}`);
+			if (this.loading === loading && !this.disposed) this.loading = undefined;
 		});
 		return loading;
 	}
@@ -70,6 +74,14 @@ export class LazyFeatures implements vscode.Disposable {
 		this.disposed = true;
 		for (const d of [...this.stubs.splice(0), ...this.subscriptions.splice(0)]) d.dispose();
 		this.loaded?.dispose();
+	}
+
+	/** Commands that load the features, then run the real command with the same arguments. */
+	private registerStubs(commandIds: readonly string[]): vscode.Disposable[] {
+		return commandIds.map((id) => vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+			await this.load();
+			return vscode.commands.executeCommand(id, ...args);
+		}));
 	}
 
 	private loadThen(then?: (features: Features) => void): void {

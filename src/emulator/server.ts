@@ -5,12 +5,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { authenticate } from './authenticate';
 import {
+	INJECTED_TAIL,
 	resolveConfig,
+	SHELL_TAIL,
 	type EmulatorConfig,
 	type EmulatorFaults,
 	type FaultMode,
 } from './config';
-import { failure, ok, validation, type Envelope } from './envelope';
+import { failure, ok, validation, type Envelope, type TokenResult } from './envelope';
 import { FaultState, type FaultEndpoint } from './faults';
 import { LoginRateLimiter } from './rateLimiter';
 import { parseJsonObject, parseLogin, parseRefresh } from './requests';
@@ -58,7 +60,7 @@ export interface RunningEmulator {
 	close(): Promise<void>;
 }
 
-export const FAULT_MODES: readonly FaultMode[] = ['none', 'hang', 'reset', 'html502', 'slow', 'error500', 'bodyStatusMismatch', 'rateLimited'];
+export const FAULT_MODES: readonly FaultMode[] = ['none', 'hang', 'reset', 'html502', 'slow', 'error500', 'bodyStatusMismatch', 'rateLimited', 'injectedToken', 'shellToken', 'expiredToken', 'absurdExp'];
 /** The `Retry-After` (seconds) the `rateLimited` fault sends. */
 export const FAULT_RETRY_AFTER_SECONDS = 60;
 
@@ -203,7 +205,8 @@ class Emulator implements RunningEmulator {
 		if (text === undefined) return;
 		this.stats.lastLoginBody = bodyForStats(text);
 		this.stats.lastLoginHeaders = headersForStats(req);
-		if (!(await this.applyFault('login', req, res))) return;
+		const fault = await this.applyFault('login', req, res);
+		if (fault === false) return;
 		const decision = this.rateLimiter.attempt(req.socket.remoteAddress ?? 'unknown', Date.now());
 		if (!decision.allowed) {
 			const body = failure(429, [{ Key: 'Login', Message: 'Too many login attempts. Try again later.' }]);
@@ -219,7 +222,7 @@ class Emulator implements RunningEmulator {
 		if (!attempt.ok) return this.sendJson(req, res, 422, validation(attempt.errors), true);
 		const outcome = authenticate(attempt.value, this.config.users, this.config.admins);
 		if (!outcome.ok) return this.sendJson(req, res, outcome.status, failure(outcome.status), true);
-		return this.sendJson(req, res, 200, ok(this.tokens.issue(outcome.identity)), true);
+		return this.sendJson(req, res, 200, ok(hostile(fault, this.tokens.issue(outcome.identity, answerExp(fault)))), true);
 	}
 
 	private async refresh(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -228,25 +231,29 @@ class Emulator implements RunningEmulator {
 		if (text === undefined) return;
 		this.stats.lastRefreshBody = bodyForStats(text);
 		this.stats.lastRefreshHeaders = headersForStats(req);
-		if (!(await this.applyFault('refresh', req, res))) return;
+		const fault = await this.applyFault('refresh', req, res);
+		if (fault === false) return;
 		if (!isJsonContentType(req.headers['content-type'])) return this.unsupportedMediaType(req, res);
 		const json = parseJsonObject(text);
 		if (!json.ok) return this.sendJson(req, res, 422, validation(json.errors), true);
 		const attempt = parseRefresh(json.value);
 		if (!attempt.ok) return this.sendJson(req, res, 422, validation(attempt.errors), true);
-		const result = this.tokens.refresh(attempt.value.accessToken, attempt.value.refreshToken);
+		const result = this.tokens.refresh(attempt.value.accessToken, attempt.value.refreshToken, answerExp(fault));
 		if (!result) return this.sendJson(req, res, 401, failure(401), true);
-		return this.sendJson(req, res, 200, ok(result), true);
+		return this.sendJson(req, res, 200, ok(hostile(fault, result)), true);
 	}
 
-	/** Plays the endpoint's fault, if any. True when the request should go on normally. */
-	private async applyFault(endpoint: FaultEndpoint, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+	/**
+	 * Plays the endpoint's fault, if any. False when it answered; otherwise the request goes on,
+	 * and a hostile-answer fault (or 'none') says how to shape a successful answer.
+	 */
+	private async applyFault(endpoint: FaultEndpoint, req: IncomingMessage, res: ServerResponse): Promise<false | FaultMode> {
 		const { mode, slowMs } = this.faults.take(endpoint);
 		switch (mode) {
 			case 'none':
-				return true;
+				return 'none';
 			case 'slow':
-				return this.delay(slowMs);
+				return (await this.delay(slowMs)) ? 'none' : false;
 			case 'hang':
 				this.record(req, 0);
 				return false;
@@ -268,12 +275,19 @@ class Emulator implements RunningEmulator {
 				this.sendJson(req, res, 429, body, true, { 'Retry-After': String(FAULT_RETRY_AFTER_SECONDS) });
 				return false;
 			}
+			default:
+				return mode; // a hostile-answer fault
 		}
 	}
 
+	/**
+	 * Control endpoints answer loopback clients that also name a loopback host (no DNS
+	 * rebinding from a web page), and take only JSON bodies (no cross-site form posts).
+	 */
 	private async control(req: IncomingMessage, res: ServerResponse, route: string): Promise<void> {
-		if (!isLoopback(req.socket.remoteAddress)) return this.sendJson(req, res, 403, failure(403), false);
+		if (!isLoopback(req.socket.remoteAddress) || !isLoopbackHostHeader(req.headers.host)) return this.sendJson(req, res, 403, failure(403), false);
 		const method = req.method ?? 'GET';
+		if (method === 'POST' && !isJsonContentType(req.headers['content-type'])) return this.unsupportedMediaType(req, res, false);
 		if (method === 'GET' && route === '/__emulator/stats') return this.sendJson(req, res, 200, this.stats, false);
 		if (method === 'GET' && route === '/__emulator/faults') return this.sendJson(req, res, 200, this.faults.current(), false);
 		if (method !== 'POST') return this.sendJson(req, res, 404, failure(404), false);
@@ -306,9 +320,9 @@ class Emulator implements RunningEmulator {
 		return this.sendJson(req, res, 404, failure(404), false);
 	}
 
-	private unsupportedMediaType(req: IncomingMessage, res: ServerResponse): void {
+	private unsupportedMediaType(req: IncomingMessage, res: ServerResponse, recorded = true): void {
 		const message = 'Send the body as application/json (or application/json-patch+json).';
-		this.sendJson(req, res, 415, failure(415, [{ Key: 'Content-Type', Message: message }]), true);
+		this.sendJson(req, res, 415, failure(415, [{ Key: 'Content-Type', Message: message }]), recorded);
 	}
 
 	/** The body as text, or undefined after answering 413 for a body too large. */
@@ -399,6 +413,27 @@ export function isJsonContentType(value: string | undefined): boolean {
 	if (value === undefined) return false;
 	const type = value.split(';')[0]?.trim().toLowerCase() ?? '';
 	return type === 'application/json' || type === 'text/json' || /^application\/[\w.-]+\+json$/.test(type);
+}
+
+/** A `Host` header naming a loopback host: `127.x.x.x`, `localhost`, `[::1]`, with any port. */
+export function isLoopbackHostHeader(host: string | undefined): boolean {
+	if (!host) return false;
+	const name = host.trim().toLowerCase().replace(/:\d+$/, '');
+	return name === 'localhost' || name === '[::1]' || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
+/** The `exp` a hostile-answer fault gives the access token, if it changes it. */
+function answerExp(fault: FaultMode): number | undefined {
+	if (fault === 'expiredToken') return Math.floor(Date.now() / 1000) - 60;
+	if (fault === 'absurdExp') return 1e16;
+	return undefined;
+}
+
+/** A real answer made hostile by `fault`: a token carrying a new request, or a shell command. */
+function hostile(fault: FaultMode, result: TokenResult): TokenResult {
+	if (fault === 'injectedToken') return { ...result, AccessToken: { ...result.AccessToken, Token: result.AccessToken.Token + INJECTED_TAIL } };
+	if (fault === 'shellToken') return { ...result, AccessToken: { ...result.AccessToken, Token: result.AccessToken.Token + SHELL_TAIL } };
+	return result;
 }
 
 export function isLoopback(address: string | undefined): boolean {

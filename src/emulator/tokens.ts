@@ -31,7 +31,8 @@ export class TokenIssuer {
 
 	constructor(private readonly policy: TokenPolicy) { }
 
-	issue(identity: Identity): TokenResult {
+	/** `exp`: overrides the access token's `exp` claim (the `expiredToken` and `absurdExp` faults). */
+	issue(identity: Identity, exp?: number): TokenResult {
 		const now = this.policy.now();
 		const lifetime = this.policy.accessLifetimeSeconds();
 		const iat = Math.floor(now / 1000);
@@ -41,7 +42,7 @@ export class TokenIssuer {
 			iss: this.policy.issuer(),
 			aud: AUDIENCE,
 			iat,
-			exp: iat + lifetime,
+			exp: exp ?? iat + lifetime,
 			nbf: iat,
 			jti: newJti(),
 			role: identity.role,
@@ -72,13 +73,13 @@ export class TokenIssuer {
 	 * New tokens for a signed (possibly expired) access token and its subject's live refresh
 	 * token; undefined when either is refused. The refresh token given is spent either way it succeeds.
 	 */
-	refresh(accessToken: string, refreshToken: string): TokenResult | undefined {
+	refresh(accessToken: string, refreshToken: string, exp?: number): TokenResult | undefined {
 		const claims = verifyJwt(accessToken, this.secret);
 		const record = this.refreshTokens.get(refreshToken);
 		if (!claims || !record || record.spent) return undefined;
 		if (record.expiresAt <= this.policy.now() || claims.sub !== record.subject) return undefined;
 		record.spent = true;
-		return this.issue(record.identity);
+		return this.issue(record.identity, exp);
 	}
 
 	/** Whether this emulator signed the token (expired or not). For tests and the swagger page. */

@@ -13,7 +13,24 @@ async function insertBench(): Promise<BenchRow[]> {
 	return mod.benchInsert();
 }
 
+/** The fault and fuzz suite's counts: each must be 0 (target `0`). */
+async function hostileBench(): Promise<BenchRow[]> {
+	const { runHostileService } = await import('../fuzz/hostileService');
+	const counts = await runHostileService(1000);
+	const zero = (name: string, value: number): BenchRow => ({ name, value, unit: 'count', target: '≤ 0' });
+	return [
+		{ name: 'hostile service: generated answers', value: counts.answers, unit: 'count' },
+		zero('hostile service: crashes', counts.crashes),
+		zero('hostile service: unhandled rejections', counts.unhandledRejections),
+		zero('hostile service: sessions lost', counts.sessionsLost),
+		zero('hostile service: secrets in logs or errors', counts.secretsLeaked),
+		zero('hostile service: injected lines', counts.injectedLines),
+		zero('hostile service: refreshes closer than 30 s', counts.refreshStorms),
+	];
+}
+
 const BENCHES: Bench[] = [
+	{ name: 'hostile service (fuzz)', run: hostileBench },
 	{ name: 'activation bundle size', run: benchBundleSize },
 	{ name: 'activation time (real VS Code)', run: benchActivation },
 	{ name: 'login time', run: benchLogin },

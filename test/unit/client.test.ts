@@ -226,6 +226,24 @@ describe('API client against the emulator', function () {
 		assert.match(error.message, /network\/proxy settings/);
 	});
 
+	describe('a hostile service: tokens outside the token grammar are refused, nothing is returned', () => {
+		for (const fault of ['injectedToken', 'shellToken'] as const) {
+			it(`${fault} on login → badResponse that says so`, async () => {
+				emulator.setFaults({ login: fault });
+				const error = await expectFailure(client.login(userLogin(emulator.url), OPTIONS), 'badResponse');
+				assert.match(error.message, /sent a token this extension will not use/);
+				assert.match(error.message, /Nothing was stored/);
+				assert.doesNotMatch(error.message, /collector|INJECTED|\r|\n/);
+				assert.ok(log.lines.some((l) => /refused the answer, its access token does not fit the token grammar/.test(l)), log.lines.join('\n'));
+			});
+			it(`${fault} on refresh → badResponse`, async () => {
+				const tokens = remember(await client.login(userLogin(emulator.url), OPTIONS));
+				emulator.setFaults({ refresh: fault });
+				await expectFailure(client.refresh({ baseUrl: emulator.url, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken }, OPTIONS), 'badResponse');
+			});
+		}
+	});
+
 	it('a closed port → network "connection refused" with the host, not the URL', async () => {
 		const server = createServer();
 		const url = await listen(server);
@@ -282,6 +300,44 @@ describe('API client against odd answers', function () {
 		handler = answer(200, { Result: { AccessToken: { Token: 'new-at' } }, Status: 200, Errors: [] });
 		const error = await expectFailure(client.login(userLogin(baseUrl), OPTIONS), 'badResponse');
 		assert.match(error.message, /^The service answered in a form this extension does not understand/);
+	});
+
+	it('redacts an echoed secret before cutting a long error text, so no part of it survives the cut', async () => {
+		const secret = 'echoed-secret-pw';
+		// The secret straddles the 300-character cut: cutting first would leave `echoed-sec`.
+		handler = answer(422, { Status: 422, Errors: [{ Key: 'Password', Message: `${'x'.repeat(290)}${secret} rest` }] });
+		const error = await expectFailure(client.login(userLogin(baseUrl, 'object', { password: secret }), OPTIONS), 'validation');
+		assert.ok(!error.message.includes('echoed-sec'), error.message);
+		assert.ok(error.message.includes('***'), error.message);
+	});
+
+	it('masks the URL-encoded and base64 forms of a secret in error texts', async () => {
+		const secret = 'p@ss word/+=&secret';
+		secrets.add(secret);
+		const encoded = encodeURIComponent(secret);
+		const base64 = Buffer.from(secret).toString('base64');
+		handler = answer(422, { Status: 422, Errors: [{ Key: 'Password', Message: `got ${encoded} and ${base64}` }] });
+		const error = await expectFailure(client.login(userLogin(baseUrl, 'object', { password: secret }), OPTIONS), 'validation');
+		assert.ok(!error.message.includes(encoded) && !error.message.includes(base64), error.message);
+		secrets.delete(secret);
+	});
+
+	it('a token of 8 KB + 1 is refused; one of 8 KB is taken', async () => {
+		handler = answer(200, { Result: { AccessToken: { Token: 'a'.repeat(8193) }, RefreshToken: 'rt' }, Status: 200, Errors: [] });
+		await expectFailure(client.login(userLogin(baseUrl), OPTIONS), 'badResponse');
+		handler = answer(200, { Result: { AccessToken: { Token: 'a'.repeat(8192) }, RefreshToken: 'rt' }, Status: 200, Errors: [] });
+		assert.equal((await client.login(userLogin(baseUrl), OPTIONS)).accessToken.length, 8192);
+	});
+
+	it('a refresh token or device token with a quote, brace or space is refused', async () => {
+		for (const result of [
+			{ AccessToken: { Token: 'ok' }, RefreshToken: 'r"t' },
+			{ AccessToken: { Token: 'ok' }, RefreshToken: 'rt', DeviceToken: '{{x}}' },
+			{ AccessToken: { Token: 'o k' }, RefreshToken: 'rt' },
+		]) {
+			handler = answer(200, { Result: result, Status: 200, Errors: [] });
+			await expectFailure(client.login(userLogin(baseUrl), OPTIONS), 'badResponse');
+		}
 	});
 
 	it('ASP.NET validation errors → validation with each Key: Message', async () => {

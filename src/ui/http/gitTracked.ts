@@ -7,8 +7,14 @@ import * as vscode from 'vscode';
 
 export const TRACKED_WARNING_KEY = 'telematicsAuth.trackedFileWarningAcknowledged';
 
-/** `tracked`: git tracks it. `notIgnored`: in a repository and not ignored, so it can be committed. */
-export type GitExposure = 'tracked' | 'notIgnored' | 'ignored' | 'none';
+/**
+ * `tracked`: git tracks it. `notIgnored`: in a repository and not ignored, so it can be committed.
+ * `remote`: a virtual or remote-repository workspace (vscode-vfs, github): a save may be a commit.
+ */
+export type GitExposure = 'tracked' | 'notIgnored' | 'remote' | 'ignored' | 'none';
+
+/** Schemes of files that live in a remote repository (GitHub Repositories, Remote Repositories). */
+const REMOTE_REPOSITORY_SCHEMES: ReadonlySet<string> = new Set(['vscode-vfs', 'github', 'vscode-remote-repositories']);
 
 export type TrackedFileAnswer = 'continue' | 'reference' | 'cancel';
 
@@ -64,6 +70,7 @@ async function fromGitCommand(uri: vscode.Uri): Promise<GitExposure> {
 }
 
 export async function gitExposure(uri: vscode.Uri): Promise<GitExposure> {
+	if (REMOTE_REPOSITORY_SCHEMES.has(uri.scheme)) return 'remote';
 	if (uri.scheme !== 'file') return 'none';
 	return (await fromGitExtension(uri)) ?? fromGitCommand(uri);
 }
@@ -73,7 +80,9 @@ export async function askTrackedFile(exposure: GitExposure, offerReference: bool
 	const reference = vscode.l10n.t('Use {{variable}} Only');
 	const where = exposure === 'tracked'
 		? vscode.l10n.t('This file is tracked by git.')
-		: vscode.l10n.t('This file is in a git repository and not ignored.');
+		: exposure === 'remote'
+			? vscode.l10n.t('This file lives in a remote repository.')
+			: vscode.l10n.t('This file is in a git repository and not ignored.');
 	const detail = [
 		vscode.l10n.t('An access token written here can end up in a commit, where anyone with the repository can use it until it expires.'),
 		offerReference
@@ -95,7 +104,7 @@ export const defaultTrackedFileDeps: TrackedFileDeps = { gitExposure, ask: askTr
 export async function guardTrackedFile(context: vscode.ExtensionContext, uri: vscode.Uri, deps: TrackedFileDeps, offerReference: boolean): Promise<TrackedFileAnswer> {
 	if (context.workspaceState.get<boolean>(TRACKED_WARNING_KEY) === true) return 'continue';
 	const exposure = await deps.gitExposure(uri);
-	if (exposure !== 'tracked' && exposure !== 'notIgnored') return 'continue';
+	if (exposure !== 'tracked' && exposure !== 'notIgnored' && exposure !== 'remote') return 'continue';
 	const answer = await deps.ask(exposure, offerReference);
 	if (answer === 'continue') await context.workspaceState.update(TRACKED_WARNING_KEY, true);
 	return answer;
