@@ -1,0 +1,132 @@
+// A hostile or broken service, met as a person would in the real extension host: the in-process
+// emulator answers Login and RefreshToken with a token carrying a new .http request or a shell
+// command, with a token that is already expired, or with an `exp` no Date can hold. Each ends
+// with a clear message, an unchanged file and clipboard, a few refresh calls at most, and the
+// user still logged in where the service allows it. (A failing keychain and a logout in another
+// window cannot be staged in this host: the unit suites cover them over a shared keychain.)
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { RunningEmulator } from '../../src/emulator/server';
+import type { Session } from '../../src/session/types';
+import type { TestApi } from '../../src/testApi';
+import { insertAuthorizationHeader } from '../../src/ui/http/insertCommand';
+import type { TrackedFileDeps } from '../../src/ui/http/gitTracked';
+import { lastError, logIn, ScriptedPrompter, storedSecret, until, useEmulatorSuite, userCredentials } from './loginHelpers';
+
+const HTTP = '### trips\nGET https://api.example.test/v1/trips\nAccept: application/json\n';
+const notTracked: TrackedFileDeps = { gitExposure: async () => 'none', ask: async () => 'cancel' };
+
+let counter = 0;
+async function openHttp(content: string): Promise<vscode.TextEditor> {
+	const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? fs.mkdtempSync(path.join(os.tmpdir(), 'http-'));
+	const file = path.join(folder, `hostile-${process.pid}-${++counter}.http`);
+	fs.writeFileSync(file, content);
+	return vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(file)));
+}
+
+describe('A hostile or broken service (real VS Code)', () => {
+	let api: TestApi;
+	let emu: RunningEmulator;
+
+	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true, accessTokenLifetimeSeconds: 7200 }, (started) => ({ api, emu } = started));
+
+	beforeEach(async () => {
+		emu.resetStats();
+		await vscode.env.clipboard.writeText('clipboard before');
+	});
+	afterEach(() => emu.setFaults({}));
+
+	const tokensOf = (session: Session) => api.services.store.get(session.account.id)?.tokens;
+
+	for (const fault of ['injectedToken', 'shellToken'] as const) {
+		it(`a login answered with a token holding ${fault === 'injectedToken' ? 'a new .http request' : 'a shell command'} is refused, and the earlier session stays`, async () => {
+			const earlier = await logIn(api, emu, 'admin');
+			const secretBefore = await storedSecret(api, earlier.account.id);
+			emu.setFaults({ login: fault });
+			api.setPrompter(ScriptedPrompter.answering(userCredentials(emu), 'user'));
+			assert.equal(await vscode.commands.executeCommand('telematicsAuth.loginUser'), undefined);
+			assert.match(lastError(api) ?? '', /sent a token this extension will not use .*Nothing was stored and your sessions are unchanged/);
+			assert.doesNotMatch(lastError(api) ?? '', /collector|INJECTED/);
+			assert.deepEqual(api.services.store.list().map((s) => s.account.id), [earlier.account.id], 'no new account');
+			assert.equal(await storedSecret(api, earlier.account.id), secretBefore);
+			assert.equal(api.services.store.active()?.account.id, earlier.account.id);
+			assert.equal(await vscode.env.clipboard.readText(), 'clipboard before');
+		});
+
+		it(`a refresh answered with ${fault} fails clearly; copy, curl and insert then use the earlier token, untouched`, async () => {
+			const session = await logIn(api, emu, 'user');
+			emu.setFaults({ refresh: fault });
+			assert.equal(await vscode.commands.executeCommand('telematicsAuth.refresh', { accountId: session.account.id }), undefined);
+			assert.match(lastError(api) ?? '', /^Could not refresh the token for Demo Driver\. The service at .* sent a token this extension will not use/);
+			const tokens = tokensOf(session)!;
+			assert.equal(tokens.accessToken, session.tokens!.accessToken, 'the earlier tokens are kept');
+			assert.equal(api.services.store.get(session.account.id)?.state, 'valid', 'still logged in');
+
+			await vscode.commands.executeCommand('telematicsAuth.copyAsCurl');
+			assert.equal(await vscode.env.clipboard.readText(), `-H 'Authorization: Bearer ${tokens.accessToken}'`);
+			const editor = await openHttp(HTTP);
+			editor.selection = new vscode.Selection(1, 1, 1, 1);
+			await insertAuthorizationHeader(api.services, undefined, notTracked);
+			assert.equal(editor.document.getText(), HTTP.replace('\nAccept', `\nAuthorization: Bearer ${tokens.accessToken}\nAccept`));
+			await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+		});
+	}
+
+	it('a refresh that keeps answering with an expired token: a few calls and one warning, not a storm', async function () {
+		this.timeout(40_000);
+		emu.setAccessTokenLifetime(6); // refreshed automatically after 3 s
+		emu.setFaults({ refresh: 'expiredToken' });
+		const seen = new Set(api.messages());
+		const session = await logIn(api, emu, 'user');
+		const warning = await until('the warning', () => api.messages().find((m) => !seen.has(m) && m.severity === 'warning'), 15_000);
+		assert.match(warning.text, /^The token for Demo Driver was refreshed, but: The service sent a token that has already expired\. Check that this computer's clock is right/);
+		// Twenty seconds of an expired token: the minimum interval allows one automatic refresh.
+		await new Promise((resolve) => setTimeout(resolve, 20_000));
+		assert.ok(emu.stats.refreshCalls >= 1 && emu.stats.refreshCalls <= 2, `${emu.stats.refreshCalls} refresh calls`);
+		assert.equal(emu.stats.loginCalls, 1, 'never logs in by itself');
+		assert.equal(api.messages().filter((m) => !seen.has(m) && m.severity === 'warning').length, 1, 'warned once');
+		assert.ok(api.services.store.get(session.account.id), 'the account stays');
+		assert.ok(api.services.scheduler.status(session.account.id).nextRefreshAt! >= Date.now() + 5_000, 'the next refresh waits');
+	});
+
+	it('a token whose exp no Date can hold (1e16) falls back to ExpiresIn; status bar, tree, hover, lens and diagnostics show it without error', async () => {
+		const session = await logIn(api, emu, 'user');
+		emu.setFaults({ refresh: 'absurdExp' });
+		const refreshed = await vscode.commands.executeCommand<Session>('telematicsAuth.refresh', { accountId: session.account.id });
+		assert.ok(refreshed?.tokens, 'the refresh worked');
+		assert.equal(refreshed.tokens.expirySource, 'expiresIn');
+		assert.ok(Math.abs(refreshed.tokens.expiresAt - (Date.now() + 7200_000)) < 60_000);
+		assert.ok(api.services.store.get(session.account.id)?.state === 'valid');
+		assert.match(api.statusBar().text, /Demo Driver · (1h 59m|2h 0m)/);
+		await api.tree();
+
+		const editor = await openHttp(`### trips\nGET https://api.example.test/v1/trips\nAuthorization: Bearer ${refreshed.tokens.accessToken}\n`);
+		const uri = editor.document.uri;
+		const position = editor.document.positionAt(editor.document.getText().indexOf('eyJ') + 5);
+		const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position);
+		assert.ok(hovers.length > 0, 'the hover shows');
+		const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+		assert.ok(lenses.length > 0, 'the lens shows');
+		assert.ok(!api.logLines().some((l) => /RangeError|Invalid time value/.test(l)), 'nothing threw');
+		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+	});
+
+	it('any JWT in a file, with exp ±1e16, NaN-like or a string, gets hover, lens and diagnostics without error', async () => {
+		const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+		const tokens = [1e16, -1e16, 1e308, 'soon', -1].map((exp) => `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub: 's', exp, iat: exp })}.c2ln`);
+		const editor = await openHttp(tokens.map((t, i) => `### r${i}\nGET https://api.example.test/${i}\nAuthorization: Bearer ${t}\n`).join('\n'));
+		const uri = editor.document.uri;
+		for (const token of tokens) {
+			const position = editor.document.positionAt(editor.document.getText().indexOf(token) + 5);
+			const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position);
+			assert.ok(hovers.length > 0, `a hover for exp of ${token}`);
+		}
+		await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+		vscode.languages.getDiagnostics(uri);
+		assert.ok(!api.logLines().some((l) => /RangeError|Invalid time value/.test(l)), 'nothing threw');
+		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+	});
+});
