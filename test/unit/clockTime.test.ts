@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { formatClockTime } from '../../src/util/time';
+import { formatClockTime, isoTime } from '../../src/util/time';
 
 describe('formatClockTime (every surface shows clock times with it)', () => {
 	const at = new Date(2024, 4, 6, 16, 27, 7).getTime();
@@ -15,5 +15,13 @@ describe('formatClockTime (every surface shows clock times with it)', () => {
 	});
 	it('follows the locale\'s way of writing the time', () => {
 		assert.equal(formatClockTime(at, sameDay, 'fi-FI'), '16.27');
+	});
+	it('accepts any number without throwing: what no Date can hold shows —', () => {
+		for (const value of [Number.NaN, Infinity, -Infinity, 1e16, -1e16, 8.64e15 + 1]) {
+			assert.equal(formatClockTime(value, sameDay, 'en-US'), '—', String(value));
+			assert.equal(isoTime(value), '—', String(value));
+		}
+		assert.match(formatClockTime(8.64e15, Number.NaN, 'en-US'), /\d\d:\d\d$/);
+		assert.equal(isoTime(0), '1970-01-01T00:00:00.000Z');
 	});
 });
