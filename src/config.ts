@@ -14,7 +14,7 @@ export class Config implements vscode.Disposable {
 
 	constructor() {
 		this.listener = vscode.workspace.onDidChangeConfiguration((e) => {
-			if (e.affectsConfiguration(SECTION) || e.affectsConfiguration('http.proxy') || e.affectsConfiguration('http.proxyStrictSSL') || e.affectsConfiguration('http.noProxy')) {
+			if (e.affectsConfiguration(SECTION) || ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy', 'http.proxySupport'].some((key) => e.affectsConfiguration(key))) {
 				this.changed.fire();
 			}
 		});
@@ -62,14 +62,22 @@ export class Config implements vscode.Disposable {
 		return this.section.get<boolean>('codeLens.enabled', true);
 	}
 
-	/** VS Code's proxy settings; an empty `http.proxy` means "use the environment". */
+	/**
+	 * VS Code's proxy settings (an empty `http.proxy` means "use the environment";
+	 * `http.proxySupport: off` means no proxy) and the extra trusted certificates, which only
+	 * user or machine settings can name (`machine` scope).
+	 */
 	proxy(): ProxySettings {
 		const http = vscode.workspace.getConfiguration('http');
 		const proxyUrl = http.get<string>('proxy')?.trim();
+		const support = http.get<string>('proxySupport');
+		const extra = this.section.inspect<unknown>('extraCertificates')?.globalValue;
 		return {
 			proxyUrl: proxyUrl ? proxyUrl : undefined,
 			strictSSL: http.get<boolean>('proxyStrictSSL', true),
 			noProxy: http.get<string[]>('noProxy', []),
+			proxySupport: support === 'off' || support === 'on' || support === 'fallback' ? support : 'override',
+			extraCertificates: Array.isArray(extra) ? extra.filter((f): f is string => typeof f === 'string' && f.trim() !== '').map((f) => f.trim()) : [],
 		};
 	}
 

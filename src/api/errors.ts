@@ -172,3 +172,15 @@ export function noRefreshTokenMessage(t: Translate = untranslated): string {
 export function unsafeTokenMessage(host: string, t: Translate = untranslated): string {
 	return t('The service at {0} sent a token this extension will not use (it holds characters no token has, or is too long). Nothing was stored and your sessions are unchanged. Check telematicsAuth.baseUrl.', host);
 }
+
+/**
+ * The server's certificate is not trusted here. Names the issuer when known, and the fix that
+ * keeps checks on: the company root in the OS store or in telematicsAuth.extraCertificates.
+ */
+export function untrustedCertificateMessage(host: string, issuer: string | undefined, code: string, viaProxy: string | undefined, t: Translate = untranslated): string {
+	const what = issuer
+		? t('the certificate of {0} is issued by "{1}", which this computer does not trust ({2})', host, issuer, code)
+		: t('the certificate of {0} is not trusted by this computer ({1})', host, code);
+	const proxy = viaProxy ? t(' The connection went through the proxy {0}, which may be re-signing HTTPS: check http.proxy, or trust its root certificate.', viaProxy) : '';
+	return t('Could not log in securely: {0}. If your network inspects HTTPS, add your company\'s root certificate to the operating system\'s certificate store, or list its PEM file in the setting telematicsAuth.extraCertificates.{1}', what, proxy);
+}

@@ -12,5 +12,5 @@ export { createUndiciTransport };
 /** The API client over undici; `t` words the error messages. */
 export function createNetworkClient(log: Log, t?: Translate): ApiClient {
 	let transport: Transport | undefined;
-	return createApiClient(async () => (transport ??= createUndiciTransport(process.env, t)), log, t);
+	return createApiClient(async () => (transport ??= createUndiciTransport({ env: process.env, t, log })), log, t);
 }

@@ -79,7 +79,7 @@ function normalizeProxyUrl(value: string): string {
 }
 
 /**
- * Direct or proxy for `targetUrl`. Loopback is always direct; `http.noProxy` and
+ * Direct or proxy for `targetUrl`. `http.proxySupport: off` means direct; loopback is always direct; `http.noProxy` and
  * `NO_PROXY` both exempt hosts; `http.proxy` beats the environment; otherwise
  * `HTTPS_PROXY` (falling back to `HTTP_PROXY`, as undici does) for https targets and
  * `HTTP_PROXY` for http targets, lowercase names first.
@@ -91,6 +91,7 @@ export function decideProxy(targetUrl: string, settings: ProxySettings, env: Nod
 	} catch {
 		return DIRECT;
 	}
+	if (settings.proxySupport === 'off') return DIRECT;
 	const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
 	const port = url.port || defaultPort(url.protocol);
 	if (isLoopback(host)) return DIRECT;

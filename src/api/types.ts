@@ -36,6 +36,9 @@ export interface TokenResponse {
 	refreshToken: string;
 }
 
+/** VS Code's `http.proxySupport`: `off` means no proxy at all, whatever else says. */
+export type ProxySupport = 'off' | 'on' | 'override' | 'fallback';
+
 export interface ProxySettings {
 	/** `http.proxy`, or undefined to use the environment (HTTPS_PROXY/HTTP_PROXY/NO_PROXY). */
 	proxyUrl?: string;
@@ -43,6 +46,10 @@ export interface ProxySettings {
 	strictSSL: boolean;
 	/** `http.noProxy`: hosts that bypass the proxy. */
 	noProxy: string[];
+	/** `http.proxySupport` (default `override`). */
+	proxySupport?: ProxySupport;
+	/** `telematicsAuth.extraCertificates`: PEM files trusted besides Node's roots and the OS store. */
+	extraCertificates?: readonly string[];
 }
 
 export interface RequestOptions {

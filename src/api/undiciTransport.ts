@@ -2,10 +2,14 @@
 // (in dist/network.js) and loaded on the first request only, so activation never pays
 // for undici. Failures come back as ApiError `network`, `timeout` or `cancelled`.
 import { EventEmitter } from 'node:events';
+import { isIP } from 'node:net';
+import * as tls from 'node:tls';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
-import { ApiError, cancelledMessage, isApiError, networkMessage, timeoutMessage, tooLargeMessage } from './errors';
+import { ApiError, cancelledMessage, isApiError, networkMessage, timeoutMessage, tooLargeMessage, untrustedCertificateMessage } from './errors';
+import { loadTrustedRoots, nodeTrustStoreDeps, type TrustStoreDeps } from './trustStore';
 import { decideProxy } from './proxy';
 import type { HttpRequest, HttpResponse, ProxySettings, Transport } from './types';
+import { silentLog, type Log } from '../util/log';
 import { untranslated, type Translate } from '../util/translate';
 import { hostOf } from '../util/url';
 
@@ -18,6 +22,12 @@ const TLS_CODES = new Set([
 	'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN',
 	'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
 	'ERR_TLS_CERT_ALTNAME_INVALID', 'EPROTO', 'ERR_SSL_WRONG_VERSION_NUMBER', 'UND_ERR_PRX_TLS',
+]);
+
+/** Codes that mean the server's certificate chain is not trusted (as opposed to a broken TLS session). */
+const UNTRUSTED_CODES = new Set([
+	'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+	'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
 ]);
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
@@ -68,28 +78,88 @@ async function readCapped(body: Dispatcher.ResponseData['body'], url: string, t:
 	return Buffer.concat(chunks).toString('utf8');
 }
 
-export function createUndiciTransport(env: NodeJS.ProcessEnv = process.env, t: Translate = untranslated): Transport {
-	const dispatchers = new Map<string, Dispatcher>();
+export interface TransportOptions {
+	env?: NodeJS.ProcessEnv;
+	t?: Translate;
+	log?: Log;
+	/** Where the OS store is read from (tests point it at a bundle of their own). */
+	trustStore?: TrustStoreDeps;
+}
 
-	function dispatcherFor(url: string, settings: ProxySettings): { dispatcher: Dispatcher; viaProxy?: string } {
+/**
+ * The issuer a server's certificate chain ends at, for a message that names it. It reads the
+ * chain and closes at once, sending nothing: no request ever goes over a connection whose
+ * certificate was not verified. Undefined when it cannot tell (within 3 s).
+ */
+export function untrustedIssuer(url: string, secureContext: tls.SecureContext | undefined): Promise<string | undefined> {
+	let target: URL;
+	try {
+		target = new URL(url);
+	} catch {
+		return Promise.resolve(undefined);
+	}
+	if (target.protocol !== 'https:') return Promise.resolve(undefined);
+	return new Promise((resolve) => {
+		const host = target.hostname.replace(/^\[|\]$/g, '');
+		const socket = tls.connect({ host, port: Number(target.port || 443), servername: isIP(host) ? undefined : host, secureContext, rejectUnauthorized: false });
+		const done = (issuer: string | undefined) => {
+			clearTimeout(timer);
+			socket.destroy();
+			resolve(issuer);
+		};
+		const timer = setTimeout(() => done(undefined), 3000);
+		socket.once('secureConnect', () => {
+			if (socket.authorized) return done(undefined);
+			let cert = socket.getPeerCertificate(true);
+			for (let depth = 0; depth < 10 && cert?.issuerCertificate && cert.issuerCertificate !== cert; depth++) cert = cert.issuerCertificate;
+			const issuer = cert?.issuer;
+			const name = issuer ? [issuer.CN, issuer.O].filter(Boolean).map(String).join(', ') : '';
+			done(name ? name.slice(0, 200) : undefined);
+		});
+		socket.once('error', () => done(undefined));
+	});
+}
+
+export function createUndiciTransport(options: TransportOptions = {}): Transport {
+	const env = options.env ?? process.env;
+	const t = options.t ?? untranslated;
+	const log = options.log ?? silentLog;
+	const dispatchers = new Map<string, Dispatcher>();
+	/** The trusted roots as one TLS context, per list of extra files; built on the first HTTPS request. */
+	const contexts = new Map<string, Promise<tls.SecureContext>>();
+
+	function secureContextFor(settings: ProxySettings): Promise<tls.SecureContext> {
+		const extra = settings.extraCertificates ?? [];
+		const key = JSON.stringify(extra);
+		let context = contexts.get(key);
+		if (!context) {
+			context = loadTrustedRoots(extra, { ...(options.trustStore ?? nodeTrustStoreDeps), env }).then((roots) => {
+				log.info(roots.summary);
+				for (const problem of roots.problems) log.warn(`Trusted roots: ${problem}.`);
+				return tls.createSecureContext({ ca: roots.certificates });
+			});
+			contexts.set(key, context);
+		}
+		return context;
+	}
+
+	function dispatcherFor(url: string, settings: ProxySettings, secureContext: tls.SecureContext | undefined, contextKey: string): { dispatcher: Dispatcher; viaProxy?: string } {
 		const decision = decideProxy(url, settings, env);
+		const tlsOptions = { rejectUnauthorized: settings.strictSSL, ...(secureContext && { secureContext }) };
 		if (decision.kind === 'direct') {
-			const key = `direct|${settings.strictSSL}`;
+			const key = `direct|${settings.strictSSL}|${contextKey}`;
 			let agent = dispatchers.get(key);
 			if (!agent) {
-				agent = new Agent({ connect: { rejectUnauthorized: settings.strictSSL } });
+				agent = new Agent({ connect: tlsOptions });
 				dispatchers.set(key, agent);
 			}
 			return { dispatcher: agent };
 		}
-		const key = `proxy|${decision.strictSSL}|${decision.proxyUrl}`;
+		const key = `proxy|${decision.strictSSL}|${decision.proxyUrl}|${contextKey}`;
 		let agent = dispatchers.get(key);
 		if (!agent) {
-			agent = new ProxyAgent({
-				uri: decision.proxyUrl,
-				requestTls: { rejectUnauthorized: decision.strictSSL },
-				proxyTls: { rejectUnauthorized: decision.strictSSL },
-			});
+			const tunnelled = { rejectUnauthorized: decision.strictSSL, ...(secureContext && { secureContext }) };
+			agent = new ProxyAgent({ uri: decision.proxyUrl, requestTls: tunnelled, proxyTls: tunnelled });
 			dispatchers.set(key, agent);
 		}
 		return { dispatcher: agent, viaProxy: hostOf(decision.proxyUrl) };
@@ -113,8 +183,12 @@ export function createUndiciTransport(env: NodeJS.ProcessEnv = process.env, t: T
 		req.signal?.addEventListener('abort', onCallerAbort, { once: true });
 
 		let viaProxy: string | undefined;
+		let secureContext: tls.SecureContext | undefined;
 		try {
-			const chosen = dispatcherFor(req.url, req.proxy ?? NO_SETTINGS);
+			const settings = req.proxy ?? NO_SETTINGS;
+			// Plain http (the emulator on loopback) needs no roots: they load on the first https request.
+			if (req.url.startsWith('https:')) secureContext = await secureContextFor(settings);
+			const chosen = dispatcherFor(req.url, settings, secureContext, secureContext ? JSON.stringify(settings.extraCertificates ?? []) : '');
 			viaProxy = chosen.viaProxy;
 			const response = await request(req.url, {
 				method: req.method,
@@ -137,6 +211,10 @@ export function createUndiciTransport(env: NodeJS.ProcessEnv = process.env, t: T
 				const status = /\((\d{3})\)/.exec(e.message)?.[1];
 				const answer = status === '407' ? 'asked for authentication (407)' : `answered ${status ?? 'with an error'}`;
 				throw new ApiError('network', networkMessage(host, `the proxy ${viaProxy ?? ''} ${answer}`, t));
+			}
+			if (code !== undefined && UNTRUSTED_CODES.has(code)) {
+				const issuer = viaProxy ? undefined : await untrustedIssuer(req.url, secureContext);
+				throw new ApiError('network', untrustedCertificateMessage(host, issuer, code, viaProxy, t));
 			}
 			throw new ApiError('network', networkMessage(host, networkReason(code, viaProxy), t));
 		} finally {

@@ -2,12 +2,13 @@
 // plus tiny node:http servers for answers the emulator does not give.
 import * as assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors';
 import { lazyApiClient } from '../../src/api/lazyClient';
 import type { ApiClient, LoginFieldsFormat, LoginRequest, RequestOptions, TokenResponse } from '../../src/api/types';
 import { errorCode, networkReason } from '../../src/api/undiciTransport';
 import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RunningEmulator } from '../../src/emulator/server';
+import { startConnectProxy, type ConnectProxy } from '../support/connectProxy';
 import type { Log } from '../../src/util/log';
 
 const USER = DEMO_USERS[0]!;
@@ -397,52 +398,30 @@ describe('API client against odd answers', function () {
 describe('API client through a proxy', function () {
 	this.timeout(10000);
 	let emulator: RunningEmulator;
-	let proxy: Server;
-	let proxyUrl: string;
-	let connectAnswer: 'tunnel' | '407';
-	const tunnels: Socket[] = [];
-	const connectTargets: string[] = [];
+	let proxy: ConnectProxy;
 
 	before(async () => {
 		emulator = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 600 } });
-		proxy = createServer();
-		proxy.on('connect', (req: IncomingMessage, socket: Socket) => {
-			connectTargets.push(req.url ?? '');
-			if (connectAnswer === '407') {
-				socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n');
-				return;
-			}
-			// Any host name resolves to the emulator: the proxy, not the client, resolves names.
-			const upstream = connect(emulator.port, '127.0.0.1', () => {
-				socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-				upstream.pipe(socket);
-				socket.pipe(upstream);
-			});
-			upstream.on('error', () => socket.destroy());
-			socket.on('error', () => upstream.destroy());
-			tunnels.push(socket, upstream);
-		});
-		proxyUrl = await listen(proxy);
+		proxy = await startConnectProxy(() => emulator.port);
 	});
 	after(async () => {
-		for (const s of tunnels) s.destroy();
-		await close(proxy);
+		await proxy.close();
 		await emulator.close();
 	});
 
 	it('goes through http.proxy for a non-loopback host', async () => {
-		connectAnswer = 'tunnel';
+		proxy.answer = 'tunnel';
 		const client = lazyApiClient(new RecordingLog());
 		const url = `http://telematics.test:${emulator.port}`;
-		remember(await client.login(userLogin(url), { ...OPTIONS, proxy: { proxyUrl, strictSSL: true, noProxy: [] } }));
-		assert.deepEqual(connectTargets.at(-1), `telematics.test:${emulator.port}`);
+		remember(await client.login(userLogin(url), { ...OPTIONS, proxy: { proxyUrl: proxy.url, strictSSL: true, noProxy: [] } }));
+		assert.deepEqual(proxy.targets.at(-1), `telematics.test:${emulator.port}`);
 	});
 
 	it('a proxy asking for authentication → network naming the proxy', async () => {
-		connectAnswer = '407';
+		proxy.answer = '407';
 		const client = lazyApiClient(new RecordingLog());
-		const error = await expectFailure(client.login(userLogin('http://telematics.test'), { ...OPTIONS, proxy: { proxyUrl, strictSSL: true, noProxy: [] } }), 'network');
-		assert.match(error.message, new RegExp(`the proxy ${new URL(proxyUrl).host} asked for authentication`));
+		const error = await expectFailure(client.login(userLogin('http://telematics.test'), { ...OPTIONS, proxy: { proxyUrl: proxy.url, strictSSL: true, noProxy: [] } }), 'network');
+		assert.match(error.message, new RegExp(`the proxy ${new URL(proxy.url).host} asked for authentication`));
 	});
 
 	it('an unreachable proxy → network naming the proxy', async () => {

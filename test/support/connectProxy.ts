@@ -1,0 +1,47 @@
+// An HTTP CONNECT proxy on loopback, as a company proxy is to the client: it resolves every
+// host name itself (to a port on loopback), and records what it was asked to tunnel.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+
+export interface ConnectProxy {
+	url: string;
+	/** `host:port` of every CONNECT, in order. */
+	readonly targets: string[];
+	/** `tunnel` passes through; `407` asks for authentication. */
+	answer: 'tunnel' | '407';
+	close(): Promise<void>;
+}
+
+/** A proxy that tunnels every CONNECT to `targetPort()` on 127.0.0.1, whatever host was asked for. */
+export async function startConnectProxy(targetPort: () => number): Promise<ConnectProxy> {
+	const server: Server = createServer();
+	const sockets: Socket[] = [];
+	const proxy: ConnectProxy = {
+		url: '',
+		targets: [],
+		answer: 'tunnel',
+		close: () => new Promise<void>((resolve) => {
+			for (const s of sockets) s.destroy();
+			server.closeAllConnections();
+			server.close(() => resolve());
+		}),
+	};
+	server.on('connect', (req: IncomingMessage, socket: Socket) => {
+		proxy.targets.push(req.url ?? '');
+		if (proxy.answer === '407') {
+			socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n');
+			return;
+		}
+		const upstream = connect(targetPort(), '127.0.0.1', () => {
+			socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+			upstream.pipe(socket);
+			socket.pipe(upstream);
+		});
+		upstream.on('error', () => socket.destroy());
+		socket.on('error', () => upstream.destroy());
+		sockets.push(socket, upstream);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	return proxy;
+}

@@ -1,0 +1,69 @@
+// A test root CA and a server certificate it signs (localhost, 127.0.0.1, telematics.test),
+// made with the openssl command line, and an HTTPS front that passes requests on to the
+// emulator. Stands in for a company CA that only the OS store holds: tests point the loader at
+// a bundle of their own (SSL_CERT_FILE) instead of changing the machine's store.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { createServer as createHttpsServer, type Server } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+
+export interface TestCa {
+	dir: string;
+	/** The root's PEM file. */
+	caFile: string;
+	/** The OS bundle of this machine plus the test root: what SSL_CERT_FILE points at. */
+	bundleFile: string;
+	/** The root's subject CN, which error messages should name. */
+	caName: string;
+	key: string;
+	cert: string;
+}
+
+function openssl(dir: string, ...args: string[]): void {
+	execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+}
+
+/** Makes (or reuses) a CA named `caName` in `dir`. */
+export function makeTestCa(dir: string, caName = 'Fleet Corp Inspection Root CA'): TestCa {
+	fs.mkdirSync(dir, { recursive: true });
+	const file = (name: string) => path.join(dir, name);
+	if (!fs.existsSync(file('server.pem'))) {
+		openssl(dir, 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '3650', '-subj', `/CN=${caName}/O=Fleet Corp`);
+		openssl(dir, 'req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
+		fs.writeFileSync(file('ext.cnf'), 'subjectAltName=DNS:localhost,DNS:telematics.test,IP:127.0.0.1\n');
+		openssl(dir, 'x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '3650', '-extfile', 'ext.cnf');
+		const system = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt'].find((f) => fs.existsSync(f));
+		fs.writeFileSync(file('bundle.pem'), `${system ? fs.readFileSync(system, 'utf8') : ''}\n${fs.readFileSync(file('ca.pem'), 'utf8')}`);
+	}
+	return {
+		dir,
+		caFile: file('ca.pem'),
+		bundleFile: file('bundle.pem'),
+		caName,
+		key: fs.readFileSync(file('server.key'), 'utf8'),
+		cert: fs.readFileSync(file('server.pem'), 'utf8'),
+	};
+}
+
+/** An HTTPS server with `ca`'s server certificate that forwards every request to `targetPort` on loopback. */
+export async function startHttpsFront(ca: Pick<TestCa, 'key' | 'cert'>, targetPort: number): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+	const server = createHttpsServer({ key: ca.key, cert: ca.cert }, (req, res) => {
+		const upstream = httpRequest({ host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+			res.writeHead(answer.statusCode ?? 502, answer.headers);
+			answer.pipe(res);
+		});
+		upstream.on('error', () => res.destroy());
+		req.pipe(upstream);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		server,
+		port: (server.address() as AddressInfo).port,
+		close: () => new Promise<void>((resolve) => {
+			server.closeAllConnections();
+			server.close(() => resolve());
+		}),
+	};
+}
