@@ -18,7 +18,7 @@ export interface CodeServerOptions {
 	/** Receives each line the server prints (default: kept, printed only on failure). */
 	onOutput?: (line: string) => void;
 	/** Extra environment for the server and its extension hosts. */
-	env?: Record<string, string>;
+	env?: Record<string, string | undefined>;
 }
 
 export interface WorkbenchPayload {

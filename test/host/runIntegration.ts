@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { launchBrowser, makeTempDir, startCodeServer } from './codeServer';
 import { ensureTestHost } from './install';
 import { projectRoot } from './paths';
+import { makeTestCa } from '../support/testCa';
 
 const OVERALL_TIMEOUT_MS = Number(process.env.TELEMATICS_INTEGRATION_TIMEOUT_MS ?? 10 * 60_000);
 const verbose = process.argv.includes('--verbose') || process.env.TELEMATICS_TEST_VERBOSE === '1';
@@ -48,8 +49,19 @@ async function main(): Promise<number> {
 	const outputFile = path.join(makeTempDir('itest'), 'mocha.log');
 	fs.writeFileSync(outputFile, '');
 	const mochaOutput = follow(outputFile, (line) => console.log(line));
+	// A company root CA that only "the OS store" holds: the host's SSL_CERT_FILE names a bundle
+	// of this machine's roots plus the test root, and NODE_EXTRA_CA_CERTS (preset on this
+	// machine, not on users') is removed, so nothing else makes Node trust the test root.
+	const ca = makeTestCa(path.join(projectRoot, '.cache', 'test-ca'));
 	const server = await startCodeServer({
-		env: { TELEMATICS_TEST_OUTPUT: outputFile, ...(process.env.TELEMATICS_TEST_GREP ? { TELEMATICS_TEST_GREP: process.env.TELEMATICS_TEST_GREP } : {}) },
+		env: {
+			TELEMATICS_TEST_OUTPUT: outputFile,
+			TELEMATICS_TEST_CA_DIR: ca.dir,
+			SSL_CERT_FILE: ca.bundleFile,
+			NODE_EXTRA_CA_CERTS: undefined,
+			HTTPS_PROXY: undefined, https_proxy: undefined, HTTP_PROXY: undefined, http_proxy: undefined,
+			...(process.env.TELEMATICS_TEST_GREP ? { TELEMATICS_TEST_GREP: process.env.TELEMATICS_TEST_GREP } : {}),
+		},
 		onOutput: verbose ? (line) => console.log(`[server] ${line}`) : undefined,
 	});
 	console.log(`[integration] code-server ${server.url} up in ${((Date.now() - serverStarted) / 1000).toFixed(1)} s`);
