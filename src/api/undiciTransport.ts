@@ -133,10 +133,12 @@ export function createUndiciTransport(options: TransportOptions = {}): Transport
 		const key = JSON.stringify(extra);
 		let context = contexts.get(key);
 		if (!context) {
+			const started = performance.now();
 			context = loadTrustedRoots(extra, { ...(options.trustStore ?? nodeTrustStoreDeps), env }).then((roots) => {
-				log.info(roots.summary);
+				const secureContext = tls.createSecureContext({ ca: roots.certificates });
+				log.info(`${roots.summary} Ready for TLS in ${Math.round(performance.now() - started)} ms.`);
 				for (const problem of roots.problems) log.warn(`Trusted roots: ${problem}.`);
-				return tls.createSecureContext({ ca: roots.certificates });
+				return secureContext;
 			});
 			contexts.set(key, context);
 		}

@@ -2,7 +2,7 @@
 // (exit 0 unless a measurement itself crashes the runner); a figure that cannot be measured
 // here is printed as n/a with the reason.
 import { benchActivation, benchBundleSize, restoreDevelopmentBuild } from './activationBench';
-import { benchLogin } from './loginBench';
+import { benchHttpsLogin, benchLogin } from './loginBench';
 import { benchTimer } from './timerBench';
 import { withinTarget, type BenchRow } from './types';
 
@@ -34,6 +34,7 @@ const BENCHES: Bench[] = [
 	{ name: 'activation bundle size', run: benchBundleSize },
 	{ name: 'activation time (real VS Code)', run: benchActivation },
 	{ name: 'login time', run: benchLogin },
+	{ name: 'login time over HTTPS', run: benchHttpsLogin },
 	{ name: 'status bar timer', run: benchTimer },
 	{ name: 'insert into a big .http file', run: insertBench },
 ];

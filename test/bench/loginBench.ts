@@ -1,6 +1,14 @@
 // Login through our API client against a raw undici `request` to the same local emulator:
 // what our layers (body building, envelope parsing, redaction, lazy transport) cost per call.
-import { request } from 'undici';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Agent, request } from 'undici';
+import { createApiClient } from '../../src/api/client';
+import { loadTrustedRoots, nodeTrustStoreDeps } from '../../src/api/trustStore';
+import * as fs from 'node:fs';
+import * as tls from 'node:tls';
+import { createUndiciTransport } from '../../src/api/undiciTransport';
+import { makeTestCa, startHttpsFront } from '../support/testCa';
 import { loginBody, loginHeaders, joinUrl, LOGIN_PATH } from '../../src/api/client';
 import { lazyApiClient } from '../../src/api/lazyClient';
 import type { LoginRequest } from '../../src/api/types';
@@ -11,6 +19,74 @@ import { median, round, type BenchRow } from './types';
 const WARMUP = 10;
 const ROUNDS = 50;
 const BLOCK = 10;
+
+/** Alternating blocks of `ours` and `theirs`: medians of each (ms). */
+async function alternate(ours: () => Promise<void>, theirs: () => Promise<void>): Promise<[number, number]> {
+	const timeOnce = async (fn: () => Promise<void>): Promise<number> => {
+		const start = process.hrtime.bigint();
+		await fn();
+		return Number(process.hrtime.bigint() - start) / 1e6;
+	};
+	for (let i = 0; i < WARMUP; i++) {
+		await ours();
+		await theirs();
+	}
+	const a: number[] = [];
+	const b: number[] = [];
+	for (let block = 0; block < ROUNDS / BLOCK; block++) {
+		for (let i = 0; i < BLOCK; i++) a.push(await timeOnce(ours));
+		for (let i = 0; i < BLOCK; i++) b.push(await timeOnce(theirs));
+	}
+	return [median(a), median(b)];
+}
+
+/**
+ * The same over HTTPS, to a server signed by a test CA that only the "OS store" (a bundle named
+ * by SSL_CERT_FILE) holds: our client with the trusted roots it builds, against raw undici given
+ * just that CA. Also how long loading the trusted roots takes (once, on the first https request).
+ */
+export async function benchHttpsLogin(): Promise<BenchRow[]> {
+	const ca = makeTestCa(path.join(os.tmpdir(), 'telematics-bench-ca'));
+	const emulator = await startEmulator({ loginRateLimit: { max: 1_000_000, windowSeconds: 60, blockSeconds: 1 } });
+	const front = await startHttpsFront(ca, emulator.port);
+	try {
+		const loads: number[] = [];
+		for (let i = 0; i < 9; i++) {
+			const started = performance.now();
+			const roots = await loadTrustedRoots([], { ...nodeTrustStoreDeps, env: { SSL_CERT_FILE: ca.bundleFile } });
+			tls.createSecureContext({ ca: roots.certificates });
+			loads.push(performance.now() - started);
+		}
+		const user = DEMO_USERS[0]!;
+		const login: LoginRequest = { kind: 'user', baseUrl: `https://localhost:${front.port}`, instanceId: user.instanceId, login: user.deviceToken, password: user.instanceKey, loginFieldsFormat: 'object' };
+		const transport = createUndiciTransport({ env: { SSL_CERT_FILE: ca.bundleFile } });
+		const client = createApiClient(async () => transport, silentLog);
+		const proxy = { strictSSL: true, noProxy: [] };
+		const agent = new Agent({ connect: { ca: [fs.readFileSync(ca.caFile, 'utf8')] } });
+		const url = joinUrl(login.baseUrl, LOGIN_PATH);
+		const [a, b] = await alternate(
+			async () => {
+				if (!(await client.login(login, { timeoutMs: 30_000, proxy })).accessToken) throw new Error('no token');
+			},
+			async () => {
+				const res = await request(url, { method: 'POST', headers: loginHeaders(login), body: loginBody(login), dispatcher: agent });
+				const body = await res.body.json() as { Result?: { AccessToken?: { Token?: string } } };
+				if (res.statusCode !== 200 || !body.Result?.AccessToken?.Token) throw new Error(`raw login failed: ${res.statusCode}`);
+			},
+		);
+		await agent.close();
+		const sorted = [...loads].sort((x, y) => x - y);
+		return [
+			{ name: `login over HTTPS via our client, OS-store roots (median of ${ROUNDS})`, value: round(a), unit: 'ms' },
+			{ name: `login over HTTPS via raw undici, the one CA (median of ${ROUNDS})`, value: round(b), unit: 'ms' },
+			{ name: 'HTTPS login time ratio, our client / raw undici', value: round(a / b), unit: '×', target: '≤ 1.2' },
+			{ name: `trusted roots loaded + TLS context built, first https request only (median of 9, ${round(sorted[0]!, 1)}–${round(sorted.at(-1)!, 1)})`, value: round(median(loads), 1), unit: 'ms' },
+		];
+	} finally {
+		await front.close();
+		await emulator.close();
+	}
+}
 
 export async function benchLogin(): Promise<BenchRow[]> {
 	const emulator = await startEmulator({ loginRateLimit: { max: 1_000_000, windowSeconds: 60, blockSeconds: 1 } });

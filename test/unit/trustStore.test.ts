@@ -142,7 +142,7 @@ describe('the client over HTTPS, with certificate checks on', function () {
 		const { client: c, log } = client(CA.bundleFile);
 		const tokens = await c.login(login(`https://localhost:${front.port}`), { timeoutMs: 5000, proxy: settings() });
 		assert.ok(tokens.accessToken);
-		assert.ok(log.lines.some((l) => /^Trusted roots: .* loaded in \d+ ms\.$/.test(l)), log.lines.join('\n'));
+		assert.ok(log.lines.some((l) => /^Trusted roots: .* loaded in \d+ ms\. Ready for TLS in \d+ ms\.$/.test(l)), log.lines.join('\n'));
 		const refreshed = await c.refresh({ baseUrl: `https://localhost:${front.port}`, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken }, { timeoutMs: 5000, proxy: settings() });
 		assert.notEqual(refreshed.refreshToken, tokens.refreshToken);
 	});
