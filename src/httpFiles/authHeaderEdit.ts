@@ -3,7 +3,7 @@
 // `# @name` lines and response handlers are never touched.
 import { DEFAULT_TOKEN_VARIABLE, planFileVariable } from './fileVariable';
 import { blockAt, lineAt, parseBlock, parseBlocks, parseLayout, type Layout, type ParsedRequest } from './requestParser';
-import { sortEdits, type TextEdit } from './textEdit';
+import { deleteLine, sortEdits, type TextEdit } from './textEdit';
 import { requireSafeToken } from '../util/tokenGrammar';
 
 /** A REST-client variable name: what `{{name}}` and `@name =` accept in every client we support. */
@@ -28,7 +28,57 @@ export function bearerValue(value: AuthValue): string {
 	return `{{${name}}}`;
 }
 
-export function planAuthEdit(text: string, cursorOffsets: readonly number[], value: AuthValue): TextEdit[] {
+/**
+ * Whether an Authorization value is one this extension wrote or may replace: `Bearer` with a
+ * JWT, or with one of the references it writes (`{{telematicsToken}}`, `{{TELEMATICS_TOKEN}}`,
+ * `{{$processEnv TELEMATICS_TOKEN}}`, `{{$dotenv TELEMATICS_TOKEN}}`). Anything else (Basic,
+ * Digest, `{{$aadToken}}`, another tool's variable or token) belongs to someone else.
+ */
+export function isOurAuthorization(value: string, variableName: string = DEFAULT_TOKEN_VARIABLE): boolean {
+	const match = /^Bearer\s+(\S+)\s*$/i.exec(value.trim());
+	if (!match) return false;
+	const credential = match[1]!;
+	return JWT_VALUE.test(credential) || OUR_REFERENCES.has(credential) || credential === `{{${variableName}}}`;
+}
+
+const JWT_VALUE = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+const OUR_REFERENCES: ReadonlySet<string> = new Set([
+	`{{${DEFAULT_TOKEN_VARIABLE}}}`,
+	'{{TELEMATICS_TOKEN}}',
+	'{{$processEnv TELEMATICS_TOKEN}}',
+	'{{$dotenv TELEMATICS_TOKEN}}',
+]);
+
+/** A request under a cursor whose Authorization belongs to someone else. */
+export interface ForeignAuthorization {
+	/** The request line (0-based). */
+	line: number;
+	/** The value's first word, for the question: `Basic`, `Digest`, `{{$aadToken}}`, … */
+	scheme: string;
+}
+
+/** The requests under the cursors whose Authorization is not ours (see isOurAuthorization). */
+export function foreignAuthorizations(text: string, cursorOffsets: readonly number[], variableName: string = DEFAULT_TOKEN_VARIABLE): ForeignAuthorization[] {
+	const layout = parseLayout(text);
+	const seen = new Set<number>();
+	const found: ForeignAuthorization[] = [];
+	for (const offset of cursorOffsets) {
+		const block = blockAt(layout.blocks, lineAt(layout.lines, offset));
+		if (seen.has(block)) continue;
+		seen.add(block);
+		const request = parseBlock(layout.lines, layout.blocks[block]!).request;
+		const auth = request?.headers.find((h) => h.name.toLowerCase() === 'authorization');
+		if (request && auth && !isOurAuthorization(auth.value, variableName)) found.push({ line: request.requestLine, scheme: auth.value.split(/\s+/)[0]!.slice(0, 40) });
+	}
+	return found;
+}
+
+export interface PlanOptions {
+	/** Replace an Authorization that is not ours (the person said so); default: leave that request alone. */
+	replaceForeign?: boolean;
+}
+
+export function planAuthEdit(text: string, cursorOffsets: readonly number[], value: AuthValue, options: PlanOptions = {}): TextEdit[] {
 	const bearer = bearerValue(value); // throws before anything is planned
 	// Only the blocks under a cursor are parsed (large files stay fast); the variable style reads them all.
 	const layout = parseLayout(text);
@@ -41,12 +91,13 @@ export function planAuthEdit(text: string, cursorOffsets: readonly number[], val
 		seen.add(block);
 		const request = parseBlock(layout.lines, layout.blocks[block]!).request;
 		if (!request) continue;
+		const auth = request.headers.find((h) => h.name.toLowerCase() === 'authorization');
+		if (auth && !options.replaceForeign && !isOurAuthorization(auth.value, value.style === 'header' ? undefined : value.variableName)) continue; // never silently
 		requests++;
 		edits.push(...planRequest(layout, request, `Authorization: Bearer ${bearer}`));
 	}
 	if (requests && value.style === 'variable') {
-		const variableEdit = planFileVariable(parseBlocks(layout), value.variableName ?? DEFAULT_TOKEN_VARIABLE, value.token);
-		if (variableEdit) edits.push(variableEdit);
+		edits.push(...planFileVariable(parseBlocks(layout), value.variableName ?? DEFAULT_TOKEN_VARIABLE, value.token));
 	}
 	return sortEdits(edits);
 }
@@ -64,14 +115,6 @@ function planRequest(file: Layout, request: ParsedRequest, header: string): Text
 	const line = file.lines[first!.line]!;
 	const wanted = first!.indent + header;
 	if (line.text !== wanted) edits.push({ start: line.start, end: line.end, newText: wanted });
-	for (const duplicate of duplicates) edits.push(deleteLine(file, duplicate.line));
+	for (const duplicate of duplicates) edits.push(deleteLine(file.lines, duplicate.line));
 	return edits;
-}
-
-/** Removes a whole line with its line ending (or, for the last line, the ending before it). */
-function deleteLine(file: Layout, index: number): TextEdit {
-	const line = file.lines[index]!;
-	if (line.eolLength > 0) return { start: line.start, end: line.end + line.eolLength, newText: '' };
-	const previous = file.lines[index - 1]!;
-	return { start: previous.end, end: line.end, newText: '' };
 }

@@ -1,44 +1,54 @@
 // Keeps a file variable such as `@telematicsToken = <jwt>` near the top of a REST file:
 // updates it where it is, or adds it after the leading comments and variables. Pure: no `vscode`.
 import type { ParsedFile } from './requestParser';
-import { isComment } from './requestParser';
-import type { TextEdit } from './textEdit';
+import { deleteLine, type TextEdit } from './textEdit';
 import { requireSafeToken } from '../util/tokenGrammar';
 
 export const DEFAULT_TOKEN_VARIABLE = 'telematicsToken';
 
-/** The edit that makes `@name = value` true, or none when it already is. */
-export function planFileVariable(file: ParsedFile, name: string, value: string): TextEdit | undefined {
+/**
+ * The edits that make `@name = value` true where REST Client, httpYac and the JetBrains client
+ * all read it as file-wide: in a region that holds no request (httpYac scopes a variable in a
+ * request's region to that request). Updated in place when it already lives in such a region;
+ * otherwise added to the leading region, which gets its own `###` when the first request
+ * shares it; a definition inside a request's region moves there. None when it already is.
+ */
+export function planFileVariable(file: ParsedFile, name: string, value: string): TextEdit[] {
 	requireSafeToken(value, `@${name}`);
+	const requestBlocks = new Set(file.requests.map((r) => r.blockStart));
+	const blockOf = (line: number) => file.blocks.find(([first, last]) => first <= line && line <= last)![0];
 	const existing = file.variables.find((v) => v.name === name);
-	if (existing) {
-		if (existing.value === value) return undefined;
-		return { start: existing.valueStart, end: existing.valueEnd, newText: value };
+	if (existing && !requestBlocks.has(blockOf(existing.line))) {
+		return existing.value === value ? [] : [{ start: existing.valueStart, end: existing.valueEnd, newText: value }];
 	}
+	const edits: TextEdit[] = existing ? [deleteLine(file.lines, existing.line)] : [];
 	const definition = `@${name} = ${value}`;
-	const anchor = insertionAnchor(file);
-	if (anchor === undefined) return { start: 0, end: 0, newText: definition + file.eol + file.eol };
-	const line = file.lines[anchor]!;
-	return { start: line.end, end: line.end, newText: file.eol + definition };
+	const [, firstBlockEnd] = file.blocks[0]!;
+	if (requestBlocks.has(0)) {
+		// The first request shares the leading region: give the variable a region of its own.
+		const opensWithSeparator = /^###/.test(file.lines[0]!.text);
+		const region = definition + file.eol + file.eol + (opensWithSeparator ? '' : `###${file.eol}`);
+		// One edit when the old definition was the first line: touching edits are not allowed everywhere.
+		if (edits[0] && edits[0].start === 0) return [{ ...edits[0], newText: region }];
+		edits.push({ start: 0, end: 0, newText: region });
+		return edits;
+	}
+	const anchor = insertionAnchor(file, firstBlockEnd);
+	if (anchor === undefined) edits.push({ start: 0, end: 0, newText: definition + file.eol });
+	else edits.push({ start: file.lines[anchor]!.end, end: file.lines[anchor]!.end, newText: file.eol + definition });
+	return edits;
 }
 
 /**
- * The line after which the variable goes: the last file variable before the first request;
- * otherwise the last line of the leading comments, unless those comments sit directly on
- * the first request (a `# @name` or a description belongs to its request). Undefined: top of file.
+ * The line of the leading region (which holds no request) after which the variable goes: its
+ * last file variable, else its last non-blank line that is not a `###` line. Undefined: the top.
  */
-function insertionAnchor(file: ParsedFile): number | undefined {
-	const firstRequest = file.requests[0];
-	const [, firstBlockEnd] = file.blocks[0]!;
-	const limit = firstRequest && firstRequest.blockStart === 0 ? firstRequest.requestLine : firstBlockEnd + 1;
-	const leadingVariables = file.variables.filter((v) => v.line < limit);
-	if (leadingVariables.length) return leadingVariables[leadingVariables.length - 1]!.line;
-	let attached = limit;
-	if (limit !== firstBlockEnd + 1) {
-		while (attached - 1 >= 0 && isComment(file.lines[attached - 1]!.text)) attached--;
-	}
-	for (let i = attached - 1; i >= 0; i--) {
-		if (file.lines[i]!.text.trim() !== '') return i;
+function insertionAnchor(file: ParsedFile, lastLine: number): number | undefined {
+	const leading = file.variables.filter((v) => v.line <= lastLine);
+	if (leading.length) return leading[leading.length - 1]!.line;
+	for (let i = lastLine; i >= 0; i--) {
+		const text = file.lines[i]!.text;
+		if (text.trim() !== '' && !/^###/.test(text)) return i;
 	}
 	return undefined;
 }

@@ -57,6 +57,18 @@ const COMMENT = /^\s*(#|\/\/)/;
 const BLANK = /^\s*$/;
 const VARIABLE = /^\s*@([A-Za-z_][\w.-]*)\s*=\s*/;
 const CONTINUATION = /^\s*[?&]/;
+/** Indented lines right after the request line continue its target (JetBrains), unless they are headers. */
+const INDENTED = /^[ \t]+\S/;
+/**
+ * What may start a request line: a method (HTTP, WebDAV, and the protocols httpYac and
+ * kulala speak) followed by a space, or a URL on its own (REST Client's `GET` default).
+ */
+const METHOD_LINE = /^\s*(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|CONNECT|PROPFIND|PROPPATCH|MKCOL|COPY|MOVE|LOCK|UNLOCK|SEARCH|REPORT|GRAPHQL|GRPC|WS|WSS|WEBSOCKET|SSE|MQTT|AMQP|RABBITMQ)[ \t]+\S/i;
+const URL_LINE = /^\s*((https?|wss?|grpcs?):\/\/\S|\{\{[^{}\s]+\}\}\S*(\/|\?|:\d)|(localhost|[\w-]+(\.[\w-]+)+)(:\d+)?(\/\S*)?\s*(HTTP\/[\d.]+)?\s*$|\/\S)/i;
+/** One-line directives before a request: `@xpath_ns …` and other `@` lines, kulala's `import`/`run`. */
+const DIRECTIVE = /^\s*(@\S|import\s|run\s)/;
+/** A pre-request script file: `< ./script.js` (before the request line only; after it, a body file). */
+const SCRIPT_FILE = /^\s*<\s+\S/;
 /** A header line: a token name (RFC 9110 tchar), a colon, a value. */
 const HEADER = /^(\s*)([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s?(.*)$/;
 
@@ -121,24 +133,64 @@ export function parseLayout(text: string): Layout {
 	return { lines, eol: eolOf(lines), blocks };
 }
 
+/** Whether `text` can be a request line: it starts with a method or looks like a URL. */
+export function isRequestLine(text: string): boolean {
+	return METHOD_LINE.test(text) || URL_LINE.test(text);
+}
+
+/**
+ * The last line of a multi-line part that opens on line `i` and is not a request: a
+ * pre-request script `< {% … %}`, an httpYac script `{{ … }}`, a comment `/* … *\/`, a GraphQL
+ * `fragment … { … }`. Undefined when line `i` opens none of them.
+ */
+function skipPart(lines: readonly Line[], i: number, last: number): number | undefined {
+	const text = lines[i]!.text;
+	const until = (done: (t: string) => boolean, from = i): number => {
+		for (let j = from; j <= last; j++) if (done(lines[j]!.text)) return j;
+		return last;
+	};
+	const trimmed = text.trim();
+	if (/^<\s*\{%/.test(trimmed)) return until((t) => t.includes('%}'));
+	if (trimmed.startsWith('/*')) return until((t) => t.includes('*/'));
+	if (/^\{\{/.test(trimmed) && !URL_LINE.test(text)) {
+		// `{{ code }}` on one line, or `{{` … `}}` over several.
+		if (/\}\}\s*$/.test(trimmed) && trimmed.length > 2) return i;
+		return until((t) => /^\s*\}\}/.test(t), i + 1);
+	}
+	if (/^fragment\s/i.test(trimmed)) return until((t) => BLANK.test(t));
+	return undefined;
+}
+
 /** One block's request (if it has one) and the file variables before its request line. */
 export function parseBlock(lines: readonly Line[], [first, last]: [number, number]): { request?: ParsedRequest; variables: FileVariable[] } {
 	const variables: FileVariable[] = [];
 	let requestLine = -1;
 	for (let i = first; i <= last; i++) {
 		const line = lines[i]!;
+		if (i === first && SEPARATOR.test(line.text)) continue;
 		if (BLANK.test(line.text) || COMMENT.test(line.text)) continue;
+		const skipped = skipPart(lines, i, last);
+		if (skipped !== undefined) {
+			i = skipped;
+			continue;
+		}
 		const variable = parseVariable(line, i);
 		if (variable) {
 			variables.push(variable);
 			continue;
 		}
+		if (DIRECTIVE.test(line.text) || SCRIPT_FILE.test(line.text)) continue;
+		if (!isRequestLine(line.text)) break; // not a request: this block has none we can edit
 		requestLine = i;
 		break;
 	}
 	if (requestLine < 0) return { variables };
 	let urlEndLine = requestLine;
-	while (urlEndLine + 1 <= last && CONTINUATION.test(lines[urlEndLine + 1]!.text)) urlEndLine++;
+	for (let j = requestLine + 1; j <= last; j++) {
+		const text = lines[j]!.text;
+		if (CONTINUATION.test(text) || (INDENTED.test(text) && !HEADER.test(text))) urlEndLine = j;
+		else break;
+	}
 	const headers: Header[] = [];
 	for (let h = urlEndLine + 1; h <= last; h++) {
 		const lineText = lines[h]!.text;

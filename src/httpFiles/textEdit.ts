@@ -1,4 +1,5 @@
 // Plain text edits by offset, as the pure planners return them. Pure: no `vscode`.
+import type { Line } from './requestParser';
 
 export interface TextEdit {
 	start: number;
@@ -20,4 +21,12 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
 		cursor = edit.end;
 	}
 	return out + text.slice(cursor);
+}
+
+/** Removes line `index` with its line ending (or, for the last line, the ending before it). */
+export function deleteLine(lines: readonly Line[], index: number): TextEdit {
+	const line = lines[index]!;
+	if (line.eolLength > 0 || index === 0) return { start: line.start, end: line.end + line.eolLength, newText: '' };
+	const previous = lines[index - 1]!;
+	return { start: previous.end, end: line.end, newText: '' };
 }

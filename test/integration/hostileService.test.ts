@@ -17,7 +17,7 @@ import type { TrackedFileDeps } from '../../src/ui/http/gitTracked';
 import { lastError, logIn, ScriptedPrompter, storedSecret, until, useEmulatorSuite, userCredentials } from './loginHelpers';
 
 const HTTP = '### trips\nGET https://api.example.test/v1/trips\nAccept: application/json\n';
-const notTracked: TrackedFileDeps = { gitExposure: async () => 'none', ask: async () => 'cancel' };
+const notTracked: TrackedFileDeps = { gitExposure: async () => 'none', ask: async () => 'cancel', askReplaceForeign: async () => false };
 
 let counter = 0;
 async function openHttp(content: string): Promise<vscode.TextEditor> {

@@ -53,6 +53,9 @@ async function eventually<T>(read: () => T | Promise<T>, ok: (value: T) => boole
 	return value;
 }
 
+/** A stale token from some earlier run: a JWT, so it is ours to replace. */
+const STALE_VALUE = `${Buffer.from('{"alg":"HS256"}').toString('base64url')}.${Buffer.from('{"sub":"stale"}').toString('base64url')}.c3RhbGU`;
+
 const TWO_REQUESTS = [
 	'@host = https://api.example.com',
 	'',
@@ -63,7 +66,7 @@ const TWO_REQUESTS = [
 	'',
 	'### second',
 	'POST {{host}}/v1/events',
-	'authorization: bearer stale-value',
+	`authorization: bearer ${STALE_VALUE}`,
 	'Content-Type: application/json',
 	'',
 	'{"Authorization": "Bearer keep-me"}',
@@ -99,7 +102,7 @@ describe('REST files (real VS Code)', function () {
 		const editor = await openHttp(TWO_REQUESTS);
 		cursorsAt(editor, '{"Authorization"');
 		await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
-		assert.equal(editor.document.getText(), TWO_REQUESTS.replace('authorization: bearer stale-value', `Authorization: Bearer ${token}`));
+		assert.equal(editor.document.getText(), TWO_REQUESTS.replace(`authorization: bearer ${STALE_VALUE}`, `Authorization: Bearer ${token}`));
 	});
 
 	it('inserts into every request under a cursor in one undo step', async () => {
@@ -108,7 +111,7 @@ describe('REST files (real VS Code)', function () {
 		await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
 		const expected = TWO_REQUESTS
 			.replace('GET {{host}}/v1/trips\n', `GET {{host}}/v1/trips\nAuthorization: Bearer ${token}\n`)
-			.replace('authorization: bearer stale-value', `Authorization: Bearer ${token}`);
+			.replace(`authorization: bearer ${STALE_VALUE}`, `Authorization: Bearer ${token}`);
 		assert.equal(editor.document.getText(), expected);
 		assert.equal(expected.split(`Bearer ${token}`).length - 1, 2, 'each request has exactly one header');
 		await vscode.commands.executeCommand('undo');
@@ -126,6 +129,36 @@ describe('REST files (real VS Code)', function () {
 		assert.equal(editor.document.getText(), expected);
 	});
 
+	describe('another kind of Authorization', () => {
+		const BASIC = '### oauth client\nPOST https://auth.example.com/token\nAuthorization: Basic Y2xpZW50OnNlY3JldA==\n\n###\nGET https://api.example.com/v1\n';
+		function answering(replace: boolean, asked: string[][]): TrackedFileDeps {
+			return { gitExposure: async () => 'none', ask: async () => 'cancel', askReplaceForeign: async (schemes) => (asked.push([...schemes]), replace) };
+		}
+
+		it('asks before replacing Basic; "Leave Them Alone" changes only the other requests', async () => {
+			const editor = await openHttp(BASIC);
+			cursorsAt(editor, 'POST', 'GET');
+			const asked: string[][] = [];
+			await insertAuthorizationHeader(api.services, undefined, answering(false, asked));
+			assert.deepEqual(asked, [['Basic']]);
+			assert.equal(editor.document.getText(), BASIC.replace('GET https://api.example.com/v1\n', `GET https://api.example.com/v1\nAuthorization: Bearer ${token}\n`));
+		});
+
+		it('"Replace" puts the token in its place', async () => {
+			const editor = await openHttp(BASIC);
+			cursorsAt(editor, 'POST');
+			await insertAuthorizationHeader(api.services, undefined, answering(true, []));
+			assert.equal(editor.document.getText(), BASIC.replace('Basic Y2xpZW50OnNlY3JldA==', `Bearer ${token}`));
+		});
+
+		it('Update Tokens in File never touches Basic, Digest or another tool\'s variable', async () => {
+			const other = `${BASIC}\n###\nGET https://x\nAuthorization: Digest username="a"\n\n###\nGET https://y\nAuthorization: Bearer {{$aadToken}}\n`;
+			const editor = await openHttp(other);
+			await vscode.commands.executeCommand('telematicsAuth.updateTokensInFile');
+			assert.equal(editor.document.getText(), other);
+		});
+	});
+
 	describe('a file git may commit', () => {
 		function deps(answers: TrackedFileAnswer[], exposure: GitExposure = 'tracked'): TrackedFileDeps & { asked: string[] } {
 			const asked: string[] = [];
@@ -137,6 +170,7 @@ describe('REST files (real VS Code)', function () {
 					asked.push(`${e}:${offerReference}:${vscode.window.activeTextEditor?.document.getText() === TWO_REQUESTS}`);
 					return answers.shift() ?? 'cancel';
 				},
+				askReplaceForeign: async () => false,
 			};
 		}
 

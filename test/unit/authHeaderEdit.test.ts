@@ -13,15 +13,15 @@ function withCursors(marked: string): { text: string; cursors: number[] } {
 	return { text, cursors };
 }
 
-function run(marked: string, value: AuthValue): string {
+function run(marked: string, value: AuthValue, replaceForeign = false): string {
 	const { text, cursors } = withCursors(marked);
-	return applyEdits(text, planAuthEdit(text, cursors, value));
+	return applyEdits(text, planAuthEdit(text, cursors, value, { replaceForeign }));
 }
 
 const NEW: AuthValue = { style: 'header', token: 'NEW' };
 
 describe('planAuthEdit: header style', () => {
-	const cases: Array<{ name: string; input: string; expected: string; value?: AuthValue }> = [
+	const cases: Array<{ name: string; input: string; expected: string; value?: AuthValue; replaceForeign?: boolean }> = [
 		{
 			name: 'inserts after the request line when there are no headers',
 			input: 'GET https://api.example.com/v1/trips|\n',
@@ -44,22 +44,28 @@ describe('planAuthEdit: header style', () => {
 		},
 		{
 			name: 'replaces an existing header in another casing and scheme',
-			input: 'GET https://x/v1\nauthorization: bearer old|\nAccept: */*\n',
+			input: 'GET https://x/v1\nauthorization: bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJvbGQifQ.c2ln|\nAccept: */*\n',
 			expected: 'GET https://x/v1\nAuthorization: Bearer NEW\nAccept: */*\n',
 		},
 		{
-			name: 'replaces a Basic header too, keeping its indentation',
+			name: 'leaves a Basic header alone (the command asks first)',
+			input: 'GET https://x/v1|\n\tAuthorization: Basic dXNlcjpwYXNz\n',
+			expected: 'GET https://x/v1|\n\tAuthorization: Basic dXNlcjpwYXNz\n'.replace('|', ''),
+		},
+		{
+			name: 'replaces a Basic header when told to, keeping its indentation',
 			input: 'GET https://x/v1|\n\tAuthorization: Basic dXNlcjpwYXNz\n',
 			expected: 'GET https://x/v1\n\tAuthorization: Bearer NEW\n',
+			replaceForeign: true,
 		},
 		{
 			name: 'duplicate headers: the first is replaced, the others deleted',
-			input: 'GET https://x/v1|\nAuthorization: Bearer a\nAccept: */*\nAUTHORIZATION: Bearer b\n\nbody\n',
+			input: 'GET https://x/v1|\nAuthorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJvbGQifQ.c2ln\nAccept: */*\nAUTHORIZATION: Bearer {{telematicsToken}}\n\nbody\n',
 			expected: 'GET https://x/v1\nAuthorization: Bearer NEW\nAccept: */*\n\nbody\n',
 		},
 		{
 			name: 'duplicate header on the last line without a newline',
-			input: 'GET https://x/v1|\nAuthorization: Bearer a\nAuthorization: Bearer b',
+			input: 'GET https://x/v1|\nAuthorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJvbGQifQ.c2ln\nAuthorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJvbGQifQ.c2ln',
 			expected: 'GET https://x/v1\nAuthorization: Bearer NEW',
 		},
 		{
@@ -89,7 +95,7 @@ describe('planAuthEdit: header style', () => {
 		},
 		{
 			name: 'a comment between headers is kept',
-			input: 'GET https://x/v1|\nAccept: */*\n# authorization: bearer old\nAuthorization: Bearer old\n',
+			input: 'GET https://x/v1|\nAccept: */*\n# authorization: bearer old\nAuthorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJvbGQifQ.c2ln\n',
 			expected: 'GET https://x/v1\nAccept: */*\n# authorization: bearer old\nAuthorization: Bearer NEW\n',
 		},
 		{
@@ -109,7 +115,7 @@ describe('planAuthEdit: header style', () => {
 		},
 	];
 	for (const c of cases) {
-		it(c.name, () => assert.equal(run(c.input, c.value ?? NEW), c.expected));
+		it(c.name, () => assert.equal(run(c.input, c.value ?? NEW, c.replaceForeign), c.expected));
 	}
 });
 
@@ -124,7 +130,7 @@ describe('planAuthEdit: which requests', () => {
 		'',
 		'### second',
 		'POST {{host}}/b',
-		'Authorization: Bearer old',
+		'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJvbGQifQ.c2ln',
 		'',
 		'{"Authorization": "Bearer keep"}',
 		'',
@@ -171,9 +177,9 @@ describe('planAuthEdit: variable style', () => {
 	const value: AuthValue = { style: 'variable', token: 'NEW' };
 	const cases: Array<{ name: string; input: string; expected: string; value?: AuthValue }> = [
 		{
-			name: 'adds the variable at the top of a file that starts with a request',
+			name: 'adds the variable in a region of its own above a file that starts with a request (httpYac would scope it to the request)',
 			input: 'GET https://x/v1|\n',
-			expected: '@telematicsToken = NEW\n\nGET https://x/v1\nAuthorization: Bearer {{telematicsToken}}\n',
+			expected: '@telematicsToken = NEW\n\n###\nGET https://x/v1\nAuthorization: Bearer {{telematicsToken}}\n',
 		},
 		{
 			name: 'adds it after the other file variables',
@@ -181,9 +187,14 @@ describe('planAuthEdit: variable style', () => {
 			expected: '# Trips API\n@host = https://x\n@limit = 5\n@telematicsToken = NEW\n\n###\nGET {{host}}/v1\nAuthorization: Bearer {{telematicsToken}}\n',
 		},
 		{
-			name: 'adds it after a leading comment paragraph, not between # @name and its request',
+			name: 'adds it after the leading comments of a region without a request',
+			input: '# Trips API\n\n###\n# @name trips\nGET https://x/v1|\n',
+			expected: '# Trips API\n@telematicsToken = NEW\n\n###\n# @name trips\nGET https://x/v1\nAuthorization: Bearer {{telematicsToken}}\n',
+		},
+		{
+			name: 'a leading comment that shares the first request\'s region: the variable goes above, in its own region',
 			input: '# Trips API\n\n# @name trips\nGET https://x/v1|\n',
-			expected: '# Trips API\n@telematicsToken = NEW\n\n# @name trips\nGET https://x/v1\nAuthorization: Bearer {{telematicsToken}}\n',
+			expected: '@telematicsToken = NEW\n\n###\n# Trips API\n\n# @name trips\nGET https://x/v1\nAuthorization: Bearer {{telematicsToken}}\n',
 		},
 		{
 			name: 'a file opening with ### keeps it after the variable',
@@ -192,7 +203,7 @@ describe('planAuthEdit: variable style', () => {
 		},
 		{
 			name: 'updates the variable in place and replaces a literal token in the header',
-			input: '@host = https://x\n@telematicsToken = OLD\r\n\r\n###\r\nGET {{host}}/v1|\r\nauthorization: bearer OLD\r\n',
+			input: '@host = https://x\n@telematicsToken = OLD\r\n\r\n###\r\nGET {{host}}/v1|\r\nauthorization: bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJvbGQifQ.c2ln\r\n',
 			expected: '@host = https://x\n@telematicsToken = NEW\r\n\r\n###\r\nGET {{host}}/v1\r\nAuthorization: Bearer {{telematicsToken}}\r\n',
 		},
 		{
@@ -201,15 +212,20 @@ describe('planAuthEdit: variable style', () => {
 			expected: '@host = https://x\r\n@telematicsToken = NEW\r\n\r\n###\r\nGET {{host}}/v1\r\nAuthorization: Bearer {{telematicsToken}}\r\n',
 		},
 		{
-			name: 'a custom variable name',
+			name: 'a custom variable name, in a file-wide region already',
 			value: { style: 'variable', token: 'NEW', variableName: 'tok' },
-			input: '@tok = OLD\n\nGET https://x/v1|\nAuthorization: Bearer {{tok}}\n',
-			expected: '@tok = NEW\n\nGET https://x/v1\nAuthorization: Bearer {{tok}}\n',
+			input: '@tok = OLD\n\n###\nGET https://x/v1|\nAuthorization: Bearer {{tok}}\n',
+			expected: '@tok = NEW\n\n###\nGET https://x/v1\nAuthorization: Bearer {{tok}}\n',
+		},
+		{
+			name: 'a definition inside the request\'s region moves to a region of its own',
+			input: '@host = https://x\n@telematicsToken = OLD\nGET {{host}}/v1|\nAuthorization: Bearer {{telematicsToken}}\n',
+			expected: '@telematicsToken = NEW\n\n###\n@host = https://x\nGET {{host}}/v1\nAuthorization: Bearer {{telematicsToken}}\n',
 		},
 		{
 			name: 'reference style writes only the variable reference',
 			value: { style: 'reference' },
-			input: 'GET https://x/v1|\nAuthorization: Bearer eyJold\n',
+			input: 'GET https://x/v1|\nAuthorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJvbGQifQ.c2ln\n',
 			expected: 'GET https://x/v1\nAuthorization: Bearer {{telematicsToken}}\n',
 		},
 		{

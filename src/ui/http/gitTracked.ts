@@ -18,10 +18,12 @@ const REMOTE_REPOSITORY_SCHEMES: ReadonlySet<string> = new Set(['vscode-vfs', 'g
 
 export type TrackedFileAnswer = 'continue' | 'reference' | 'cancel';
 
-/** What the commands need, so tests can stand in for git and for the question. */
+/** What the commands need, so tests can stand in for git and for the questions. */
 export interface TrackedFileDeps {
 	gitExposure(uri: vscode.Uri): Promise<GitExposure>;
 	ask(exposure: GitExposure, offerReference: boolean): Promise<TrackedFileAnswer>;
+	/** Requests already carry another kind of Authorization (`schemes`): replace them (true) or leave them alone. */
+	askReplaceForeign(schemes: readonly string[]): Promise<boolean>;
 }
 
 interface GitRepository {
@@ -95,7 +97,19 @@ export async function askTrackedFile(exposure: GitExposure, offerReference: bool
 	return choice === proceed ? 'continue' : choice === reference ? 'reference' : 'cancel';
 }
 
-export const defaultTrackedFileDeps: TrackedFileDeps = { gitExposure, ask: askTrackedFile };
+export async function askReplaceForeign(schemes: readonly string[]): Promise<boolean> {
+	const replace = vscode.l10n.t('Replace');
+	const leave = vscode.l10n.t('Leave Them Alone');
+	const listed = [...new Set(schemes)].join(', ');
+	const message = schemes.length === 1
+		? vscode.l10n.t('This request already has an Authorization header of another kind ({0}).', listed)
+		: vscode.l10n.t('{0} requests already have an Authorization header of another kind ({1}).', schemes.length, listed);
+	const detail = vscode.l10n.t('It may be another service\'s credentials (an OAuth client\'s Basic login, a token from another tool). "Replace" puts the Telematics token in its place; "Leave Them Alone" changes only the other requests.');
+	const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, replace, leave);
+	return choice === replace;
+}
+
+export const defaultTrackedFileDeps: TrackedFileDeps = { gitExposure, ask: askTrackedFile, askReplaceForeign };
 
 /**
  * `continue` when the token may be written: the file is not exposed to git, the person

@@ -1,7 +1,7 @@
 // "Insert Authorization Header": gives each request under a cursor exactly one
 // `Authorization: Bearer …` header with the account's current token, in one edit (one undo).
 import * as vscode from 'vscode';
-import { planAuthEdit, type AuthValue } from '../../httpFiles/authHeaderEdit';
+import { foreignAuthorizations, planAuthEdit, type AuthValue } from '../../httpFiles/authHeaderEdit';
 import { DEFAULT_TOKEN_VARIABLE } from '../../httpFiles/fileVariable';
 import { countRequestsAt } from '../../httpFiles/requestParser';
 import type { Services } from '../../services';
@@ -50,7 +50,15 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 	if (answer === 'cancel') return undefined;
 	if (answer === 'reference') value = { style: 'reference' };
 
-	const edits = planAuthEdit(editor.document.getText(), editor.selections.map((s) => editor.document.offsetAt(s.active)), value);
+	const text = editor.document.getText();
+	const cursors = editor.selections.map((s) => editor.document.offsetAt(s.active));
+	const foreign = foreignAuthorizations(text, cursors, value.style === 'header' ? undefined : value.variableName);
+	const replaceForeign = foreign.length > 0 && await deps.askReplaceForeign(foreign.map((f) => f.scheme));
+	if (foreign.length === requestsUnderCursor && !replaceForeign) {
+		void notify('info', vscode.l10n.t('Nothing changed: the request keeps its own Authorization header.'));
+		return { requests: requestsUnderCursor, edits: 0, style: value.style };
+	}
+	const edits = planAuthEdit(text, cursors, value, { replaceForeign });
 	if (edits.length && !(await applyTextEdits(editor, edits))) {
 		void notify('error', vscode.l10n.t('The file changed while the header was being inserted. Try again.'));
 		return undefined;
