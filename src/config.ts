@@ -1,10 +1,16 @@
 // The one place that reads settings. Everyone else asks these typed getters.
 import * as vscode from 'vscode';
 import type { LoginFieldsFormat, ProxySettings } from './api/types';
+import { ENV_FILE_NAMES, type EnvFileKind } from './httpFiles/envFiles';
 
 const SECTION = 'telematicsAuth';
 
-export type InsertStyle = 'header' | 'variable';
+/** `header`/`variable` write the token; the others write only a reference that a tool fills in. */
+export type InsertStyle = 'header' | 'variable' | 'processEnv' | 'dotenv' | 'envVariable';
+const INSERT_STYLES: readonly InsertStyle[] = ['header', 'variable', 'processEnv', 'dotenv', 'envVariable'];
+
+/** How other tools get the live token (telematicsAuth.exposeToken). */
+export type ExposeMode = 'off' | 'environment' | 'environmentAndFiles';
 
 export class Config implements vscode.Disposable {
 	private readonly changed = new vscode.EventEmitter<void>();
@@ -55,7 +61,21 @@ export class Config implements vscode.Disposable {
 	}
 
 	insertStyle(): InsertStyle {
-		return this.section.get<string>('insertStyle') === 'variable' ? 'variable' : 'header';
+		const style = this.section.get<string>('insertStyle');
+		return INSERT_STYLES.includes(style as InsertStyle) ? style as InsertStyle : 'header';
+	}
+
+	/** User settings only (`application` scope): a workspace cannot expose the token. */
+	exposeToken(): ExposeMode {
+		const mode = this.section.inspect<string>('exposeToken')?.globalValue;
+		return mode === 'environment' || mode === 'environmentAndFiles' ? mode : 'off';
+	}
+
+	/** Which env files `environmentAndFiles` writes (user settings only). */
+	exposeFiles(): EnvFileKind[] {
+		const files = this.section.inspect<unknown>('exposeToken.files')?.globalValue ?? ['.env'];
+		const list = Array.isArray(files) ? files : [];
+		return (['dotenv', 'jetbrains'] as const).filter((kind) => list.includes(ENV_FILE_NAMES[kind]));
 	}
 
 	codeLensEnabled(): boolean {

@@ -20,6 +20,7 @@ import { createTestApi, type TestApi } from './testApi';
 import { registerAccountsView } from './ui/accountsView';
 import { registerLazyAuthenticationProvider } from './ui/lazyAuthProvider';
 import { registerStatusBar } from './ui/statusBar';
+import { TokenExposure } from './ui/tokenExposure';
 import { KeychainSecretBackend } from './vscode/secretBackend';
 
 /** When every module of this bundle had run (this line runs after all the imports above). */
@@ -83,6 +84,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
 	const accountsView = registerAccountsView(services, features);
 	add(accountsView);
 	add(registerLazyAuthenticationProvider(() => features.load().then((f) => f.authProvider)));
+	add(new TokenExposure(services));
 
 	scheduler.start();
 	add(config.onDidChange(() => scheduler.reschedule()));

@@ -8,6 +8,7 @@ import type { Services } from './services';
 import type { RefreshFailure } from './session/contracts';
 import { registerAccountActions } from './ui/accountActions';
 import { AccountsTreeRenderer } from './ui/accountsTree';
+import { chooseTokenExposure } from './ui/exposureCommand';
 import { TelematicsAuthProvider } from './ui/authProvider';
 import { registerHttpFileFeatures } from './ui/http';
 import { MultiStepInput } from './ui/multiStepInput';
@@ -46,6 +47,7 @@ export function activateFeatures(services: Services, prompts: PrompterSlot): Fea
 		parts.push(registerAccountActions(services));
 		parts.push(registerTokenCommands(services));
 		parts.push(registerHttpFileFeatures(services));
+		parts.push(vscode.commands.registerCommand('telematicsAuth.chooseTokenExposure', () => chooseTokenExposure()));
 	} catch (error) {
 		for (const part of parts.reverse()) part.dispose();
 		throw error;

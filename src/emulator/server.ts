@@ -42,6 +42,8 @@ export interface EmulatorStats {
 	lastLoginHeaders?: Record<string, string>;
 	/** `InstanceId`/`InstanceKey`/`Content-Type` as sent with the last refresh. */
 	lastRefreshHeaders?: Record<string, string>;
+	/** The `Authorization` header of the last `GET /v1/Me` (what a REST client sent), or null when it sent none. */
+	lastMeAuthorization?: string | null;
 }
 
 export interface RunningEmulator {
@@ -69,6 +71,8 @@ const MAX_RECORDS = 1000;
 const LOGIN_PATH = '/v1/auth/login';
 const REFRESH_PATH = '/v1/auth/refreshtoken';
 const SWAGGER_PATH = '/swagger/index.html';
+/** A protected data endpoint of the emulator's own: who the bearer token belongs to. */
+const ME_PATH = '/v1/me';
 const CONTROL_PREFIX = '/__emulator/';
 
 export async function startEmulator(partial: Partial<EmulatorConfig> = {}): Promise<RunningEmulator> {
@@ -189,6 +193,7 @@ class Emulator implements RunningEmulator {
 			if (method !== 'POST') return this.sendJson(req, res, 405, failure(405), true, { Allow: 'POST' });
 			return route === LOGIN_PATH ? this.login(req, res) : this.refresh(req, res);
 		}
+		if (route === ME_PATH && method === 'GET') return this.me(req, res);
 		if (route === SWAGGER_PATH && (method === 'GET' || method === 'HEAD')) {
 			return this.send(req, res, 200, 'text/html; charset=utf-8', swaggerPage(this.url), true);
 		}
@@ -241,6 +246,20 @@ class Emulator implements RunningEmulator {
 		const result = this.tokens.refresh(attempt.value.accessToken, attempt.value.refreshToken, answerExp(fault));
 		if (!result) return this.sendJson(req, res, 401, failure(401), true);
 		return this.sendJson(req, res, 200, ok(hostile(fault, result)), true);
+	}
+
+	/**
+	 * `GET /v1/Me`: 200 with the subject, kind and expiry of a valid, unexpired access token in
+	 * `Authorization: Bearer …`; 401 otherwise. Lets tests send a real request with the live token.
+	 */
+	private me(req: IncomingMessage, res: ServerResponse): void {
+		const authorization = header(req, 'authorization');
+		this.stats.lastMeAuthorization = authorization ?? null;
+		const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+		const claims = token ? this.tokens.verify(token) : undefined;
+		const exp = typeof claims?.exp === 'number' ? claims.exp : 0;
+		if (!claims || exp * 1000 <= Date.now()) return this.sendJson(req, res, 401, failure(401), true, { 'WWW-Authenticate': 'Bearer' });
+		return this.sendJson(req, res, 200, ok({ Subject: claims.sub, Role: claims.role, ExpiresAt: new Date(exp * 1000).toISOString() }), true);
 	}
 
 	/**

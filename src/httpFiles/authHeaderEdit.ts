@@ -15,7 +15,19 @@ export type AuthValue =
 	/** `@variableName = token` near the top, `Bearer {{variableName}}` in the header. */
 	| { style: 'variable'; token: string; variableName?: string }
 	/** Only `Bearer {{variableName}}`: the user defines the variable elsewhere (an untracked env file). */
-	| { style: 'reference'; variableName?: string };
+	| { style: 'reference'; variableName?: string }
+	/** A reference a tool fills from what telematicsAuth.exposeToken keeps current: no token in the file. */
+	| { style: 'environment'; source: EnvironmentSource };
+
+/** Where a tool reads the exposed token from. */
+export type EnvironmentSource = 'processEnv' | 'dotenv' | 'envVariable';
+
+/** The reference each source writes (REST Client's `$processEnv`/`$dotenv`; httpYac's and JetBrains' env variables). */
+export const ENVIRONMENT_REFERENCES: Readonly<Record<EnvironmentSource, string>> = {
+	processEnv: '{{$processEnv TELEMATICS_TOKEN}}',
+	dotenv: '{{$dotenv TELEMATICS_TOKEN}}',
+	envVariable: '{{TELEMATICS_TOKEN}}',
+};
 
 /**
  * What follows `Bearer `. Checked here, where it leaves for the file: a token outside the
@@ -23,6 +35,7 @@ export type AuthValue =
  */
 export function bearerValue(value: AuthValue): string {
 	if (value.style === 'header') return requireSafeToken(value.token, 'Authorization header');
+	if (value.style === 'environment') return ENVIRONMENT_REFERENCES[value.source];
 	const name = value.variableName ?? DEFAULT_TOKEN_VARIABLE;
 	if (!VARIABLE_NAME.test(name)) throw new Error('Refused to write a variable name that is not a plain identifier.');
 	return `{{${name}}}`;
@@ -35,7 +48,7 @@ export function bearerValue(value: AuthValue): string {
  * Digest, `{{$aadToken}}`, another tool's variable or token) belongs to someone else.
  */
 export function isOurAuthorization(value: string, variableName: string = DEFAULT_TOKEN_VARIABLE): boolean {
-	const match = /^Bearer\s+(\S+)\s*$/i.exec(value.trim());
+	const match = /^Bearer\s+(.+?)\s*$/i.exec(value.trim());
 	if (!match) return false;
 	const credential = match[1]!;
 	return JWT_VALUE.test(credential) || OUR_REFERENCES.has(credential) || credential === `{{${variableName}}}`;
@@ -78,6 +91,10 @@ export interface PlanOptions {
 	replaceForeign?: boolean;
 }
 
+export function variableNameOf(value: AuthValue): string | undefined {
+	return value.style === 'variable' || value.style === 'reference' ? value.variableName : undefined;
+}
+
 export function planAuthEdit(text: string, cursorOffsets: readonly number[], value: AuthValue, options: PlanOptions = {}): TextEdit[] {
 	const bearer = bearerValue(value); // throws before anything is planned
 	// Only the blocks under a cursor are parsed (large files stay fast); the variable style reads them all.
@@ -92,7 +109,7 @@ export function planAuthEdit(text: string, cursorOffsets: readonly number[], val
 		const request = parseBlock(layout.lines, layout.blocks[block]!).request;
 		if (!request) continue;
 		const auth = request.headers.find((h) => h.name.toLowerCase() === 'authorization');
-		if (auth && !options.replaceForeign && !isOurAuthorization(auth.value, value.style === 'header' ? undefined : value.variableName)) continue; // never silently
+		if (auth && !options.replaceForeign && !isOurAuthorization(auth.value, variableNameOf(value))) continue; // never silently
 		requests++;
 		edits.push(...planRequest(layout, request, `Authorization: Bearer ${bearer}`));
 	}

@@ -1,7 +1,7 @@
 // "Insert Authorization Header": gives each request under a cursor exactly one
 // `Authorization: Bearer …` header with the account's current token, in one edit (one undo).
 import * as vscode from 'vscode';
-import { foreignAuthorizations, planAuthEdit, type AuthValue } from '../../httpFiles/authHeaderEdit';
+import { bearerValue, ENVIRONMENT_REFERENCES, foreignAuthorizations, planAuthEdit, variableNameOf, type AuthValue } from '../../httpFiles/authHeaderEdit';
 import { DEFAULT_TOKEN_VARIABLE } from '../../httpFiles/fileVariable';
 import { countRequestsAt } from '../../httpFiles/requestParser';
 import type { Services } from '../../services';
@@ -10,7 +10,7 @@ import { resolveAccount } from '../accountArg';
 import { notify } from '../notifications';
 import { unsafeStoredTokenMessage } from '../tokenCommands';
 import { isSafeToken } from '../../util/tokenGrammar';
-import { ensureFreshToken } from './freshToken';
+import { ensureFreshToken, type FreshSession } from './freshToken';
 import { defaultTrackedFileDeps, guardTrackedFile, type TrackedFileDeps } from './gitTracked';
 import { applyTextEdits, isHttpDocument, targetEditor } from './httpDocuments';
 
@@ -34,25 +34,38 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 		void notify('info', vscode.l10n.t('Put the cursor inside a request (its ### line, request line, headers or body) to insert an Authorization header.'));
 		return undefined;
 	}
-	const picked = await resolveAccount(services, arg instanceof vscode.Uri ? undefined : arg);
-	if (!picked) return undefined;
-	const session = await ensureFreshToken(services, picked);
-	if (!session) return undefined;
-	if (!isSafeToken(session.tokens.accessToken)) {
-		void notify('error', unsafeStoredTokenMessage(session.account.label));
-		return undefined;
+	const style = services.config.insertStyle();
+	let value: AuthValue;
+	let session: FreshSession | undefined;
+	if (style === 'processEnv' || style === 'dotenv' || style === 'envVariable') {
+		// No token goes into the file: a tool fills the reference from what exposeToken keeps current.
+		value = { style: 'environment', source: style };
+		if (services.config.exposeToken() === 'off' || (style !== 'processEnv' && services.config.exposeToken() !== 'environmentAndFiles')) {
+			const choose = vscode.l10n.t('Choose…');
+			void notify('warning', vscode.l10n.t('The header will read the token from {0}, but telematicsAuth.exposeToken does not keep it there yet.', ENVIRONMENT_REFERENCES[style]), choose).then((c) => {
+				if (c === choose) void vscode.commands.executeCommand('telematicsAuth.chooseTokenExposure');
+			});
+		}
+	} else {
+		const picked = await resolveAccount(services, arg instanceof vscode.Uri ? undefined : arg);
+		if (!picked) return undefined;
+		session = await ensureFreshToken(services, picked);
+		if (!session) return undefined;
+		if (!isSafeToken(session.tokens.accessToken)) {
+			void notify('error', unsafeStoredTokenMessage(session.account.label));
+			return undefined;
+		}
+		value = style === 'variable'
+			? { style: 'variable', token: session.tokens.accessToken }
+			: { style: 'header', token: session.tokens.accessToken };
+		const answer = await guardTrackedFile(services.context, editor.document.uri, deps, true);
+		if (answer === 'cancel') return undefined;
+		if (answer === 'reference') value = { style: 'reference' };
 	}
-
-	let value: AuthValue = services.config.insertStyle() === 'variable'
-		? { style: 'variable', token: session.tokens.accessToken }
-		: { style: 'header', token: session.tokens.accessToken };
-	const answer = await guardTrackedFile(services.context, editor.document.uri, deps, true);
-	if (answer === 'cancel') return undefined;
-	if (answer === 'reference') value = { style: 'reference' };
 
 	const text = editor.document.getText();
 	const cursors = editor.selections.map((s) => editor.document.offsetAt(s.active));
-	const foreign = foreignAuthorizations(text, cursors, value.style === 'header' ? undefined : value.variableName);
+	const foreign = foreignAuthorizations(text, cursors, variableNameOf(value));
 	const replaceForeign = foreign.length > 0 && await deps.askReplaceForeign(foreign.map((f) => f.scheme));
 	if (foreign.length === requestsUnderCursor && !replaceForeign) {
 		void notify('info', vscode.l10n.t('Nothing changed: the request keeps its own Authorization header.'));
@@ -62,6 +75,10 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 	if (edits.length && !(await applyTextEdits(editor, edits))) {
 		void notify('error', vscode.l10n.t('The file changed while the header was being inserted. Try again.'));
 		return undefined;
+	}
+	if (!session) {
+		vscode.window.setStatusBarMessage(vscode.l10n.t('The Authorization header reads the live token from {0}.', bearerValue(value)), 5000);
+		return { requests: requestsUnderCursor, edits: edits.length, style: value.style };
 	}
 	const label = session.account.label;
 	if (value.style === 'reference') {

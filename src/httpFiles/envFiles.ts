@@ -1,0 +1,110 @@
+// The env files REST clients read, edited so that only our keys change: `.env` (REST Client's
+// `{{$dotenv NAME}}`, httpYac) and `http-client.private.env.json` (JetBrains HTTP Client,
+// httpYac; our keys go in `$shared`, which every environment sees). Pure: no `vscode`, no I/O.
+import { isSafeToken } from '../util/tokenGrammar';
+
+/** The variables this extension exposes. */
+export const TOKEN_KEY = 'TELEMATICS_TOKEN';
+export const BASE_URL_KEY = 'TELEMATICS_BASE_URL';
+export const EXPOSED_KEYS: readonly string[] = [TOKEN_KEY, BASE_URL_KEY];
+
+export type EnvFileKind = 'dotenv' | 'jetbrains';
+
+export const ENV_FILE_NAMES: Readonly<Record<EnvFileKind, string>> = {
+	dotenv: '.env',
+	jetbrains: 'http-client.private.env.json',
+};
+
+/** What to expose: both keys, or nothing (undefined: remove ours). */
+export interface Exposed {
+	token: string;
+	baseUrl: string;
+}
+
+/** A base URL fit for a `.env` line and a JSON string: http(s), no whitespace or quotes. */
+function safeBaseUrl(value: string): boolean {
+	return /^https?:\/\/[^\s"'`\\]+$/.test(value) && value.length <= 2048;
+}
+
+function checked(exposed: Exposed | undefined): Exposed | undefined {
+	if (!exposed) return undefined;
+	if (!isSafeToken(exposed.token) || !safeBaseUrl(exposed.baseUrl)) throw new Error('Refused to write a value that is not a token or a service URL.');
+	return exposed;
+}
+
+const DOTENV_LINE = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=/;
+
+/**
+ * `.env` text with our keys set to `exposed` (updated where they are, else appended) or
+ * removed (`undefined`). Every other line, comment and line ending stays as it was.
+ */
+export function updateDotenv(text: string, exposed: Exposed | undefined): string {
+	const values = checked(exposed);
+	const eol = /\r\n/.test(text) ? '\r\n' : '\n';
+	const lines = text === '' ? [] : text.split(/\r?\n/);
+	const trailing = lines.length > 0 && lines[lines.length - 1] === '';
+	if (trailing) lines.pop();
+	const wanted = new Map<string, string>(values ? [[TOKEN_KEY, values.token], [BASE_URL_KEY, values.baseUrl]] : []);
+	const out: string[] = [];
+	for (const line of lines) {
+		const key = DOTENV_LINE.exec(line)?.[1];
+		if (key === undefined || !EXPOSED_KEYS.includes(key)) {
+			out.push(line);
+			continue;
+		}
+		const value = wanted.get(key);
+		if (value === undefined) continue; // removed (or a duplicate of one already written)
+		out.push(`${key}=${value}`);
+		wanted.delete(key);
+	}
+	for (const [key, value] of wanted) out.push(`${key}=${value}`);
+	return out.length ? out.join(eol) + eol : '';
+}
+
+/** Whether `.env` text holds anything besides our keys (so removing ours should keep the file). */
+export function dotenvHasOtherContent(text: string): boolean {
+	return text.split(/\r?\n/).some((line) => line.trim() !== '' && !EXPOSED_KEYS.includes(DOTENV_LINE.exec(line)?.[1] ?? ''));
+}
+
+/** The environment created when the private env file has none (JetBrains and httpYac need one selected). */
+export const DEFAULT_ENVIRONMENT = 'telematics';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `http-client.private.env.json` text with our keys set in `$shared` and in every environment
+ * (httpYac does not merge a private file's `$shared` into the environment chosen; JetBrains
+ * does), creating a `telematics` environment when there is none; or, with `undefined`,
+ * removed from all of them (and the `telematics` environment and `$shared` dropped when that
+ * empties them). Other environments and keys stay; a file that is not a JSON object of objects
+ * is not touched (undefined).
+ */
+export function updateJetbrainsEnv(text: string, exposed: Exposed | undefined): string | undefined {
+	const values = checked(exposed);
+	let json: unknown = {};
+	if (text.trim() !== '') {
+		try {
+			json = JSON.parse(text);
+		} catch {
+			return undefined;
+		}
+	}
+	if (!isObject(json) || Object.values(json).some((env) => !isObject(env))) return undefined;
+	const next: Record<string, unknown> = {};
+	for (const [name, env] of Object.entries(json)) {
+		const copy: Record<string, unknown> = { ...(env as Record<string, unknown>) };
+		for (const key of EXPOSED_KEYS) delete copy[key];
+		if (values) Object.assign(copy, { [TOKEN_KEY]: values.token, [BASE_URL_KEY]: values.baseUrl });
+		const emptied = Object.keys(copy).length === 0 && (name === '$shared' || name === DEFAULT_ENVIRONMENT) && !values;
+		if (!emptied) next[name] = copy;
+	}
+	if (values) {
+		const ours = { [TOKEN_KEY]: values.token, [BASE_URL_KEY]: values.baseUrl };
+		if (!('$shared' in next)) next.$shared = { ...ours };
+		if (!Object.keys(next).some((name) => !name.startsWith('$'))) next[DEFAULT_ENVIRONMENT] = { ...ours };
+	}
+	const eol = /\r\n/.test(text) ? '\r\n' : '\n';
+	return Object.keys(next).length ? JSON.stringify(next, null, 2).replace(/\n/g, eol) + eol : '';
+}

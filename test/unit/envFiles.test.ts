@@ -1,0 +1,67 @@
+// The env files REST clients read: only our keys ever change, every other byte stays, and
+// nothing that is not a token or a service URL is written.
+import * as assert from 'node:assert/strict';
+import * as fc from 'fast-check';
+import { dotenvHasOtherContent, updateDotenv, updateJetbrainsEnv } from '../../src/httpFiles/envFiles';
+
+const EXPOSED = { token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln', baseUrl: 'https://user.telematicssdk.com' };
+
+describe('.env', () => {
+	it('adds our keys to an empty or missing file', () => {
+		assert.equal(updateDotenv('', EXPOSED), `TELEMATICS_TOKEN=${EXPOSED.token}\nTELEMATICS_BASE_URL=${EXPOSED.baseUrl}\n`);
+	});
+
+	it('updates our keys where they are and keeps everything else, CRLF included', () => {
+		const before = '# secrets\r\nOTHER=1\r\nTELEMATICS_TOKEN=old\r\n\r\nexport KEEP="a b"\r\n';
+		assert.equal(updateDotenv(before, EXPOSED), `# secrets\r\nOTHER=1\r\nTELEMATICS_TOKEN=${EXPOSED.token}\r\n\r\nexport KEEP="a b"\r\nTELEMATICS_BASE_URL=${EXPOSED.baseUrl}\r\n`);
+	});
+
+	it('removes only our keys on logout', () => {
+		const before = `A=1\nTELEMATICS_TOKEN=${EXPOSED.token}\nB=2\nTELEMATICS_BASE_URL=x\n`;
+		const after = updateDotenv(before, undefined);
+		assert.equal(after, 'A=1\nB=2\n');
+		assert.equal(dotenvHasOtherContent(after), true);
+		assert.equal(dotenvHasOtherContent(updateDotenv(`TELEMATICS_TOKEN=${EXPOSED.token}\n`, undefined)), false);
+	});
+
+	it('any other content stays byte for byte (generated)', () => {
+		const line = fc.oneof(fc.constant(''), fc.constant('# comment'), fc.stringMatching(/^[A-Z_]{1,8}=[^\r\n]{0,20}$/).filter((l) => !/^TELEMATICS_(TOKEN|BASE_URL)=/.test(l)));
+		fc.assert(fc.property(fc.array(line, { maxLength: 12 }), fc.constantFrom('\n', '\r\n'), (lines, eol) => {
+			const before = lines.length ? lines.join(eol) + eol : '';
+			const after = updateDotenv(before, EXPOSED);
+			assert.ok(after.startsWith(before), 'what was there stays, in order');
+			assert.equal(updateDotenv(after, undefined), before, 'removing ours gives the file back');
+			assert.equal(updateDotenv(after, EXPOSED), after, 'a second update changes nothing');
+		}), { numRuns: 300 });
+	});
+
+	it('refuses a value that is not a token or a service URL', () => {
+		assert.throws(() => updateDotenv('', { ...EXPOSED, token: 'x\nEVIL=1' }));
+		assert.throws(() => updateDotenv('', { ...EXPOSED, baseUrl: 'https://x\nEVIL=1' }));
+		assert.throws(() => updateDotenv('', { ...EXPOSED, baseUrl: 'file:///etc/passwd' }));
+	});
+});
+
+describe('http-client.private.env.json', () => {
+	const ours = { TELEMATICS_TOKEN: EXPOSED.token, TELEMATICS_BASE_URL: EXPOSED.baseUrl };
+
+	it('puts our keys in $shared and in every environment, keeping what else they hold', () => {
+		const before = JSON.stringify({ dev: { password: 'p' }, $shared: { other: 1 } }, null, 2);
+		const after = JSON.parse(updateJetbrainsEnv(before, EXPOSED)!);
+		assert.deepEqual(after, { dev: { password: 'p', ...ours }, $shared: { other: 1, ...ours } });
+	});
+
+	it('a file without environments gets a "telematics" one (clients need one selected)', () => {
+		assert.deepEqual(JSON.parse(updateJetbrainsEnv('', EXPOSED)!), { $shared: ours, telematics: ours });
+	});
+
+	it('removes ours on logout, and what held only ours', () => {
+		const written = updateJetbrainsEnv('{"dev": {"a": 1}}', EXPOSED)!;
+		assert.deepEqual(JSON.parse(updateJetbrainsEnv(written, undefined)!), { dev: { a: 1 } });
+		assert.equal(updateJetbrainsEnv(updateJetbrainsEnv('', EXPOSED)!, undefined), '');
+	});
+
+	it('leaves a file that is not a JSON object of environments alone', () => {
+		for (const text of ['not json', '[]', '"x"', '{"$shared": 5}', '{"dev": "x"}']) assert.equal(updateJetbrainsEnv(text, EXPOSED), undefined, text);
+	});
+});
