@@ -73,7 +73,7 @@ export class Config implements vscode.Disposable {
 
 	/** Which env files `environmentAndFiles` writes (user settings only). */
 	exposeFiles(): EnvFileKind[] {
-		const files = this.section.inspect<unknown>('exposeToken.files')?.globalValue ?? ['.env'];
+		const files = this.section.inspect<unknown>('exposeTokenFiles')?.globalValue ?? ['.env'];
 		const list = Array.isArray(files) ? files : [];
 		return (['dotenv', 'jetbrains'] as const).filter((kind) => list.includes(ENV_FILE_NAMES[kind]));
 	}

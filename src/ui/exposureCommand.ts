@@ -29,7 +29,7 @@ export async function chooseTokenExposure(): Promise<ExposeMode | undefined> {
 	});
 	if (!picked) return undefined;
 	await section.update('exposeToken', picked.mode, vscode.ConfigurationTarget.Global);
-	if (picked.files.length) await section.update('exposeToken.files', picked.files, vscode.ConfigurationTarget.Global);
+	if (picked.files.length) await section.update('exposeTokenFiles', picked.files, vscode.ConfigurationTarget.Global);
 	if (picked.style && section.get<string>('insertStyle') !== picked.style) {
 		const use = t('Use for Insert Authorization Header');
 		const chosen = await notify('info', t('Tools now read the live token. In .http files, write "Authorization: Bearer {0}".', ENVIRONMENT_REFERENCES[picked.style]), use);

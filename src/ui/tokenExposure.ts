@@ -143,18 +143,25 @@ export class TokenExposure implements vscode.Disposable {
 			this.services.log.warn(`${name} in ${path.basename(folder)} is tracked by git: the token is not written into it.`);
 			return false;
 		}
-		if (this.offered.has(file)) return false;
-		this.offered.add(file);
+		if (!this.offered.has(file)) {
+			this.offered.add(file);
+			// Not awaited: the question must not hold up the environment and the other files.
+			void this.offerGitignore(folder, name);
+		}
+		return false;
+	}
+
+	private async offerGitignore(folder: string, name: string): Promise<void> {
 		const add = vscode.l10n.t('Add to .gitignore');
 		const choice = await vscode.window.showWarningMessage(
 			vscode.l10n.t('{0} in {1} is not ignored by git, so the token is not written into it. Add it to .gitignore?', name, path.basename(folder)),
 			add,
 		);
-		if (choice !== add) return false;
+		if (choice !== add || this.disposed) return;
 		const gitignore = path.join(folder, '.gitignore');
 		const current = (await readOrEmpty(gitignore)) ?? '';
 		const eol = /\r\n/.test(current) ? '\r\n' : '\n';
 		await fs.writeFile(gitignore, `${current}${current === '' || current.endsWith('\n') ? '' : eol}${name}${eol}`);
-		return true;
+		await this.update();
 	}
 }

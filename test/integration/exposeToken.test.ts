@@ -1,0 +1,113 @@
+// The live token with no token in any .http file, proved with a real REST client: the httpyac
+// package (the engine of vscode-httpyac, written by others) sends a file that says only
+// `Authorization: Bearer {{TELEMATICS_TOKEN}}` (or REST Client's `{{$processEnv …}}`) from the
+// workspace, against the emulator, while telematicsAuth.exposeToken keeps the token current.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { RunningEmulator } from '../../src/emulator/server';
+import type { Session } from '../../src/session/types';
+import type { TestApi } from '../../src/testApi';
+import { logIn, settings, until, useEmulatorSuite } from './loginHelpers';
+
+import * as httpyac from 'httpyac';
+
+/** Sends every request of `text` (saved as `name` in `dir`) with httpyac; the status codes, or 'not sent'. */
+async function sendWithHttpyac(dir: string, name: string, text: string, activeEnvironment?: string[]): Promise<Array<number | 'not sent'>> {
+	const file = path.join(dir, name);
+	fs.writeFileSync(file, text);
+	const httpFile = await new httpyac.store.HttpFileStore().getOrCreate(file, async () => text, Date.now(), { workingDir: dir });
+	const statuses: Array<number | 'not sent'> = [];
+	await httpyac.send({ httpFile, ...(activeEnvironment && { activeEnvironment }), logResponse: async (response) => void statuses.push(response ? response.statusCode : 'not sent') });
+	return statuses.length ? statuses : ['not sent'];
+}
+
+describe('The live token for REST clients, no token in any file (real VS Code + httpyac)', function () {
+	this.timeout(30_000);
+	let api: TestApi;
+	let emu: RunningEmulator;
+	let folder: string;
+
+	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true, resetsSettings: ['exposeToken', 'exposeTokenFiles'] }, (started) => ({ api, emu } = started));
+
+	before(async () => {
+		httpyac.cli.initFileProvider();
+		await httpyac.cli.initIOProvider();
+		folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+		fs.writeFileSync(path.join(folder, '.gitignore'), '.env\nhttp-client.private.env.json\n');
+	});
+
+	after(async () => {
+		for (const name of ['.env', 'http-client.private.env.json', '.gitignore', 'live.http', 'live-env.http']) fs.rmSync(path.join(folder, name), { force: true });
+	});
+
+	const dotenv = () => path.join(folder, '.env');
+	const jetbrains = () => path.join(folder, 'http-client.private.env.json');
+	const token = (session: Session) => api.services.store.get(session.account.id)!.tokens!.accessToken;
+
+	it('is off by default: nothing in the environment, no file written', async () => {
+		await logIn(api, emu, 'user');
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		assert.equal(process.env.TELEMATICS_TOKEN, undefined);
+		assert.equal(fs.existsSync(dotenv()), false);
+	});
+
+	it('sends the live token through httpyac, follows a refresh, and carries none after logout', async () => {
+		await settings().update('exposeTokenFiles', ['.env', 'http-client.private.env.json'], vscode.ConfigurationTarget.Global);
+		await settings().update('exposeToken', 'environmentAndFiles', vscode.ConfigurationTarget.Global);
+		const session = await logIn(api, emu, 'user');
+		const first = token(session);
+		await until('the token in the environment', () => process.env.TELEMATICS_TOKEN === first);
+		assert.equal(process.env.TELEMATICS_BASE_URL, emu.url);
+		await until('the token in .env', () => fs.existsSync(dotenv()) && fs.readFileSync(dotenv(), 'utf8').includes(first));
+		assert.equal(fs.statSync(dotenv()).mode & 0o777, 0o600, 'owner-only');
+		await until('the token in the JetBrains env file', () => fs.existsSync(jetbrains()) && fs.readFileSync(jetbrains(), 'utf8').includes(first));
+
+		const fileWithoutToken = 'GET {{TELEMATICS_BASE_URL}}/v1/Me\nAuthorization: Bearer {{TELEMATICS_TOKEN}}\n';
+		const processEnvFile = 'GET {{$processEnv TELEMATICS_BASE_URL}}/v1/Me\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN}}\n';
+		assert.deepEqual(await sendWithHttpyac(folder, 'live.http', fileWithoutToken), [200], '.env through httpyac');
+		assert.equal(emu.stats.lastMeAuthorization, `Bearer ${first}`);
+		assert.deepEqual(await sendWithHttpyac(folder, 'live-env.http', processEnvFile), [200], '$processEnv through httpyac');
+		assert.deepEqual(await sendWithHttpyac(folder, 'live.http', fileWithoutToken, ['telematics']), [200], 'the JetBrains env file through httpyac');
+
+		// The emulator rotates the token; the extension refreshes; the same file sends the new one.
+		const refreshed = await vscode.commands.executeCommand<Session>('telematicsAuth.refresh', { accountId: session.account.id });
+		const second = refreshed.tokens!.accessToken;
+		assert.notEqual(second, first);
+		await until('the new token in both files', () => fs.readFileSync(dotenv(), 'utf8').includes(second) && fs.readFileSync(jetbrains(), 'utf8').includes(second));
+		assert.equal(process.env.TELEMATICS_TOKEN, second);
+		assert.deepEqual(await sendWithHttpyac(folder, 'live.http', fileWithoutToken), [200]);
+		assert.equal(emu.stats.lastMeAuthorization, `Bearer ${second}`);
+
+		// No file the workspace would commit holds a token.
+		for (const name of fs.readdirSync(folder)) {
+			const file = path.join(folder, name);
+			if (!fs.statSync(file).isFile() || ['.env', 'http-client.private.env.json'].includes(name)) continue;
+			assert.ok(!fs.readFileSync(file, 'utf8').includes(second), `${name} holds no token`);
+		}
+
+		// Logout: the environment and the files lose it; the request goes out without a token.
+		await api.services.store.remove(session.account.id);
+		await until('the token gone from the environment', () => process.env.TELEMATICS_TOKEN === undefined);
+		await until('both files gone', () => !fs.existsSync(dotenv()) && !fs.existsSync(jetbrains()));
+		assert.equal(fs.existsSync(jetbrains()), false);
+		const before = emu.stats.lastMeAuthorization;
+		const afterLogout = await sendWithHttpyac(folder, 'live-env.http', processEnvFile);
+		assert.ok(afterLogout[0] === 'not sent' || afterLogout[0] === 401, `after logout: ${afterLogout}`);
+		assert.ok(emu.stats.lastMeAuthorization === before || !emu.stats.lastMeAuthorization?.includes('eyJ'), 'no token was sent');
+	});
+
+	it('a .env that git would commit is not written; the person is asked instead', async () => {
+		fs.writeFileSync(path.join(folder, '.gitignore'), 'node_modules\n');
+		try {
+			await settings().update('exposeToken', 'environmentAndFiles', vscode.ConfigurationTarget.Global);
+			const session = await logIn(api, emu, 'admin');
+			await until('the token in the environment', () => process.env.TELEMATICS_TOKEN === token(session));
+			await new Promise((resolve) => setTimeout(resolve, 500));
+			assert.equal(fs.existsSync(dotenv()), false, 'nothing written into a file git may commit');
+		} finally {
+			fs.writeFileSync(path.join(folder, '.gitignore'), '.env\nhttp-client.private.env.json\n');
+		}
+	});
+});
