@@ -69,6 +69,8 @@ describe('The live token for REST clients, no token in any file (real VS Code + 
 		assert.deepEqual(await sendWithHttpyac(folder, 'live.http', fileWithoutToken), [200], '.env through httpyac');
 		assert.equal(emu.stats.lastMeAuthorization, `Bearer ${first}`);
 		assert.deepEqual(await sendWithHttpyac(folder, 'live-env.http', processEnvFile), [200], '$processEnv through httpyac');
+		assert.deepEqual(await sendWithHttpyac(folder, 'live.http', 'GET {{$dotenv TELEMATICS_BASE_URL}}/v1/Me\nAuthorization: Bearer {{$dotenv TELEMATICS_TOKEN}}\n'), [200], '$dotenv through httpyac');
+		assert.deepEqual(await sendWithHttpyac(folder, 'live.http', fileWithoutToken), [200]);
 		assert.deepEqual(await sendWithHttpyac(folder, 'live.http', fileWithoutToken, ['telematics']), [200], 'the JetBrains env file through httpyac');
 
 		// The emulator rotates the token; the extension refreshes; the same file sends the new one.
