@@ -1,4 +1,5 @@
-// Bundles the extension. Three entry points: the activation bundle (dist/extension.js: the
+// Bundles the extension. Four entry points (the fourth, dist/demo.js, is the built-in demo
+// service, loaded only when a person tries it): the activation bundle (dist/extension.js: the
 // store, the scheduler, the status bar, the view and thin registrations), the features
 // (dist/features.js: what runs only when a person does something, loaded on first use) and
 // the network code (dist/network.js: the API client over undici, loaded on the first request).
@@ -7,14 +8,21 @@
 const esbuild = require('esbuild');
 
 const production = process.argv.includes('--production');
+/** `--outdir=DIR`: bundle elsewhere (the VSIX test stages a package without touching dist/). */
+const outdir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length) ?? 'dist';
 const watch = process.argv.includes('--watch');
 
-/** Keeps `import('./features')` and `import('./network')` real runtime loads of the sibling bundles. */
+/**
+ * Keeps `import('./features')`, `import('./network')` and `import('../demo/demoBundle')` real
+ * runtime loads of the sibling bundles (dist/features.js, dist/network.js, dist/demo.js).
+ */
 const lazyBundlesPlugin = {
 	name: 'lazy-bundles',
 	setup(build) {
 		build.onResolve({ filter: /^\.\/(features|network)$/ }, (args) =>
 			args.kind === 'dynamic-import' ? { path: `${args.path}.js`, external: true } : undefined);
+		build.onResolve({ filter: /\/demo\/demoBundle$/ }, (args) =>
+			args.kind === 'dynamic-import' ? { path: './demo.js', external: true } : undefined);
 	},
 };
 
@@ -35,12 +43,12 @@ const problemMatcherPlugin = {
 
 async function main() {
 	const ctx = await esbuild.context({
-		entryPoints: { extension: 'src/extension.ts', features: 'src/features.ts', network: 'src/api/network.ts' },
+		entryPoints: { extension: 'src/extension.ts', features: 'src/features.ts', network: 'src/api/network.ts', demo: 'src/demo/demoBundle.ts' },
 		bundle: true,
 		format: 'cjs',
 		platform: 'node',
 		target: 'node20',
-		outdir: 'dist',
+		outdir,
 		external: ['vscode'],
 		minify: production,
 		sourcemap: !production,

@@ -8,6 +8,7 @@ import type { Services } from './services';
 import type { RefreshFailure } from './session/contracts';
 import { registerAccountActions } from './ui/accountActions';
 import { AccountsTreeRenderer } from './ui/accountsTree';
+import { DemoService, openSample, tryDemo } from './ui/demo';
 import { chooseTokenExposure } from './ui/exposureCommand';
 import { TelematicsAuthProvider } from './ui/authProvider';
 import { registerHttpFileFeatures } from './ui/http';
@@ -48,6 +49,10 @@ export function activateFeatures(services: Services, prompts: PrompterSlot): Fea
 		parts.push(registerTokenCommands(services));
 		parts.push(registerHttpFileFeatures(services));
 		parts.push(vscode.commands.registerCommand('telematicsAuth.chooseTokenExposure', () => chooseTokenExposure()));
+		const demo = new DemoService();
+		parts.push(demo);
+		parts.push(vscode.commands.registerCommand('telematicsAuth.tryDemo', () => tryDemo(services, prompts, demo)));
+		parts.push(vscode.commands.registerCommand('telematicsAuth.openSample', () => openSample(services)));
 	} catch (error) {
 		for (const part of parts.reverse()) part.dispose();
 		throw error;

@@ -26,6 +26,7 @@ export async function chooseTokenExposure(): Promise<ExposeMode | undefined> {
 		title: t('How should other tools get the live token?'),
 		placeHolder: t('Files hold no token in any of these: tools read the current one, refreshed and removed on logout.'),
 		matchOnDetail: true,
+		ignoreFocusOut: true, // run from the walkthrough, whose page takes the focus back
 	});
 	if (!picked) return undefined;
 	await section.update('exposeToken', picked.mode, vscode.ConfigurationTarget.Global);

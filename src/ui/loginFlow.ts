@@ -140,7 +140,8 @@ export async function runLoginFlow(services: Services, prompts: PrompterSlot, ki
 	return logIn(services, prompts, kind, answers);
 }
 
-async function logIn(services: Services, prompts: PrompterSlot, kind: AccountKind, answers: LoginAnswers): Promise<Session | undefined> {
+/** Calls Login with `answers` and stores the session (the flow after its questions; the demo uses it too). */
+export async function logIn(services: Services, prompts: PrompterSlot, kind: AccountKind, answers: LoginAnswers): Promise<Session | undefined> {
 	const { serviceUrl, instanceId, login, password } = answers;
 	const host = hostOf(serviceUrl);
 	const masking = asRedactingLog(services.log)?.addSecrets([password, kind === 'user' ? login : undefined]);

@@ -2,7 +2,7 @@
 // loopback, with a fresh user-data dir, extensions dir and workspace, and opens it in
 // Debian's Chromium through playwright-core. Used by the integration runner, the e2e
 // tests, `npm start` and the benchmarks.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -19,6 +19,8 @@ export interface CodeServerOptions {
 	onOutput?: (line: string) => void;
 	/** Extra environment for the server and its extension hosts. */
 	env?: Record<string, string | undefined>;
+	/** VSIX files installed into the fresh extensions folder before start, as a user installs them. */
+	installExtensions?: readonly string[];
 }
 
 export interface WorkbenchPayload {
@@ -145,6 +147,9 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 		const file = path.join(workspace, name);
 		fs.mkdirSync(path.dirname(file), { recursive: true });
 		fs.writeFileSync(file, content);
+	}
+	for (const vsix of options.installExtensions ?? []) {
+		execFileSync(process.execPath, [entry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix], { stdio: 'pipe', timeout: 120_000 });
 	}
 	const port = await freePort();
 	const args = [

@@ -11,12 +11,18 @@ export function isHttpDocument(document: vscode.TextDocument): boolean {
 	return document.languageId === 'http' || /\.(http|rest)$/i.test(document.uri.path);
 }
 
-/** The editor a command acts on: the one showing `uri` when given (editor title menu), else the active one. */
+/**
+ * The editor a command acts on: the one showing `uri` when given (editor title menu), else the
+ * active one, else (a walkthrough or another non-text editor has the focus) the only REST file
+ * on screen.
+ */
 export function targetEditor(arg: unknown): vscode.TextEditor | undefined {
 	if (arg instanceof vscode.Uri) {
 		return vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === arg.toString());
 	}
-	return vscode.window.activeTextEditor;
+	if (vscode.window.activeTextEditor) return vscode.window.activeTextEditor;
+	const rest = vscode.window.visibleTextEditors.filter((e) => isHttpDocument(e.document));
+	return rest.length === 1 ? rest[0] : undefined;
 }
 
 /** Offsets → one `editor.edit` call: one undo step. */

@@ -76,6 +76,8 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 		void notify('error', vscode.l10n.t('The file changed while the header was being inserted. Try again.'));
 		return undefined;
 	}
+	// The walkthrough's "insert the header" step completes on this.
+	void vscode.commands.executeCommand('setContext', 'telematicsAuth.insertedHeader', true);
 	if (!session) {
 		vscode.window.setStatusBarMessage(vscode.l10n.t('The Authorization header reads the live token from {0}.', bearerValue(value)), 5000);
 		return { requests: requestsUnderCursor, edits: edits.length, style: value.style };
