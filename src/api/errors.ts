@@ -2,24 +2,9 @@
 // happened and what to do, and never carry a token, a password or a raw response body.
 // Pure: each message goes through `t` (the VS Code layer passes `vscode.l10n.t`).
 import type { Failure } from './parse';
-import type { AccountKind } from './types';
+import type { AccountKind, ApiErrorKind, ValidationDetail } from './types';
 import { untranslated, type Translate } from '../util/translate';
 
-export type ApiErrorKind =
-	| 'badCredentials' // 401: wrong InstanceID, login or password; or a refresh token that was refused
-	| 'forbidden' // 403: wrong token kind (user vs admin)
-	| 'validation' // 400/422 with Key/Message details
-	| 'rateLimited' // 429: too many logins; never retried automatically
-	| 'serverUnavailable' // 5xx, or an HTML error page
-	| 'network' // connection refused, reset, DNS failure, TLS failure, proxy failure
-	| 'timeout' // no answer within telematicsAuth.requestTimeoutSeconds
-	| 'cancelled' // the caller aborted
-	| 'badResponse'; // a response we could not understand
-
-export interface ValidationDetail {
-	key: string;
-	message: string;
-}
 
 /**
  * Marks our errors. The extension ships as several bundles (activation, features, network),

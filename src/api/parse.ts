@@ -1,8 +1,7 @@
 // Reads the service's answers tolerantly: any casing of the envelope's names, token objects
 // or bare strings, several error shapes. Pure: no `vscode` import, no I/O, no messages
 // (see errors.ts). Decides success or failure from both the HTTP status and the body's Status.
-import type { ApiErrorKind, ValidationDetail } from './errors';
-import type { HttpResponse, TokenResponse } from './types';
+import type { ApiErrorKind, HttpResponse, TokenResponse, ValidationDetail } from './types';
 
 export interface Envelope {
 	status?: number;

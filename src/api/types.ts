@@ -2,6 +2,23 @@
 
 export type AccountKind = 'user' | 'admin';
 
+export type ApiErrorKind =
+	| 'badCredentials' // 401: wrong InstanceID, login or password; or a refresh token that was refused
+	| 'forbidden' // 403: wrong token kind (user vs admin)
+	| 'validation' // 400/422 with Key/Message details
+	| 'rateLimited' // 429: too many logins; never retried automatically
+	| 'serverUnavailable' // 5xx, or an HTML error page
+	| 'network' // connection refused, reset, DNS failure, TLS failure, proxy failure
+	| 'timeout' // no answer within telematicsAuth.requestTimeoutSeconds
+	| 'cancelled' // the caller aborted
+	| 'badResponse'; // a response we could not understand
+
+export interface ValidationDetail {
+	key: string;
+	message: string;
+}
+
+
 /** How `LoginFields` is written in the login body (setting `telematicsAuth.loginFieldsFormat`). */
 export type LoginFieldsFormat = 'object' | 'string';
 

@@ -111,25 +111,9 @@ export async function benchLogin(): Promise<BenchRow[]> {
 			const body = await res.body.json() as { Result?: { AccessToken?: { Token?: string } } };
 			if (res.statusCode !== 200 || !body.Result?.AccessToken?.Token) throw new Error(`raw login failed: ${res.statusCode}`);
 		};
-		const timeOnce = async (fn: () => Promise<void>): Promise<number> => {
-			const start = process.hrtime.bigint();
-			await fn();
-			return Number(process.hrtime.bigint() - start) / 1e6;
-		};
-		for (let i = 0; i < WARMUP; i++) {
-			await viaClient();
-			await raw();
-		}
-		const ours: number[] = [];
-		const theirs: number[] = [];
 		// Alternating blocks, so drift on a busy machine hits both alike (strict one-by-one
 		// alternation between the two connection pools measured slower for both here).
-		for (let block = 0; block < ROUNDS / BLOCK; block++) {
-			for (let i = 0; i < BLOCK; i++) ours.push(await timeOnce(viaClient));
-			for (let i = 0; i < BLOCK; i++) theirs.push(await timeOnce(raw));
-		}
-		const a = median(ours);
-		const b = median(theirs);
+		const [a, b] = await alternate(viaClient, raw);
 		return [
 			{ name: `login via our client (median of ${ROUNDS}, local emulator)`, value: round(a), unit: 'ms' },
 			{ name: `login via raw undici request (median of ${ROUNDS})`, value: round(b), unit: 'ms' },

@@ -15,11 +15,11 @@ import { RefreshScheduler } from '../../src/session/refreshScheduler';
 import { MIN_AUTO_INTERVAL_MS } from '../../src/session/refreshPlan';
 import { SessionStore } from '../../src/session/sessionStore';
 import { computeExpiry } from '../../src/session/token';
-import type { Log } from '../../src/util/log';
 import { isSafeToken } from '../../src/util/tokenGrammar';
 import { createTestClock } from '../unit/doubles/fakeClock';
 import { TestMemento } from '../unit/doubles/testMemento';
 import { SharedSecretBackend } from '../unit/doubles/testSecretStorage';
+import { RecordingLog } from '../unit/doubles/recordingLog';
 
 export interface HostileCounts {
 	/** Generated answers sent through the client (login and refresh, manual and automatic). */
@@ -157,14 +157,6 @@ function encode(secret: string, how: Answer['echo']): string {
 	}
 }
 
-class RecordingLog implements Log {
-	readonly lines: string[] = [];
-	trace(m: string): void { this.lines.push(m); }
-	debug(m: string): void { this.lines.push(m); }
-	info(m: string): void { this.lines.push(m); }
-	warn(m: string): void { this.lines.push(m); }
-	error(m: string): void { this.lines.push(m); }
-}
 
 const PASSWORD = 'hunter2-Pa$$w0rd/+=';
 const DEVICE_TOKEN = 'device-4f1c9a77-0b0e';

@@ -3,26 +3,19 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiError, type ApiErrorKind } from '../../src/api/errors';
+import { ApiError } from '../../src/api/errors';
+import type { ApiErrorKind } from '../../src/api/types';
 import { lazyApiClient } from '../../src/api/lazyClient';
 import type { ApiClient, LoginFieldsFormat, LoginRequest, RequestOptions, TokenResponse } from '../../src/api/types';
 import { errorCode, networkReason } from '../../src/api/undiciTransport';
 import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RunningEmulator } from '../../src/emulator/server';
 import { startConnectProxy, type ConnectProxy } from '../support/connectProxy';
-import type { Log } from '../../src/util/log';
+import { RecordingLog } from './doubles/recordingLog';
 
 const USER = DEMO_USERS[0]!;
 const ADMIN = DEMO_ADMINS[0]!;
 const OPTIONS: RequestOptions = { timeoutMs: 5000 };
 
-class RecordingLog implements Log {
-	readonly lines: string[] = [];
-	trace(m: string): void { this.lines.push(`trace ${m}`); }
-	debug(m: string): void { this.lines.push(`debug ${m}`); }
-	info(m: string): void { this.lines.push(`info ${m}`); }
-	warn(m: string): void { this.lines.push(`warn ${m}`); }
-	error(m: string): void { this.lines.push(`error ${m}`); }
-}
 
 /** Every secret the tests send or receive; none may appear in a message or a log line. */
 const secrets = new Set<string>([USER.deviceToken, USER.instanceKey, ADMIN.password, 'echoed-secret-pw']);

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { ApiError, type ApiErrorKind } from '../../src/api/errors';
+import { ApiError } from '../../src/api/errors';
+import type { ApiErrorKind } from '../../src/api/types';
 import { BACKOFF_CAP_MS, backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, shouldRetry, type RetryDecision } from '../../src/session/refreshPlan';
 
 const S = 1000;

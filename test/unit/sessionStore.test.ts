@@ -3,10 +3,10 @@ import { accountIdFor } from '../../src/session/accountId';
 import type { NewAccount } from '../../src/session/contracts';
 import { ACCOUNTS_KEY, ACTIVE_KEY, secretKeyFor, SessionStore, UNLISTED_GRACE_MS } from '../../src/session/sessionStore';
 import type { StoredTokens } from '../../src/session/types';
-import type { Log } from '../../src/util/log';
 import { createTestClock, settle, type TestClock } from './doubles/fakeClock';
 import { TestMemento } from './doubles/testMemento';
 import { SharedSecretBackend, type SecretView } from './doubles/testSecretStorage';
+import { RecordingLog } from './doubles/recordingLog';
 
 const MIN = 60_000;
 
@@ -14,14 +14,6 @@ const alice: NewAccount = { kind: 'admin', serviceUrl: 'https://user.example.tes
 const bob: NewAccount = { kind: 'user', serviceUrl: 'https://user.example.test', instanceId: 'inst-b', login: 'device-bob-0001', label: 'devi…0001' };
 const carol: NewAccount = { kind: 'user', serviceUrl: 'https://user.example.test', instanceId: 'inst-b', login: 'device-carol-0002', label: 'devi…0002' };
 
-class RecordingLog implements Log {
-	readonly lines: string[] = [];
-	trace(m: string) { this.lines.push(m); }
-	debug(m: string) { this.lines.push(m); }
-	info(m: string) { this.lines.push(m); }
-	warn(m: string) { this.lines.push(m); }
-	error(m: string) { this.lines.push(m); }
-}
 
 describe('accountIdFor', () => {
 	it('is 16 hex characters and stable for the same account', () => {

@@ -14,9 +14,9 @@ import type { LoginRequest, ProxySettings } from '../../src/api/types';
 import { derBase64ToPem, loadSystemCertificates, loadTrustedRoots, nodeTrustStoreDeps, pemBlocks, type TrustStoreDeps } from '../../src/api/trustStore';
 import { createUndiciTransport } from '../../src/api/undiciTransport';
 import { DEMO_USERS, startEmulator, type RunningEmulator } from '../../src/emulator/server';
-import type { Log } from '../../src/util/log';
 import { startConnectProxy, type ConnectProxy } from '../support/connectProxy';
 import { makeTestCa, startHttpsFront, type TestCa } from '../support/testCa';
+import { RecordingLog } from './doubles/recordingLog';
 
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'trust-'));
 const CA = makeTestCa(path.join(TMP, 'company'));
@@ -100,14 +100,6 @@ describe('the OS certificate store loader', () => {
 	});
 });
 
-class RecordingLog implements Log {
-	readonly lines: string[] = [];
-	trace(m: string): void { this.lines.push(m); }
-	debug(m: string): void { this.lines.push(m); }
-	info(m: string): void { this.lines.push(m); }
-	warn(m: string): void { this.lines.push(m); }
-	error(m: string): void { this.lines.push(m); }
-}
 
 describe('the client over HTTPS, with certificate checks on', function () {
 	this.timeout(20_000);
@@ -142,7 +134,7 @@ describe('the client over HTTPS, with certificate checks on', function () {
 		const { client: c, log } = client(CA.bundleFile);
 		const tokens = await c.login(login(`https://localhost:${front.port}`), { timeoutMs: 5000, proxy: settings() });
 		assert.ok(tokens.accessToken);
-		assert.ok(log.lines.some((l) => /^Trusted roots: .* loaded in \d+ ms\. Ready for TLS in \d+ ms\.$/.test(l)), log.lines.join('\n'));
+		assert.ok(log.lines.some((l) => /^info Trusted roots: .* loaded in \d+ ms\. Ready for TLS in \d+ ms\.$/.test(l)), log.lines.join('\n'));
 		const refreshed = await c.refresh({ baseUrl: `https://localhost:${front.port}`, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken }, { timeoutMs: 5000, proxy: settings() });
 		assert.notEqual(refreshed.refreshToken, tokens.refreshToken);
 	});
