@@ -14,7 +14,6 @@ const problem = (message: string): Checked => ({ ok: false, message });
 const MAX_LENGTH = 8192;
 
 /** Control characters (CR/LF would split an HTTP header) and other invisible breakers. */
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** `localhost`, 127.0.0.0/8 and `[::1]`: the only hosts plain http is allowed for. */

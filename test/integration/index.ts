@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
+import { format } from 'node:util';
 
 /** Where mocha's reporter output goes besides the console, when the runner asks for it. */
 const OUTPUT_FILE_ENV = 'TELEMATICS_TEST_OUTPUT';
@@ -27,7 +28,7 @@ function installOutput(): (line: string) => void {
 	Mocha.reporters.Base.consoleLog = (...args: unknown[]) => {
 		const [first, ...rest] = args;
 		const text = typeof first === 'string'
-			? require('node:util').format(first, ...rest) as string
+			? format(first, ...rest)
 			: args.map(String).join(' ');
 		write(text);
 	};

@@ -6,6 +6,7 @@ import { ApiError, isApiError } from '../../src/api/errors';
 import { asRedactingLog, RedactingLog } from '../../src/logger';
 import { silentLog } from '../../src/util/log';
 import { isSecretStorageError, SecretStorageError } from '../../src/vscode/secretBackend';
+import { createRequire } from 'node:module';
 
 /** A fresh copy of a module, as another bundle would have it. */
 function anotherCopyOf<T>(modulePath: string): T {
@@ -13,7 +14,7 @@ function anotherCopyOf<T>(modulePath: string): T {
 	const cached = require.cache[resolved];
 	delete require.cache[resolved];
 	try {
-		return require(resolved) as T;
+		return createRequire(__filename)(resolved) as T;
 	} finally {
 		if (cached) require.cache[resolved] = cached;
 	}

@@ -1,0 +1,34 @@
+// ESLint (flat config) with typescript-eslint, run by `npm test`. The pure core (API client,
+// sessions, REST-file edits, utilities, emulator) never imports `vscode`; promises are never
+// left floating (a lost rejection is a lost error message).
+import tseslint from 'typescript-eslint';
+
+const PURE_CORE = ['src/api/**', 'src/session/**', 'src/httpFiles/**', 'src/util/**', 'src/emulator/**', 'src/demo/**', 'src/logger.ts'];
+
+export default tseslint.config(
+	{ ignores: ['out/**', 'dist/**', '.cache/**', 'node_modules/**', 'esbuild.js', 'scripts/**', 'eslint.config.mjs'] },
+	...tseslint.configs.recommended,
+	{
+		files: ['src/**/*.ts', 'test/**/*.ts'],
+		languageOptions: {
+			parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+		},
+		rules: {
+			'@typescript-eslint/no-floating-promises': 'error',
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+		},
+	},
+	{
+		// Tests read JSON answers field by field.
+		files: ['test/**/*.ts'],
+		rules: { '@typescript-eslint/no-explicit-any': 'off' },
+	},
+	{
+		files: PURE_CORE,
+		rules: {
+			'no-restricted-imports': ['error', {
+				paths: [{ name: 'vscode', message: 'The pure core never imports vscode: adapt it in src/ui or src/vscode.' }],
+			}],
+		},
+	},
+);
