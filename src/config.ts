@@ -1,7 +1,6 @@
 // The one place that reads settings. Everyone else asks these typed getters.
 import * as vscode from 'vscode';
 import type { LoginFieldsFormat, ProxySettings } from './api/types';
-import { ENV_FILE_NAMES, type EnvFileKind } from './httpFiles/envFiles';
 
 const SECTION = 'telematicsAuth';
 
@@ -71,11 +70,10 @@ export class Config implements vscode.Disposable {
 		return mode === 'environment' || mode === 'environmentAndFiles' ? mode : 'off';
 	}
 
-	/** Which env files `environmentAndFiles` writes (user settings only). */
-	exposeFiles(): EnvFileKind[] {
+	/** The env file names `environmentAndFiles` writes (user settings only); see httpFiles/envFiles.ts. */
+	exposeFiles(): readonly string[] {
 		const files = this.section.inspect<unknown>('exposeTokenFiles')?.globalValue ?? ['.env'];
-		const list = Array.isArray(files) ? files : [];
-		return (['dotenv', 'jetbrains'] as const).filter((kind) => list.includes(ENV_FILE_NAMES[kind]));
+		return Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string') : [];
 	}
 
 	codeLensEnabled(): boolean {

@@ -20,7 +20,6 @@ import { createTestApi, type TestApi } from './testApi';
 import { registerAccountsView } from './ui/accountsView';
 import { registerLazyAuthenticationProvider } from './ui/lazyAuthProvider';
 import { registerStatusBar } from './ui/statusBar';
-import { TokenExposure } from './ui/tokenExposure';
 import { KeychainSecretBackend } from './vscode/secretBackend';
 
 /** When every module of this bundle had run (this line runs after all the imports above). */
@@ -84,7 +83,12 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
 	const accountsView = registerAccountsView(services, features);
 	add(accountsView);
 	add(registerLazyAuthenticationProvider(() => features.load().then((f) => f.authProvider)));
-	add(new TokenExposure(services));
+	// Exposing the token (off by default) lives in the features bundle: loaded only when chosen.
+	const exposeIfChosen = (): void => {
+		if (config.exposeToken() !== 'off') features.load().then((f) => f.startTokenExposure(), () => undefined);
+	};
+	exposeIfChosen();
+	add(config.onDidChange(exposeIfChosen));
 
 	scheduler.start();
 	add(config.onDidChange(() => scheduler.reschedule()));

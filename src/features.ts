@@ -10,6 +10,7 @@ import { registerAccountActions } from './ui/accountActions';
 import { AccountsTreeRenderer } from './ui/accountsTree';
 import { DemoService, openSample, tryDemo } from './ui/demo';
 import { chooseTokenExposure } from './ui/exposureCommand';
+import { TokenExposure } from './ui/tokenExposure';
 import { TelematicsAuthProvider } from './ui/authProvider';
 import { registerHttpFileFeatures } from './ui/http';
 import { MultiStepInput } from './ui/multiStepInput';
@@ -29,6 +30,8 @@ export interface Features extends vscode.Disposable {
 	reportRefreshFailure(failure: RefreshFailure): void;
 	/** The last notifications shown (for TestApi.messages()). */
 	recentMessages(): readonly ShownMessage[];
+	/** Starts keeping the live token where tools read it (telematicsAuth.exposeToken); once. */
+	startTokenExposure(): void;
 }
 
 /**
@@ -58,13 +61,17 @@ export function activateFeatures(services: Services, prompts: PrompterSlot): Fea
 		throw error;
 	}
 	const loginAgain = (arg: unknown) => vscode.commands.executeCommand('telematicsAuth.loginAgain', arg);
-	const registered = vscode.Disposable.from(...parts);
+	let exposure: TokenExposure | undefined;
+	const registered = vscode.Disposable.from(...parts, { dispose: () => exposure?.dispose() });
 	return {
 		multiStepInput,
 		authProvider,
 		accountsTree: new AccountsTreeRenderer(services),
 		reportRefreshFailure: (failure) => reportRefreshFailure(services, failure, loginAgain),
 		recentMessages,
+		startTokenExposure: () => {
+			exposure ??= new TokenExposure(services);
+		},
 		dispose: () => registered.dispose(),
 	};
 }

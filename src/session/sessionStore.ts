@@ -12,8 +12,10 @@ export const SECRET_PREFIX = 'telematicsAuth.session.';
 export const ACCOUNTS_KEY = 'telematicsAuth.accounts';
 export const ACTIVE_KEY = 'telematicsAuth.activeAccount';
 
+/** When an unlisted secret is looked at again; after the last, one still unlisted is removed. */
+const UNLISTED_CHECKS_MS = [1_000, 5_000, 20_000, 60_000];
 /** How long an unlisted secret may wait for its index entry (another window's login) before it is removed. */
-export const UNLISTED_GRACE_MS = 60_000;
+export const UNLISTED_GRACE_MS = UNLISTED_CHECKS_MS[UNLISTED_CHECKS_MS.length - 1]!;
 /** Retries of a failed token write: 2 s, 4 s, … up to a minute apart. */
 const PENDING_RETRY_BASE_MS = 2_000;
 const PENDING_RETRY_CAP_MS = 60_000;
@@ -330,22 +332,25 @@ export class SessionStore implements ISessionStore {
 	}
 
 	/**
-	 * Looks at an unlisted secret again after `UNLISTED_GRACE_MS` (globalState reaches other
+	 * Looks at an unlisted secret again, after 1, 5, 20 and 60 s (globalState reaches other
 	 * windows later than the secret does): listed by then, it is followed as usual; still
-	 * unlisted, it is deleted.
+	 * unlisted after `UNLISTED_GRACE_MS`, it is deleted.
 	 */
-	private watchUnlisted(id: string): void {
-		if (this.unlisted.has(id) || this.disposed) return;
+	private watchUnlisted(id: string, step = 0): void {
+		if ((step === 0 && this.unlisted.has(id)) || this.disposed) return;
+		const at = UNLISTED_CHECKS_MS[step]!;
+		const previous = step === 0 ? 0 : UNLISTED_CHECKS_MS[step - 1]!;
 		const timer = this.clock.setTimeout(() => {
 			this.unlisted.delete(id);
 			if (this.disposed) return;
 			this.serialize(async () => {
 				if (this.find(id) || this.readIndex().some((a) => a.id === id)) return this.reconcile(id);
 				if ((await this.readRaw(id)) === undefined) return;
+				if (step + 1 < UNLISTED_CHECKS_MS.length) return this.watchUnlisted(id, step + 1);
 				await this.secrets.delete(secretKeyFor(id));
 				this.log.warn('Removed stored tokens that no account points to (left behind by a logout or an interrupted save).');
 			}).catch((error) => this.log.warn(`Could not remove stored tokens that no account points to: ${errorName(error)}.`));
-		}, UNLISTED_GRACE_MS);
+		}, at - previous);
 		this.unlisted.set(id, timer);
 	}
 

@@ -88,7 +88,8 @@ export class TokenExposure implements vscode.Disposable {
 		const mode = this.services.config.exposeToken();
 		const exposed = this.exposed(mode);
 		this.setEnvironment(exposed);
-		const kinds = this.services.config.exposeFiles();
+		const names = this.services.config.exposeFiles();
+		const kinds = (['dotenv', 'jetbrains'] as const).filter((kind) => names.includes(ENV_FILE_NAMES[kind]));
 		for (const folder of vscode.workspace.workspaceFolders ?? []) {
 			if (folder.uri.scheme !== 'file') continue;
 			for (const kind of ['dotenv', 'jetbrains'] as const) {

@@ -2,6 +2,7 @@
 // (exit 0 unless a measurement itself crashes the runner); a figure that cannot be measured
 // here is printed as n/a with the reason.
 import { benchActivation, benchBundleSize, restoreDevelopmentBuild } from './activationBench';
+import { benchActivationVsTrivial } from './activationVsTrivial';
 import { benchHttpsLogin, benchLogin } from './loginBench';
 import { benchTimer } from './timerBench';
 import { withinTarget, type BenchRow } from './types';
@@ -33,6 +34,7 @@ const BENCHES: Bench[] = [
 	{ name: 'hostile service (fuzz)', run: hostileBench },
 	{ name: 'activation bundle size', run: benchBundleSize },
 	{ name: 'activation time (real VS Code)', run: benchActivation },
+	{ name: 'activation against a trivial extension (VSIX)', run: benchActivationVsTrivial },
 	{ name: 'login time', run: benchLogin },
 	{ name: 'login time over HTTPS', run: benchHttpsLogin },
 	{ name: 'status bar timer', run: benchTimer },
