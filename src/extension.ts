@@ -1,108 +1,34 @@
-// Wires the extension together. Activation stays cheap: settings, the log, the store, the
-// scheduler, the status bar, the Accounts view's shell and thin registrations. The stored sessions
-// are read after activate() returns (the UI shows a neutral state until then); the commands,
-// the login flow and the REST-file features load on first use (lazyFeatures.ts), the API
-// client and undici on the first request (api/lazyClient.ts). Nothing logs in by itself.
+// Activation: as little as an extension can do. It registers a stub for each declared command
+// (a command run early waits for the core) and loads the core (core.ts, dist/core.js) right
+// after activate() returns, so VS Code's start-up does not wait for the store, the scheduler
+// and the views. In test mode activate() returns the TestApi once the core is up.
 import { bundleStartedAt, elapsedMs, type ActivationTimings } from './util/startTime';
-import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { lazyApiClient } from './api/lazyClient';
-import type { RefreshFn } from './session/contracts';
-import { systemClock } from './session/contracts';
-import { Config } from './config';
-import { LazyFeatures } from './lazyFeatures';
-import { RedactingLog, sessionSecrets } from './logger';
-import type { Services } from './services';
-import { Lease } from './session/lease';
-import { RefreshScheduler } from './session/refreshScheduler';
-import { SessionStore } from './session/sessionStore';
-import { createTestApi, type TestApi } from './testApi';
-import { registerAccountsView } from './ui/accountsView';
-import { registerLazyAuthenticationProvider } from './ui/lazyAuthProvider';
-import { registerStatusBar } from './ui/statusBar';
-import { KeychainSecretBackend } from './vscode/secretBackend';
+import type { TestApi } from './testApi';
 
-/** When every module of this bundle had run (this line runs after all the imports above). */
+/** When every module of this bundle had run (this line runs after the imports above). */
 const bundleEvaluatedAt = performance.now();
 
-export function activate(context: vscode.ExtensionContext): TestApi | undefined {
+export function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> | undefined {
 	const activateStartedAt = performance.now();
 	const timings: ActivationTimings = {
 		bundleEvalMs: elapsedMs(bundleStartedAt, bundleEvaluatedAt),
 		hostWaitMs: elapsedMs(bundleEvaluatedAt, activateStartedAt),
 		activationMs: 0,
 	};
-	const subscriptions = context.subscriptions;
-	const add = (registered: vscode.Disposable | readonly vscode.Disposable[]): void => {
-		if (Array.isArray(registered)) subscriptions.push(...(registered as vscode.Disposable[]));
-		else subscriptions.push(registered as vscode.Disposable);
-	};
-
-	const config = new Config();
-	const output = vscode.window.createOutputChannel('Telematics Auth', { log: true });
-	const log = new RedactingLog(output);
-	add([config, output]);
-
-	const secrets = new KeychainSecretBackend(context.secrets, log);
-	const store = new SessionStore(secrets, context.globalState, { clock: systemClock, log });
-	log.setSecretSource(() => sessionSecrets(store.list()));
-	add(store);
-
-	const api = lazyApiClient(log, vscode.l10n.t);
-	const refresh: RefreshFn = (request, options) =>
-		api.refresh(request, { timeoutMs: config.requestTimeoutMs(), proxy: config.proxy(), ...options });
-	const windowId = randomUUID();
-	const scheduler = new RefreshScheduler({
-		store,
-		refresh,
-		clock: systemClock,
-		marginMs: () => config.refreshBeforeExpiryMs(),
-		enabled: () => config.autoRefresh(),
-		log,
-		lease: new Lease(secrets, systemClock, windowId),
-		windowId,
-	});
-	add(scheduler);
-
-	const services: Services = { context, config, log, output, clock: systemClock, store, scheduler, api };
-
-	// Not awaited: each secret read may be a round trip to wherever SecretStorage lives.
-	store.load().then(() => {
-		timings.storeReadyMs = elapsedMs(activateStartedAt);
-		log.info(`Read ${store.list().length} stored account(s) ${timings.storeReadyMs} ms after activation started.`);
-	}, (e: unknown) => {
-		// The store marks unreadable accounts itself; this is a last resort.
-		log.error(`Could not read the stored sessions: ${e instanceof Error ? e.message : String(e)}`);
-	});
-
 	const declared = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? [];
-	const features = new LazyFeatures(services, declared.map((c) => c.command));
-	add(features);
-	const statusBar = registerStatusBar(services);
-	add(statusBar);
-	const accountsView = registerAccountsView(services, features);
-	add(accountsView);
-	add(registerLazyAuthenticationProvider(() => features.load().then((f) => f.authProvider)));
-	// Exposing the token (off by default) lives in the features bundle: loaded only when chosen.
-	const exposeIfChosen = (): void => {
-		if (config.exposeToken() !== 'off') features.load().then((f) => f.startTokenExposure(), () => undefined);
-	};
-	exposeIfChosen();
-	add(config.onDidChange(exposeIfChosen));
-
-	scheduler.start();
-	add(config.onDidChange(() => scheduler.reschedule()));
-	// After sleep, timers may be late: look again as soon as the window has focus.
-	add(vscode.window.onDidChangeWindowState((state) => {
-		if (state.focused) scheduler.checkDue();
+	const stubs = declared.map(({ command }) => vscode.commands.registerCommand(command, async (...args: unknown[]) => {
+		await core;
+		return vscode.commands.executeCommand(command, ...args);
 	}));
-
-	const testApi = context.extensionMode === vscode.ExtensionMode.Test
-		? createTestApi({ services, features, log, statusBar, accountsView, timings })
-		: undefined;
+	context.subscriptions.push(...stubs);
+	const core: Promise<TestApi | undefined> = new Promise<void>((resolve) => setImmediate(resolve))
+		.then(() => import('./core'))
+		.then((m) => m.startCore(context, stubs, timings, activateStartedAt));
 	timings.activationMs = elapsedMs(activateStartedAt);
-	log.info(`Telematics Auth activated in ${timings.activationMs} ms (bundle evaluation ${timings.bundleEvalMs} ms, then ${timings.hostWaitMs} ms until activate()).`);
-	return testApi;
+	if (context.extensionMode === vscode.ExtensionMode.Test) return core;
+	core.catch((e: unknown) => console.error(`Telematics Auth could not start: ${e instanceof Error ? e.stack ?? e.message : String(e)}`));
+	return undefined;
 }
 
 export function deactivate(): void {

@@ -16,8 +16,10 @@ export interface ActivationTimings {
 	bundleEvalMs: number;
 	/** From the end of the bundle to the start of `activate()`: VS Code preparing the context, other work. */
 	hostWaitMs: number;
-	/** The `activate()` call itself. */
+	/** The `activate()` call itself (it registers the command stubs and starts loading the core). */
 	activationMs: number;
+	/** Starting the core (dist/core.js: store, scheduler, status bar, view), after activate() returned. */
+	coreMs?: number;
 	/** From the start of `activate()` until the stored sessions were read; undefined until then. */
 	storeReadyMs?: number;
 }
