@@ -37,7 +37,8 @@ export function startCore(context: vscode.ExtensionContext, stubs: vscode.Dispos
 
 	const config = new Config();
 	const output = vscode.window.createOutputChannel('Telematics Auth', { log: true });
-	const log = new RedactingLog(output);
+	const testMode = context.extensionMode === vscode.ExtensionMode.Test;
+	const log = new RedactingLog(output, testMode ? 500 : 0);
 	add([config, output]);
 
 	const secrets = new KeychainSecretBackend(context.secrets, log);
@@ -95,7 +96,7 @@ export function startCore(context: vscode.ExtensionContext, stubs: vscode.Dispos
 		if (state.focused) scheduler.checkDue();
 	}));
 
-	const testApi = context.extensionMode === vscode.ExtensionMode.Test
+	const testApi = testMode
 		? createTestApi({ services, features, log, statusBar, accountsView, timings })
 		: undefined;
 	timings.coreMs = elapsedMs(coreStartedAt);

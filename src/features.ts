@@ -14,7 +14,7 @@ import { TokenExposure } from './ui/tokenExposure';
 import { TelematicsAuthProvider } from './ui/authProvider';
 import { registerHttpFileFeatures } from './ui/http';
 import { MultiStepInput } from './ui/multiStepInput';
-import { recentMessages, type ShownMessage } from './ui/notifications';
+import { recordMessages, type ShownMessage } from './ui/notifications';
 import type { PrompterSlot } from './ui/prompter';
 import { registerSessionCommands, reportRefreshFailure } from './ui/sessionCommands';
 import { registerTokenCommands } from './ui/tokenCommands';
@@ -28,7 +28,7 @@ export interface Features extends vscode.Disposable {
 	readonly accountsTree: AccountsTreeRenderer;
 	/** Reports an automatic refresh that failed before this bundle was loaded. */
 	reportRefreshFailure(failure: RefreshFailure): void;
-	/** The last notifications shown (for TestApi.messages()). */
+	/** The last notifications shown; in ExtensionMode.Test only (TestApi.messages()), else none. */
 	recentMessages(): readonly ShownMessage[];
 	/** Starts keeping the live token where tools read it (telematicsAuth.exposeToken); once. */
 	startTokenExposure(): void;
@@ -68,7 +68,7 @@ export function activateFeatures(services: Services, prompts: PrompterSlot): Fea
 		authProvider,
 		accountsTree: new AccountsTreeRenderer(services),
 		reportRefreshFailure: (failure) => reportRefreshFailure(services, failure, loginAgain),
-		recentMessages,
+		recentMessages: services.context.extensionMode === vscode.ExtensionMode.Test ? recordMessages() : () => [],
 		startTokenExposure: () => {
 			exposure ??= new TokenExposure(services);
 		},

@@ -1,12 +1,12 @@
 // The extension's log: every line passes through `redact()` with the secrets known right now
 // (the tokens of stored sessions, the credentials of a login in progress) before it reaches
-// the "Telematics Auth" output channel. Keeps the last lines in memory for tests.
+// the "Telematics Auth" output channel. In ExtensionMode.Test it also keeps the last lines
+// (TestApi.logLines()); otherwise it keeps nothing.
 // No runtime `vscode` import: the channel is anything shaped like a Log.
 import type { Disposable } from './session/types';
 import type { Log } from './util/log';
 import { redact } from './util/redact';
 
-const DEFAULT_RING_SIZE = 500;
 
 type Level = keyof Log;
 
@@ -19,9 +19,10 @@ export class RedactingLog implements Log {
 	private readonly transient = new Set<string[]>();
 	private readonly ring: string[] = [];
 
+	/** `ringSize`: how many recent lines to keep (test mode); 0 keeps none. */
 	constructor(
 		private readonly sink: Log,
-		private readonly ringSize = DEFAULT_RING_SIZE,
+		private readonly ringSize = 0,
 	) {}
 
 	/** Where the secrets of stored sessions come from (set once the store exists). */
@@ -61,8 +62,10 @@ export class RedactingLog implements Log {
 
 	private write(level: Level, message: string): void {
 		const line = this.redact(message);
-		this.ring.push(`[${level}] ${line}`);
-		if (this.ring.length > this.ringSize) this.ring.splice(0, this.ring.length - this.ringSize);
+		if (this.ringSize > 0) {
+			this.ring.push(`[${level}] ${line}`);
+			if (this.ring.length > this.ringSize) this.ring.splice(0, this.ring.length - this.ringSize);
+		}
 		this.sink[level](line);
 	}
 }

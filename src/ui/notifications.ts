@@ -1,5 +1,5 @@
-// Shows information, warning and error messages, and remembers the last ones so integration
-// tests can see what a person was told (TestApi.messages()).
+// Shows information, warning and error messages. In ExtensionMode.Test only, a recorder keeps
+// the last ones, so the integration tests can see what a person was told (TestApi.messages()).
 import * as vscode from 'vscode';
 
 export type Severity = 'info' | 'warning' | 'error';
@@ -11,17 +11,22 @@ export interface ShownMessage {
 }
 
 const KEEP = 50;
-const shown: ShownMessage[] = [];
+/** Created by `recordMessages()` in test mode only; never in a user's VS Code. */
+let shown: ShownMessage[] | undefined;
 
-/** The last messages shown, oldest first. */
-export function recentMessages(): readonly ShownMessage[] {
-	return [...shown];
+/** Starts keeping the last messages shown (test mode); returns their reader, oldest first. */
+export function recordMessages(): () => readonly ShownMessage[] {
+	shown ??= [];
+	const recorded = shown;
+	return () => [...recorded];
 }
 
 /** Shows a message with action buttons; resolves to the chosen action, if any. */
 export function notify(severity: Severity, text: string, ...actions: string[]): Thenable<string | undefined> {
-	shown.push({ severity, text, actions });
-	if (shown.length > KEEP) shown.splice(0, shown.length - KEEP);
+	if (shown) {
+		shown.push({ severity, text, actions });
+		if (shown.length > KEEP) shown.splice(0, shown.length - KEEP);
+	}
 	switch (severity) {
 		case 'info':
 			return vscode.window.showInformationMessage(text, ...actions);

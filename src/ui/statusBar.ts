@@ -37,8 +37,6 @@ export interface StatusBarSnapshot {
 	backgroundColor?: string;
 	accessibilityText: string;
 	command?: string;
-	/** How many times the live timer has woken the item (for the benchmark). */
-	wakeups: number;
 	/** Whether a timer is armed now. */
 	timerArmed: boolean;
 	/** Milliseconds until the armed timer fires, if one is. */
@@ -130,7 +128,6 @@ export class StatusBar implements vscode.Disposable {
 	private readonly disposables: vscode.Disposable[] = [];
 	private timer: unknown;
 	private armedFor: number | undefined;
-	private wakeups = 0;
 	private last: StatusDescription | undefined;
 	private disposed = false;
 
@@ -186,7 +183,6 @@ export class StatusBar implements vscode.Disposable {
 		this.timer = clock.setTimeout(() => {
 			this.timer = undefined;
 			this.armedFor = undefined;
-			this.wakeups++;
 			this.render();
 		}, delay);
 	}
@@ -200,7 +196,6 @@ export class StatusBar implements vscode.Disposable {
 			backgroundColor: this.last ? BACKGROUND[this.last.severity] : undefined,
 			accessibilityText: this.item.accessibilityInformation?.label ?? '',
 			command: typeof command === 'string' ? command : command?.command,
-			wakeups: this.wakeups,
 			timerArmed: this.timer !== undefined,
 			nextTickMs: this.armedFor !== undefined ? Math.max(0, this.armedFor - this.services.clock.now()) : undefined,
 		};
