@@ -1,6 +1,7 @@
 // Decides whether a request goes direct or through a proxy, from VS Code's `http.*` settings
 // and the usual environment variables. Pure: no `vscode` import, no I/O.
 import type { ProxySettings } from './types';
+import { isLoopbackHost } from '../util/url';
 
 export type ProxyDecision = { kind: 'direct' } | { kind: 'proxy'; proxyUrl: string; strictSSL: boolean };
 
@@ -15,10 +16,6 @@ function defaultPort(protocol: string): string {
 	return protocol === 'https:' ? '443' : '80';
 }
 
-/** `localhost`, `*.localhost`, 127.0.0.0/8, `::1`: never proxied. */
-export function isLoopback(host: string): boolean {
-	return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === '::1';
-}
 
 function ipv4ToNumber(ip: string): number | undefined {
 	const parts = ip.split('.');
@@ -94,7 +91,7 @@ export function decideProxy(targetUrl: string, settings: ProxySettings, env: Nod
 	if (settings.proxySupport === 'off') return DIRECT;
 	const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
 	const port = url.port || defaultPort(url.protocol);
-	if (isLoopback(host)) return DIRECT;
+	if (isLoopbackHost(host)) return DIRECT;
 	const noProxy = [...settings.noProxy, ...splitList(envValue(env, 'no_proxy'))];
 	if (noProxy.some((entry) => matchesNoProxy(entry, host, port))) return DIRECT;
 	const configured = settings.proxyUrl?.trim();

@@ -18,6 +18,7 @@ import { LoginRateLimiter } from './rateLimiter';
 import { parseJsonObject, parseLogin, parseRefresh } from './requests';
 import { swaggerPage } from './swagger';
 import { TokenIssuer } from './tokens';
+import { isLoopbackHost } from '../util/url';
 
 export { DEMO_ADMINS, DEMO_USERS } from './config';
 export type { EmulatorAdmin, EmulatorConfig, EmulatorFaults, EmulatorUser, FaultMode, LoginRateLimit } from './config';
@@ -436,9 +437,7 @@ export function isJsonContentType(value: string | undefined): boolean {
 
 /** A `Host` header naming a loopback host: `127.x.x.x`, `localhost`, `[::1]`, with any port. */
 export function isLoopbackHostHeader(host: string | undefined): boolean {
-	if (!host) return false;
-	const name = host.trim().toLowerCase().replace(/:\d+$/, '');
-	return name === 'localhost' || name === '[::1]' || /^127(\.\d{1,3}){3}$/.test(name);
+	return host !== undefined && isLoopbackHost(host.trim().replace(/:\d+$/, ''));
 }
 
 /** The `exp` a hostile-answer fault gives the access token, if it changes it. */
@@ -455,9 +454,9 @@ function hostile(fault: FaultMode, result: TokenResult): TokenResult {
 	return result;
 }
 
+/** Whether a client address (`req.socket.remoteAddress`) is on this machine. */
 export function isLoopback(address: string | undefined): boolean {
-	if (address === undefined) return false;
-	return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+	return address !== undefined && isLoopbackHost(address);
 }
 
 /** Faults from a control request body, or a message saying what is wrong. */

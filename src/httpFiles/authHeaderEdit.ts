@@ -4,7 +4,7 @@
 import { DEFAULT_TOKEN_VARIABLE, planFileVariable } from './fileVariable';
 import { blockAt, lineAt, parseBlock, parseBlocks, parseLayout, type Layout, type ParsedRequest } from './requestParser';
 import { deleteLine, sortEdits, type TextEdit } from './textEdit';
-import { requireSafeToken } from '../util/tokenGrammar';
+import { isJwtShaped, requireSafeToken } from '../util/tokenGrammar';
 
 /** A REST-client variable name: what `{{name}}` and `@name =` accept in every client we support. */
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
@@ -51,10 +51,9 @@ export function isOurAuthorization(value: string, variableName: string = DEFAULT
 	const match = /^Bearer\s+(.+?)\s*$/i.exec(value.trim());
 	if (!match) return false;
 	const credential = match[1]!;
-	return JWT_VALUE.test(credential) || OUR_REFERENCES.has(credential) || credential === `{{${variableName}}}`;
+	return isJwtShaped(credential) || OUR_REFERENCES.has(credential) || credential === `{{${variableName}}}`;
 }
 
-const JWT_VALUE = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 const OUR_REFERENCES: ReadonlySet<string> = new Set([
 	`{{${DEFAULT_TOKEN_VARIABLE}}}`,
 	'{{TELEMATICS_TOKEN}}',

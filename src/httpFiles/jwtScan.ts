@@ -2,7 +2,7 @@
 import { decodeHeader } from '../session/token';
 import { headerOnLine, lineAt, parseRestFile } from './requestParser';
 import type { TextEdit } from './textEdit';
-import { requireSafeToken } from '../util/tokenGrammar';
+import { JWT_SHAPE, requireSafeToken } from '../util/tokenGrammar';
 
 export type JwtContext = 'header' | 'variable' | 'other';
 
@@ -22,7 +22,7 @@ export interface FoundJwt {
  * Three base64url segments, the first starting `eyJ` (`{"`); the signature may be empty
  * (`alg: none`). Not part of a longer dotted run (JWE has five segments).
  */
-const CANDIDATE = /(?<![A-Za-z0-9_.-])eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*(?![A-Za-z0-9_-]|\.[A-Za-z0-9_-])/g;
+const CANDIDATE = new RegExp(`(?<![A-Za-z0-9_.-])${JWT_SHAPE}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9_-])`, 'g');
 
 export function isJwt(candidate: string): boolean {
 	return decodeHeader(candidate) !== undefined;

@@ -4,6 +4,7 @@
 // Messages go through `t` (the VS Code layer passes `vscode.l10n.t`); whole sentences, so
 // translators never see fragments.
 import { untranslated, type Translate } from '../util/translate';
+import { isLoopbackHost } from '../util/url';
 
 export type Checked = { ok: true; value: string } | { ok: false; message: string };
 
@@ -16,11 +17,6 @@ const MAX_LENGTH = 8192;
 /** Control characters (CR/LF would split an HTTP header) and other invisible breakers. */
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-/** `localhost`, 127.0.0.0/8 and `[::1]`: the only hosts plain http is allowed for. */
-export function isLoopbackHost(hostname: string): boolean {
-	const host = hostname.toLowerCase();
-	return host === 'localhost' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === '[::1]' || host === '::1';
-}
 
 /**
  * The service URL as typed: trimmed, `https://` (or `http://` for a loopback host), no

@@ -1,6 +1,8 @@
 // Masks secrets in text before it reaches a log, an error message or the screen.
 // Pure: no `vscode` import. Belt and braces: callers should not hand secrets over at all.
 
+import { JWT_SHAPE } from './tokenGrammar';
+
 const MASK = '***';
 
 /** Field names whose values are secrets, in any casing. Longer names first. */
@@ -18,8 +20,8 @@ const SECRET_NAMES = [
 	'Token',
 ].join('|');
 
-/** A JWT: base64url of `{"` (`eyJ`) then two more base64url segments (the last may be empty). */
-const JWT = /\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
+/** A JWT anywhere in the text. */
+const JWT = new RegExp(`\\b${JWT_SHAPE}`, 'g');
 const BEARER = /\b(Bearer)\s+[^\s"',;]+/gi;
 /** `"Password": "value"` (value may contain escaped quotes). */
 const JSON_FIELD = new RegExp(`("(?:${SECRET_NAMES})"\\s*:\\s*")(?:\\\\.|[^"\\\\])*(")`, 'gi');

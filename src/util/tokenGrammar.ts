@@ -3,6 +3,14 @@
 // Tokens are base64url/JWT text: letters, digits and `-_.~+/=`. Nothing else, so no line
 // break, quote, brace, space or shell character can ride along into a file or a command line.
 
+/** A JWT's shape: base64url of `{"` (`eyJ`), then two more base64url segments (the last may be empty). */
+export const JWT_SHAPE = 'eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*';
+
+/** Whether `value` is exactly one JWT-shaped string. */
+export function isJwtShaped(value: string): boolean {
+	return new RegExp(`^${JWT_SHAPE}$`).test(value);
+}
+
 /** Longest token accepted (a JWT with many claims stays well under this). */
 export const MAX_TOKEN_LENGTH = 8 * 1024;
 

@@ -1,4 +1,14 @@
-// URL pieces that are safe to show or log. Pure: no `vscode`.
+// URL pieces that are safe to show or log, and the one loopback check. Pure: no `vscode`.
+
+/**
+ * A loopback host: `localhost`, `*.localhost`, 127.0.0.0/8, `::1` (bracketed or not) and the
+ * IPv4-mapped `::ffff:127.x.x.x`. Plain http is allowed only for these; they are never proxied.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+	const host = hostname.trim().toLowerCase().replace(/^\[|\]$/g, '');
+	return host === 'localhost' || host.endsWith('.localhost') || host === '::1'
+		|| /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
 
 /** `host[:port]` of `url`; `fallback` when it has none or does not parse. Never credentials or a query. */
 export function hostOf(url: string, fallback = '(invalid URL)'): string {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServiceUrl, isLoopbackHost, type Checked } from '../../src/session/loginInput';
+import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServiceUrl, type Checked } from '../../src/session/loginInput';
+import { isLoopbackHost } from '../../src/util/url';
 
 /** `value`: accepted and normalized to this; `says`: rejected with a message containing this. */
 type Row = { input: string; value?: string; says?: RegExp };
@@ -108,7 +109,8 @@ describe('validation messages never repeat what was typed', () => {
 describe('isLoopbackHost', () => {
 	const rows: [string, boolean][] = [
 		['localhost', true], ['LOCALHOST', true], ['127.0.0.1', true], ['127.255.0.9', true], ['[::1]', true],
-		['example.com', false], ['10.0.0.1', false], ['localhost.evil.com', false], ['127.0.0.1.nip.io', false],
+		['::1', true], ['::ffff:127.0.0.1', true], ['api.localhost', true],
+		['example.com', false], ['10.0.0.1', false], ['localhost.evil.com', false], ['127.0.0.1.nip.io', false], ['::ffff:10.0.0.1', false], ['localhostx', false],
 	];
 	for (const [host, expected] of rows) it(`${host} → ${expected}`, () => assert.equal(isLoopbackHost(host), expected));
 });
