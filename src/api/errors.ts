@@ -4,7 +4,7 @@
 import type { Failure } from './parse';
 import type { AccountKind, ApiErrorKind, ValidationDetail } from './types';
 import { untranslated, type Translate } from '../util/translate';
-
+import { formatSeconds, formatWait } from '../util/time';
 
 /**
  * Marks our errors. The extension ships as several bundles (activation, features, network),
@@ -55,21 +55,6 @@ function credentialsHint(kind: AccountKind | undefined, t: Translate): string {
 	if (kind === 'user') return t('Check the User Group InstanceID, the device token and the User Group InstanceKey, then log in again.');
 	if (kind === 'admin') return t('Check the API InstanceID, the API Login and the API Password, then log in again.');
 	return t('Check the InstanceID, the device token (or API login) and the InstanceKey (or API password), then log in again.');
-}
-
-/** Retry-After as words: `about 3 minutes`, `45 seconds`. */
-export function formatWait(seconds: number, t: Translate = untranslated): string {
-	if (!Number.isFinite(seconds) || seconds < 0) return t('a few minutes');
-	if (seconds < 60) return seconds === 1 ? t('1 second') : t('{0} seconds', seconds);
-	const minutes = Math.ceil(seconds / 60);
-	return minutes === 1 ? t('about 1 minute') : t('about {0} minutes', minutes);
-}
-
-/** `30`, `0.3`: a timeout in seconds as a person reads it. */
-export function formatSeconds(ms: number): string {
-	const seconds = ms / 1000;
-	if (!Number.isFinite(seconds)) return '?';
-	return Number.isInteger(seconds) ? String(seconds) : seconds.toFixed(1);
 }
 
 export function formatDetails(details: readonly ValidationDetail[]): string {

@@ -1,9 +1,10 @@
 // What the status bar says about the active account, and when it next needs a look.
 // Pure: no `vscode` import. The VS Code layer passes `vscode.l10n.t` as `t`.
 import type { RefreshStatus } from './contracts';
-import { formatRemaining } from './token';
+
 import type { Session } from './types';
 import { untranslated, type Translate } from '../util/translate';
+import { formatRemaining, spellRemaining } from '../util/time';
 
 export { untranslated, type Translate };
 
@@ -44,23 +45,6 @@ export function nextTickDelay(remainingMs: number): number | undefined {
 	if (!(remainingMs > 0) || !Number.isFinite(remainingMs)) return undefined;
 	const unit = remainingMs >= DAY ? HOUR : remainingMs >= MINUTE ? MINUTE : SECOND;
 	return remainingMs % unit;
-}
-
-/** `1 hour 59 minutes`, `1 minute`, `45 seconds`, `2 days 3 hours`, for screen readers. */
-export function spellRemaining(ms: number, t: Translate = untranslated): string {
-	if (ms <= 0) return t('expired');
-	const totalSeconds = Math.floor(ms / SECOND);
-	if (totalSeconds < 60) return totalSeconds === 1 ? t('1 second') : t('{0} seconds', totalSeconds);
-	const totalMinutes = Math.floor(totalSeconds / 60);
-	const days = Math.floor(totalMinutes / (24 * 60));
-	const hours = Math.floor((totalMinutes % (24 * 60)) / 60);
-	const minutes = totalMinutes % 60;
-	const dayText = days === 1 ? t('1 day') : t('{0} days', days);
-	const hourText = hours === 1 ? t('1 hour') : t('{0} hours', hours);
-	const minuteText = minutes === 1 ? t('1 minute') : t('{0} minutes', minutes);
-	if (days > 0) return hours > 0 ? `${dayText} ${hourText}` : dayText;
-	if (hours > 0) return minutes > 0 ? `${hourText} ${minuteText}` : hourText;
-	return minuteText;
 }
 
 /** The session's state as the clock sees it: a `valid` token past its expiry is `expired`. */

@@ -2,7 +2,6 @@
 // Pure: no `vscode` import. The JWT's own `exp` is the reliable source; `ExpiresIn`
 // (seconds in practice, "milliseconds" per the spec) is the fallback; 2 hours is the last resort.
 import { jwtDecode, type JwtPayload } from 'jwt-decode';
-import { INVALID_TIME } from '../util/time';
 import type { StoredTokens } from './types';
 
 /** The spec's stated lifetime and refresh period. */
@@ -78,23 +77,4 @@ export function computeExpiry(accessToken: string, expiresIn: number | undefined
 	if (lifetime !== undefined) return { expiresAt: now + lifetime, source: 'expiresIn', ...(note && { note }) };
 	if (expiresIn !== undefined) note = `${note ? `${note}; ` : ''}ExpiresIn is not a plausible lifetime`;
 	return { expiresAt: now + DEFAULT_LIFETIME_MS, source: 'default', ...(note && { note }) };
-}
-
-/**
- * Time left in the compact form the status bar and tree use:
- * `1h 59m`, `12m`, `45s`, or `expired`. Minutes are rounded down; under a minute shows seconds.
- */
-export function formatRemaining(ms: number): string {
-	if (Number.isNaN(ms)) return INVALID_TIME;
-	if (ms <= 0) return 'expired';
-	if (!Number.isFinite(ms)) return INVALID_TIME;
-	const totalSeconds = Math.floor(ms / 1000);
-	if (totalSeconds < 60) return `${totalSeconds}s`;
-	const totalMinutes = Math.floor(totalSeconds / 60);
-	const days = Math.floor(totalMinutes / (24 * 60));
-	const hours = Math.floor((totalMinutes % (24 * 60)) / 60);
-	const minutes = totalMinutes % 60;
-	if (days > 0) return hours > 0 ? `${days}d ${hours}h` : `${days}d`;
-	if (hours > 0) return `${hours}h ${minutes}m`;
-	return `${minutes}m`;
 }

@@ -3,11 +3,11 @@
 import { redact, maskSecret } from '../util/redact';
 import type { RefreshStatus } from './contracts';
 import { untranslated } from '../util/translate';
-import { describeExpiry, type ExpiryTextOptions } from './expiryText';
+
 import { effectiveState } from './statusModel';
-import { decodeClaims, formatRemaining } from './token';
+import { decodeClaims } from './token';
 import type { Session } from './types';
-import { formatClockTime } from '../util/time';
+import { describeExpiry, type ExpiryTextOptions, formatClockTime, formatRemaining } from '../util/time';
 
 export { describeExpiry };
 

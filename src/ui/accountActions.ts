@@ -3,9 +3,10 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { effectiveState } from '../session/statusModel';
-import { formatRemaining } from '../session/token';
+
 import type { Session } from '../session/types';
 import { accountIdOf } from './accountArg';
+import { formatRemaining } from '../util/time';
 
 export interface AccountAction extends vscode.QuickPickItem {
 	command: string;

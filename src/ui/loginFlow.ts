@@ -7,13 +7,14 @@ import type { AccountKind, TokenResponse } from '../api/types';
 import { asRedactingLog } from '../logger';
 import type { Services } from '../services';
 import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServiceUrl } from '../session/loginInput';
-import { computeExpiry, decodeClaims, formatRemaining } from '../session/token';
+import { computeExpiry, decodeClaims } from '../session/token';
 import type { Session, StoredTokens } from '../session/types';
 import { maskSecret } from '../util/redact';
 import { hostOf } from '../util/url';
 import { showError } from './errors';
 import { notify } from './notifications';
 import { runSteps, type LoginStep, type PrompterSlot } from './prompter';
+import { formatRemaining } from '../util/time';
 
 /** What a login again starts with. The password is never prefilled. */
 export interface LoginPrefill {

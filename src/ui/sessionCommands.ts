@@ -7,13 +7,14 @@ import type { AccountKind } from '../api/types';
 import type { Services } from '../services';
 import type { RefreshFailure } from '../session/contracts';
 import type { Session } from '../session/types';
-import { formatRemaining } from '../session/token';
+
 import { hostOf } from '../util/url';
 import { accountIdOf, pickAccount, resolveAccount } from './accountArg';
 import { errorText, showError } from './errors';
 import { prefillFor, runLoginFlow } from './loginFlow';
 import { notify } from './notifications';
 import type { PrompterSlot } from './prompter';
+import { formatRemaining } from '../util/time';
 
 export function registerSessionCommands(services: Services, prompts: PrompterSlot): vscode.Disposable {
 	const loginAs = (kind: AccountKind) => () => runLoginFlow(services, prompts, kind);

@@ -4,9 +4,9 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import type { RefreshStatus } from '../session/contracts';
 import { describeStatus, loadingStatus, type Severity, type StatusDescription } from '../session/statusModel';
-import { describeExpiry } from '../session/expiryText';
+
 import type { Session } from '../session/types';
-import { formatClockTime } from '../util/time';
+import { describeExpiry, formatClockTime } from '../util/time';
 
 export const STATUS_BAR_ID = 'telematicsAuth.status';
 

@@ -2,11 +2,12 @@
 // API explorer with `Bearer <token>` ready for its Authorize form.
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { formatRemaining } from '../session/token';
+
 import { resolveAccount } from './accountArg';
 import { ensureFreshToken, type FreshSession } from './http/freshToken';
 import { notify } from './notifications';
 import { isSafeToken, requireSafeToken, shellQuote, UnsafeTokenError } from '../util/tokenGrammar';
+import { formatRemaining } from '../util/time';
 
 /** A stored token outside the token grammar (a keychain entry changed behind our back). */
 export function unsafeStoredTokenMessage(label: string): string {

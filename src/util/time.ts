@@ -1,7 +1,9 @@
-// Clock times as every surface shows them (status bar tooltip, tree rows, CodeLens, hover,
-// diagnostics, notifications, log): one place, so the same instant reads the same everywhere.
+// Every time and duration as a person reads it (status bar, tooltip, tree rows, CodeLens,
+// hover, diagnostics, notifications, messages, log): one module, so the same instant and the
+// same span read the same everywhere, all worded through one `Translate` function.
 // Pure: no `vscode`. Total: any number in (NaN, ±Infinity, ±1e16) gives text, never a throw,
 // because expiry times come from tokens in files and from services we do not control.
+import { untranslated, type Translate } from './translate';
 
 const TIME: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
 
@@ -34,4 +36,83 @@ export function formatClockTime(at: number, now: number, locale?: string): strin
 	const local = at - date.getTimezoneOffset() * 60_000;
 	const day = isValidTime(local) ? new Date(local).toISOString().slice(0, 10) : date.toDateString();
 	return `${day} ${time}`;
+}
+
+const SECOND = 1000;
+
+/**
+ * Time left in the compact form the status bar and tree use: `1h 59m`, `12m`, `45s`, or
+ * `expired`. Minutes are rounded down; under a minute shows seconds.
+ */
+export function formatRemaining(ms: number, t: Translate = untranslated): string {
+	if (Number.isNaN(ms)) return INVALID_TIME;
+	if (ms <= 0) return t('expired');
+	if (!Number.isFinite(ms)) return INVALID_TIME;
+	const totalSeconds = Math.floor(ms / SECOND);
+	if (totalSeconds < 60) return t('{0}s', totalSeconds);
+	const totalMinutes = Math.floor(totalSeconds / 60);
+	const days = Math.floor(totalMinutes / (24 * 60));
+	const hours = Math.floor((totalMinutes % (24 * 60)) / 60);
+	const minutes = totalMinutes % 60;
+	if (days > 0) return hours > 0 ? t('{0}d {1}h', days, hours) : t('{0}d', days);
+	if (hours > 0) return t('{0}h {1}m', hours, minutes);
+	return t('{0}m', minutes);
+}
+
+/** `1 hour 59 minutes`, `1 minute`, `45 seconds`, `2 days 3 hours`, for screen readers. */
+export function spellRemaining(ms: number, t: Translate = untranslated): string {
+	if (Number.isNaN(ms) || ms === Infinity) return INVALID_TIME;
+	if (ms <= 0) return t('expired');
+	const totalSeconds = Math.floor(ms / SECOND);
+	if (totalSeconds < 60) return totalSeconds === 1 ? t('1 second') : t('{0} seconds', totalSeconds);
+	const totalMinutes = Math.floor(totalSeconds / 60);
+	const days = Math.floor(totalMinutes / (24 * 60));
+	const hours = Math.floor((totalMinutes % (24 * 60)) / 60);
+	const minutes = totalMinutes % 60;
+	const dayText = days === 1 ? t('1 day') : t('{0} days', days);
+	const hourText = hours === 1 ? t('1 hour') : t('{0} hours', hours);
+	const minuteText = minutes === 1 ? t('1 minute') : t('{0} minutes', minutes);
+	if (days > 0) return hours > 0 ? `${dayText} ${hourText}` : dayText;
+	if (hours > 0) return minutes > 0 ? `${hourText} ${minuteText}` : hourText;
+	return minuteText;
+}
+
+/** Time since something happened: `12 min`, `3 h`, `2 days`; under a minute: `<1 min`. */
+export function formatElapsed(ms: number, t: Translate = untranslated): string {
+	if (Number.isNaN(ms) || ms === Infinity) return INVALID_TIME;
+	const minutes = Math.floor(Math.max(0, ms) / 60_000);
+	if (minutes < 1) return t('<1 min');
+	if (minutes < 60) return t('{0} min', minutes);
+	const hours = Math.floor(minutes / 60);
+	if (hours < 48) return t('{0} h', hours);
+	return t('{0} days', Math.floor(hours / 24));
+}
+
+/** Retry-After as words: `about 3 minutes`, `45 seconds`. */
+export function formatWait(seconds: number, t: Translate = untranslated): string {
+	if (!Number.isFinite(seconds) || seconds < 0) return t('a few minutes');
+	if (seconds < 60) return seconds === 1 ? t('1 second') : t('{0} seconds', seconds);
+	const minutes = Math.ceil(seconds / 60);
+	return minutes === 1 ? t('about 1 minute') : t('about {0} minutes', minutes);
+}
+
+/** `30`, `0.3`: a timeout in seconds as a person reads it. */
+export function formatSeconds(ms: number): string {
+	const seconds = ms / SECOND;
+	if (!Number.isFinite(seconds)) return '?';
+	return Number.isInteger(seconds) ? String(seconds) : seconds.toFixed(1);
+}
+
+export interface ExpiryTextOptions {
+	t?: Translate;
+	/** Clock time of an epoch-ms instant; default: `formatClockTime` (a date when not today). */
+	formatTime?: (ms: number) => string;
+}
+
+/** Clock time plus relative time: `14:05 (in 1h 59m)` or `14:05 (expired)`. */
+export function describeExpiry(expiresAt: number, now: number, options: ExpiryTextOptions = {}): string {
+	const t = options.t ?? untranslated;
+	const clock = (options.formatTime ?? ((ms: number) => formatClockTime(ms, now)))(expiresAt);
+	const remaining = expiresAt - now;
+	return remaining > 0 ? t('{0} (in {1})', clock, formatRemaining(remaining, t)) : t('{0} (expired)', clock);
 }

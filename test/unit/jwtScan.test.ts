@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { formatElapsed } from '../../src/httpFiles/expiryText';
-import { formatClockTime as formatClock } from '../../src/util/time';
+
+import { formatClockTime as formatClock, formatElapsed } from '../../src/util/time';
 import { findJwts, planTokenUpdates } from '../../src/httpFiles/jwtScan';
 import { applyEdits } from '../../src/httpFiles/textEdit';
 import { findOwner, planReplacements, type KnownToken } from '../../src/httpFiles/tokenMatch';

@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type { RefreshStatus } from '../../src/session/contracts';
-import { describeStatus, nextTickDelay, spellRemaining, TICK_SLACK_MS, untranslated } from '../../src/session/statusModel';
-import { formatRemaining } from '../../src/session/token';
+import { describeStatus, nextTickDelay, TICK_SLACK_MS, untranslated } from '../../src/session/statusModel';
+
 import type { Session } from '../../src/session/types';
+import { formatRemaining, spellRemaining } from '../../src/util/time';
 
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
 const S = 1000;

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { computeExpiry, decodeClaims, DEFAULT_LIFETIME_MS, expiresInToMs, formatRemaining, type Expiry } from '../../src/session/token';
+import { computeExpiry, decodeClaims, DEFAULT_LIFETIME_MS, expiresInToMs, type Expiry } from '../../src/session/token';
+import { formatRemaining } from '../../src/util/time';
 
 function b64url(value: object): string {
 	return Buffer.from(JSON.stringify(value)).toString('base64url');

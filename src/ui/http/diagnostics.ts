@@ -2,11 +2,11 @@
 // expired and how to put a current one in. Kept up to date on open, change (debounced),
 // store changes and the minute tick; cleared when the file closes.
 import * as vscode from 'vscode';
-import { formatElapsed } from '../../httpFiles/expiryText';
+
 import { findJwts } from '../../httpFiles/jwtScan';
 import { identityOf } from '../../httpFiles/tokenMatch';
 import type { Services } from '../../services';
-import { formatClockTime } from '../../util/time';
+import { formatClockTime, formatElapsed } from '../../util/time';
 import { isHttpDocument } from './httpDocuments';
 
 const DEBOUNCE_MS = 300;

@@ -1,12 +1,13 @@
 // Before a token is copied or written into a file: is it still good? An expired one is
 // offered a refresh ("Refresh Now"); an account that needs a login is offered one.
 import * as vscode from 'vscode';
-import { formatElapsed } from '../../httpFiles/expiryText';
+
 import type { KnownToken } from '../../httpFiles/tokenMatch';
 import type { Services } from '../../services';
 import type { Session, StoredTokens } from '../../session/types';
 import { showError } from '../errors';
 import { notify } from '../notifications';
+import { formatElapsed } from '../../util/time';
 
 export type FreshSession = Session & { tokens: StoredTokens };
 

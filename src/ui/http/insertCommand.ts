@@ -5,7 +5,7 @@ import { bearerValue, ENVIRONMENT_REFERENCES, foreignAuthorizations, planAuthEdi
 import { DEFAULT_TOKEN_VARIABLE } from '../../httpFiles/fileVariable';
 import { countRequestsAt } from '../../httpFiles/requestParser';
 import type { Services } from '../../services';
-import { formatRemaining } from '../../session/token';
+
 import { resolveAccount } from '../accountArg';
 import { notify } from '../notifications';
 import { unsafeStoredTokenMessage } from '../tokenCommands';
@@ -13,6 +13,7 @@ import { isSafeToken } from '../../util/tokenGrammar';
 import { ensureFreshToken, type FreshSession } from './freshToken';
 import { defaultTrackedFileDeps, guardTrackedFile, type TrackedFileDeps } from './gitTracked';
 import { applyTextEdits, isHttpDocument, targetEditor } from './httpDocuments';
+import { formatRemaining } from '../../util/time';
 
 export interface InsertOutcome {
 	/** Requests under a cursor. */

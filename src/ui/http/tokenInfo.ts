@@ -1,11 +1,11 @@
 // What a token found in a file is: whose, and until when. Shared by the CodeLens, hover
 // and diagnostics; decoding happens here, nothing is sent anywhere.
 import * as vscode from 'vscode';
-import { formatElapsed } from '../../httpFiles/expiryText';
+
 import { findOwner, identityOf } from '../../httpFiles/tokenMatch';
 import type { Services } from '../../services';
-import { formatClockTime } from '../../util/time';
-import { formatRemaining } from '../../session/token';
+import { formatClockTime, formatElapsed, formatRemaining } from '../../util/time';
+
 import type { Session } from '../../session/types';
 import { knownTokens } from './freshToken';
 
