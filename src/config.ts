@@ -30,19 +30,26 @@ export class Config implements vscode.Disposable {
 	}
 
 	/**
+	 * A setting's value when it has the type `valid` checks, else its default from package.json
+	 * (the one place defaults are written). `globalOnly`: ignore workspace values.
+	 */
+	private value<T>(key: string, valid: (v: unknown) => v is T, globalOnly = false): T {
+		const inspected = this.section.inspect<unknown>(key);
+		const set = globalOnly ? inspected?.globalValue : this.section.get<unknown>(key);
+		return (valid(set) ? set : inspected?.defaultValue) as T;
+	}
+
+	/**
 	 * The service URL from user (global) settings only. The setting has `application`
 	 * scope, so VS Code ignores workspace values; we read the global value explicitly too.
 	 */
 	baseUrl(): string {
-		const inspected = this.section.inspect<string>('baseUrl');
-		return (inspected?.globalValue ?? inspected?.defaultValue ?? 'https://user.telematicssdk.com').trim();
+		return this.value('baseUrl', isString, true).trim();
 	}
 
 	/** Clamped to 1..300 s here too: settings.json is hand-edited, and the schema only warns. */
 	requestTimeoutMs(): number {
-		const seconds = this.section.get<unknown>('requestTimeoutSeconds', 30);
-		const valid = typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : 30;
-		return Math.min(300, Math.max(1, valid)) * 1000;
+		return Math.min(300, Math.max(1, this.value('requestTimeoutSeconds', isFiniteNumber))) * 1000;
 	}
 
 	loginFieldsFormat(): LoginFieldsFormat {
@@ -50,13 +57,11 @@ export class Config implements vscode.Disposable {
 	}
 
 	refreshBeforeExpiryMs(): number {
-		const seconds = this.section.get<unknown>('refreshBeforeExpirySeconds', 300);
-		const valid = typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : 300;
-		return Math.min(86_400, Math.max(0, valid)) * 1000;
+		return Math.min(86_400, Math.max(0, this.value('refreshBeforeExpirySeconds', isFiniteNumber))) * 1000;
 	}
 
 	autoRefresh(): boolean {
-		return this.section.get<boolean>('autoRefresh', true);
+		return this.value('autoRefresh', isBoolean);
 	}
 
 	insertStyle(): InsertStyle {
@@ -72,12 +77,11 @@ export class Config implements vscode.Disposable {
 
 	/** The env file names `environmentAndFiles` writes (user settings only); see httpFiles/envFiles.ts. */
 	exposeFiles(): readonly string[] {
-		const files = this.section.inspect<unknown>('exposeTokenFiles')?.globalValue ?? ['.env'];
-		return Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string') : [];
+		return this.value('exposeTokenFiles', isStringArray, true);
 	}
 
 	codeLensEnabled(): boolean {
-		return this.section.get<boolean>('codeLens.enabled', true);
+		return this.value('codeLens.enabled', isBoolean);
 	}
 
 	/**
@@ -104,3 +108,8 @@ export class Config implements vscode.Disposable {
 		this.changed.dispose();
 	}
 }
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
+const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);

@@ -18,6 +18,7 @@ import { recordMessages, type ShownMessage } from './ui/notifications';
 import type { PrompterSlot } from './ui/prompter';
 import { registerSessionCommands, reportRefreshFailure } from './ui/sessionCommands';
 import { registerTokenCommands } from './ui/tokenCommands';
+import { Command } from './commands';
 
 export interface Features extends vscode.Disposable {
 	/** The real login prompter: one quick input per step. */
@@ -51,16 +52,16 @@ export function activateFeatures(services: Services, prompts: PrompterSlot): Fea
 		parts.push(registerAccountActions(services));
 		parts.push(registerTokenCommands(services));
 		parts.push(registerHttpFileFeatures(services));
-		parts.push(vscode.commands.registerCommand('telematicsAuth.chooseTokenExposure', () => chooseTokenExposure()));
+		parts.push(vscode.commands.registerCommand(Command.chooseTokenExposure, () => chooseTokenExposure()));
 		const demo = new DemoService();
 		parts.push(demo);
-		parts.push(vscode.commands.registerCommand('telematicsAuth.tryDemo', () => tryDemo(services, prompts, demo)));
-		parts.push(vscode.commands.registerCommand('telematicsAuth.openSample', () => openSample(services)));
+		parts.push(vscode.commands.registerCommand(Command.tryDemo, () => tryDemo(services, prompts, demo)));
+		parts.push(vscode.commands.registerCommand(Command.openSample, () => openSample(services)));
 	} catch (error) {
 		for (const part of parts.reverse()) part.dispose();
 		throw error;
 	}
-	const loginAgain = (arg: unknown) => vscode.commands.executeCommand('telematicsAuth.loginAgain', arg);
+	const loginAgain = (arg: unknown) => vscode.commands.executeCommand(Command.loginAgain, arg);
 	let exposure: TokenExposure | undefined;
 	const registered = vscode.Disposable.from(...parts, { dispose: () => exposure?.dispose() });
 	return {

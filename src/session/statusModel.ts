@@ -5,6 +5,7 @@ import type { RefreshStatus } from './contracts';
 import type { Session } from './types';
 import { untranslated, type Translate } from '../util/translate';
 import { formatRemaining, spellRemaining } from '../util/time';
+import { Command } from '../commands';
 
 export { untranslated, type Translate };
 
@@ -19,7 +20,7 @@ export interface StatusDescription {
 	/** Spelled-out words for screen readers. */
 	accessibilityLabel: string;
 	/** What a click runs. */
-	command: 'telematicsAuth.login' | 'telematicsAuth.showActions';
+	command: typeof Command.login | typeof Command.showActions;
 	/** Milliseconds until the text or severity next changes on its own; undefined: only an event changes it. */
 	nextTickMs?: number;
 }
@@ -73,7 +74,7 @@ export function loadingStatus(t: Translate = untranslated): StatusDescription {
 		text: `$(key) ${t('Telematics')}`,
 		severity: 'none',
 		accessibilityLabel: t('Telematics: reading the stored sessions'),
-		command: 'telematicsAuth.showActions',
+		command: Command.showActions,
 	};
 }
 
@@ -88,12 +89,12 @@ export function describeStatus(session: Session | undefined, status: RefreshStat
 			text: `$(sign-in) ${t('Telematics: Log In')}`,
 			severity: 'none',
 			accessibilityLabel: t('Telematics: not logged in. Log in'),
-			command: 'telematicsAuth.login',
+			command: Command.login,
 		};
 	}
 	const label = session.account.label;
 	const state = effectiveState(session, now);
-	const command = 'telematicsAuth.showActions';
+	const command = Command.showActions;
 	if (state === 'needsLogin') {
 		return {
 			phase: 'needsLogin',

@@ -7,6 +7,7 @@ import { effectiveState } from '../session/statusModel';
 import type { Session } from '../session/types';
 import { accountIdOf } from './accountArg';
 import { formatRemaining } from '../util/time';
+import { Command } from '../commands';
 
 export interface AccountAction extends vscode.QuickPickItem {
 	command: string;
@@ -29,24 +30,24 @@ export function accountActions(session: Session | undefined, context: { now: num
 	const t = vscode.l10n.t;
 	if (!session) {
 		return [
-			action('person-add', t('Log In as User…'), 'telematicsAuth.loginUser', [], t('User Group InstanceID, DeviceToken and InstanceKey')),
-			action('shield', t('Log In as Admin…'), 'telematicsAuth.loginAdmin', [], t('API InstanceID, API Login and API Password')),
+			action('person-add', t('Log In as User…'), Command.loginUser, [], t('User Group InstanceID, DeviceToken and InstanceKey')),
+			action('shield', t('Log In as Admin…'), Command.loginAdmin, [], t('API InstanceID, API Login and API Password')),
 		];
 	}
 	const arg = { accountId: session.account.id };
 	const items: AccountAction[] = [];
-	if (effectiveState(session, context.now) !== 'valid') items.push(action('sign-in', t('Log In Again…'), 'telematicsAuth.loginAgain', [arg]));
+	if (effectiveState(session, context.now) !== 'valid') items.push(action('sign-in', t('Log In Again…'), Command.loginAgain, [arg]));
 	items.push(
-		action('refresh', t('Refresh Now'), 'telematicsAuth.refresh', [arg]),
-		action('copy', t('Copy Authorization Header'), 'telematicsAuth.copyAuthorizationHeader', [arg]),
-		action('key', t('Copy Access Token'), 'telematicsAuth.copyAccessToken', [arg]),
+		action('refresh', t('Refresh Now'), Command.refresh, [arg]),
+		action('copy', t('Copy Authorization Header'), Command.copyAuthorizationHeader, [arg]),
+		action('key', t('Copy Access Token'), Command.copyAccessToken, [arg]),
 	);
-	if (context.restEditor) items.push(action('insert', t('Insert into REST File'), 'telematicsAuth.insertAuthorizationHeader', [arg]));
-	if (context.accountCount > 1) items.push(action('arrow-swap', t('Switch Account…'), 'telematicsAuth.switchAccount'));
+	if (context.restEditor) items.push(action('insert', t('Insert into REST File'), Command.insertAuthorizationHeader, [arg]));
+	if (context.accountCount > 1) items.push(action('arrow-swap', t('Switch Account…'), Command.switchAccount));
 	items.push(
-		action('add', t('Log In…'), 'telematicsAuth.login'),
-		action('sign-out', t('Log Out…'), 'telematicsAuth.logout', [arg]),
-		action('output', t('Show Log'), 'telematicsAuth.showLog'),
+		action('add', t('Log In…'), Command.login),
+		action('sign-out', t('Log Out…'), Command.logout, [arg]),
+		action('output', t('Show Log'), Command.showLog),
 	);
 	return items;
 }
@@ -65,5 +66,5 @@ async function showActions(services: Services, arg: unknown): Promise<void> {
 }
 
 export function registerAccountActions(services: Services): vscode.Disposable {
-	return vscode.commands.registerCommand('telematicsAuth.showActions', (arg?: unknown) => showActions(services, arg));
+	return vscode.commands.registerCommand(Command.showActions, (arg?: unknown) => showActions(services, arg));
 }

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import type { Session } from '../session/types';
+import { Command } from '../commands';
 
 /** What tree items and other callers pass to account commands. */
 export interface AccountArg {
@@ -28,7 +29,7 @@ export async function resolveAccount(services: Services, arg: unknown, options: 
 	if (sessions.length === 0) {
 		const logIn = vscode.l10n.t('Log In…');
 		const choice = await vscode.window.showInformationMessage(vscode.l10n.t('No Telematics account is logged in.'), logIn);
-		if (choice === logIn) await vscode.commands.executeCommand('telematicsAuth.login');
+		if (choice === logIn) await vscode.commands.executeCommand(Command.login);
 		return undefined;
 	}
 	const active = services.store.active();

@@ -17,6 +17,7 @@ import {
 } from '../session/authSessions';
 import type { Session } from '../session/types';
 import { AUTH_PROVIDER_ID } from './lazyAuthProvider';
+import { Command } from '../commands';
 
 export { AUTH_PROVIDER_ID };
 
@@ -65,9 +66,9 @@ export class TelematicsAuthProvider implements vscode.AuthenticationProvider, vs
 			if (!existing || (kind && existing.account.kind !== kind)) {
 				throw new Error(vscode.l10n.t('There is no matching Telematics account with id {0}.', accountId));
 			}
-			session = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.loginAgain', { accountId });
+			session = await vscode.commands.executeCommand<Session | undefined>(Command.loginAgain, { accountId });
 		} else {
-			const command = kind === 'user' ? 'telematicsAuth.loginUser' : kind === 'admin' ? 'telematicsAuth.loginAdmin' : 'telematicsAuth.login';
+			const command = kind === 'user' ? Command.loginUser : kind === 'admin' ? Command.loginAdmin : Command.login;
 			session = await vscode.commands.executeCommand<Session | undefined>(command);
 		}
 		const current = session && (this.services.store.get(session.account.id) ?? session);

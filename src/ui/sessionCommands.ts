@@ -15,6 +15,7 @@ import { prefillFor, runLoginFlow } from './loginFlow';
 import { notify } from './notifications';
 import type { PrompterSlot } from './prompter';
 import { formatRemaining } from '../util/time';
+import { Command } from '../commands';
 
 export function registerSessionCommands(services: Services, prompts: PrompterSlot): vscode.Disposable {
 	const loginAs = (kind: AccountKind) => () => runLoginFlow(services, prompts, kind);
@@ -47,14 +48,14 @@ export function registerSessionCommands(services: Services, prompts: PrompterSlo
 	};
 
 	const commands: Record<string, (...args: unknown[]) => unknown> = {
-		'telematicsAuth.loginUser': loginAs('user'),
-		'telematicsAuth.loginAdmin': loginAs('admin'),
-		'telematicsAuth.login': async () => {
+		[Command.loginUser]: loginAs('user'),
+		[Command.loginAdmin]: loginAs('admin'),
+		[Command.login]: async () => {
 			const kind = await prompts.current.pickKind();
 			return kind ? runLoginFlow(services, prompts, kind) : undefined;
 		},
-		'telematicsAuth.loginAgain': loginAgain,
-		'telematicsAuth.logout': async (arg?: unknown) => {
+		[Command.loginAgain]: loginAgain,
+		[Command.logout]: async (arg?: unknown) => {
 			const session = await resolveAccount(services, arg, { pick: true, placeHolder: vscode.l10n.t('Log out of which account?') });
 			if (!session) return false;
 			const { label } = session.account;
@@ -74,7 +75,7 @@ export function registerSessionCommands(services: Services, prompts: PrompterSlo
 				return false;
 			}
 		},
-		'telematicsAuth.switchAccount': async () => {
+		[Command.switchAccount]: async () => {
 			if (services.store.list().length === 0) {
 				await resolveAccount(services, undefined);
 				return;
@@ -82,20 +83,20 @@ export function registerSessionCommands(services: Services, prompts: PrompterSlo
 			const session = await pickAccount(services, vscode.l10n.t('Switch to which Telematics account?'));
 			if (session) await services.store.setActive(session.account.id);
 		},
-		'telematicsAuth.makeActive': async (arg?: unknown) => {
+		[Command.makeActive]: async (arg?: unknown) => {
 			const id = accountIdOf(arg);
 			if (id && services.store.get(id)) await services.store.setActive(id);
 		},
-		'telematicsAuth.refresh': async (arg?: unknown) => {
+		[Command.refresh]: async (arg?: unknown) => {
 			const session = await resolveAccount(services, arg, { placeHolder: vscode.l10n.t('Refresh the token of which account?') });
 			return session ? refreshOne(session) : undefined;
 		},
-		'telematicsAuth.refreshAll': async () => {
+		[Command.refreshAll]: async () => {
 			const sessions = services.store.list().filter((s) => s.tokens);
 			const results = await Promise.all(sessions.map((s) => refreshOne(s)));
 			return results.filter((s) => s !== undefined).length;
 		},
-		'telematicsAuth.showLog': () => services.output.show(),
+		[Command.showLog]: () => services.output.show(),
 	};
 
 	const disposables = Object.entries(commands).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
@@ -136,7 +137,7 @@ export function reportRefreshFailure(services: Services, failure: RefreshFailure
 	services.log.warn(`Automatic refresh for ${label} failed (${error.kind}): ${reason}`);
 	void shown.then((chosen) => {
 		if (chosen === logInAgain) void loginAgain(arg);
-		else if (chosen === refreshNow) void vscode.commands.executeCommand('telematicsAuth.refresh', arg);
+		else if (chosen === refreshNow) void vscode.commands.executeCommand(Command.refresh, arg);
 		else if (chosen === showLog) services.output.show(true);
 	});
 }

@@ -7,20 +7,21 @@ import { describeStatus, loadingStatus, type Severity, type StatusDescription } 
 
 import type { Session } from '../session/types';
 import { describeExpiry, formatClockTime } from '../util/time';
+import { Command } from '../commands';
 
 export const STATUS_BAR_ID = 'telematicsAuth.status';
 
 /** Commands the tooltips' links may run; nothing else is trusted. */
 export const TOOLTIP_COMMANDS = [
-	'telematicsAuth.refresh',
-	'telematicsAuth.copyAuthorizationHeader',
-	'telematicsAuth.switchAccount',
-	'telematicsAuth.makeActive',
-	'telematicsAuth.loginAgain',
-	'telematicsAuth.logout',
-	'telematicsAuth.showLog',
-	'telematicsAuth.loginUser',
-	'telematicsAuth.loginAdmin',
+	Command.refresh,
+	Command.copyAuthorizationHeader,
+	Command.switchAccount,
+	Command.makeActive,
+	Command.loginAgain,
+	Command.logout,
+	Command.showLog,
+	Command.loginUser,
+	Command.loginAdmin,
 ];
 
 const BACKGROUND: Record<Severity, string | undefined> = {
@@ -71,9 +72,9 @@ export function loggedOutTooltip(): vscode.MarkdownString {
 	md.appendText(t('No account is logged in.'));
 	md.appendMarkdown('\n\n');
 	md.appendMarkdown([
-		commandLink('person-add', t('Log in as user'), 'telematicsAuth.loginUser'),
-		commandLink('shield', t('Log in as admin'), 'telematicsAuth.loginAdmin'),
-		commandLink('output', t('Show log'), 'telematicsAuth.showLog'),
+		commandLink('person-add', t('Log in as user'), Command.loginUser),
+		commandLink('shield', t('Log in as admin'), Command.loginAdmin),
+		commandLink('output', t('Show log'), Command.showLog),
 	].join(' · '));
 	return md;
 }
@@ -108,15 +109,15 @@ export function accountTooltip(session: Session, status: RefreshStatus | undefin
 	if (status?.lastError) line(t('Last error'), `${status.lastError.message} (${clock(status.lastError.at)})`);
 	const arg = { accountId: account.id };
 	const links: string[] = [];
-	if (session.state !== 'valid' || !tokens || tokens.expiresAt <= now) links.push(commandLink('sign-in', t('Log in again'), 'telematicsAuth.loginAgain', arg));
+	if (session.state !== 'valid' || !tokens || tokens.expiresAt <= now) links.push(commandLink('sign-in', t('Log in again'), Command.loginAgain, arg));
 	links.push(
-		commandLink('refresh', t('Refresh now'), 'telematicsAuth.refresh', arg),
-		commandLink('copy', t('Copy header'), 'telematicsAuth.copyAuthorizationHeader', arg),
+		commandLink('refresh', t('Refresh now'), Command.refresh, arg),
+		commandLink('copy', t('Copy header'), Command.copyAuthorizationHeader, arg),
 		active
-			? commandLink('arrow-swap', t('Switch account'), 'telematicsAuth.switchAccount')
-			: commandLink('check', t('Make active'), 'telematicsAuth.makeActive', arg),
-		commandLink('sign-out', t('Log out'), 'telematicsAuth.logout', arg),
-		commandLink('output', t('Show log'), 'telematicsAuth.showLog'),
+			? commandLink('arrow-swap', t('Switch account'), Command.switchAccount)
+			: commandLink('check', t('Make active'), Command.makeActive, arg),
+		commandLink('sign-out', t('Log out'), Command.logout, arg),
+		commandLink('output', t('Show log'), Command.showLog),
 	);
 	md.appendMarkdown(`\n---\n\n${links.join(' · ')}`);
 	return md;

@@ -8,6 +8,7 @@ import { ensureFreshToken, type FreshSession } from './http/freshToken';
 import { notify } from './notifications';
 import { isSafeToken, requireSafeToken, shellQuote, UnsafeTokenError } from '../util/tokenGrammar';
 import { formatRemaining } from '../util/time';
+import { Command } from '../commands';
 
 /** A stored token outside the token grammar (a keychain entry changed behind our back). */
 export function unsafeStoredTokenMessage(label: string): string {
@@ -69,9 +70,9 @@ async function openApiExplorer(services: Services, arg: unknown): Promise<boolea
 
 export function registerTokenCommands(services: Services): vscode.Disposable {
 	return vscode.Disposable.from(
-		vscode.commands.registerCommand('telematicsAuth.copyAuthorizationHeader', (arg?: unknown) => copy(services, arg, authorizationHeader, vscode.l10n.t('the Authorization header'))),
-		vscode.commands.registerCommand('telematicsAuth.copyAccessToken', (arg?: unknown) => copy(services, arg, rawToken, vscode.l10n.t('the access token'))),
-		vscode.commands.registerCommand('telematicsAuth.copyAsCurl', (arg?: unknown) => copy(services, arg, curlHeader, vscode.l10n.t('the curl header'))),
-		vscode.commands.registerCommand('telematicsAuth.openApiExplorer', (arg?: unknown) => openApiExplorer(services, arg)),
+		vscode.commands.registerCommand(Command.copyAuthorizationHeader, (arg?: unknown) => copy(services, arg, authorizationHeader, vscode.l10n.t('the Authorization header'))),
+		vscode.commands.registerCommand(Command.copyAccessToken, (arg?: unknown) => copy(services, arg, rawToken, vscode.l10n.t('the access token'))),
+		vscode.commands.registerCommand(Command.copyAsCurl, (arg?: unknown) => copy(services, arg, curlHeader, vscode.l10n.t('the curl header'))),
+		vscode.commands.registerCommand(Command.openApiExplorer, (arg?: unknown) => openApiExplorer(services, arg)),
 	);
 }

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { findJwts, type FoundJwt } from '../../httpFiles/jwtScan';
 import type { Services } from '../../services';
 import { expiryPhrase, ownerPhrase, tokenInfo } from './tokenInfo';
+import { Command } from '../../commands';
 
 export function hasLens(jwt: FoundJwt): boolean {
 	return jwt.context === 'variable' || (jwt.context === 'header' && jwt.name?.toLowerCase() === 'authorization');
@@ -37,7 +38,7 @@ export class TokenCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
 				lenses.push(new vscode.CodeLens(range, {
 					title: vscode.l10n.t('$(sync) Update'),
 					tooltip: vscode.l10n.t('Replace the tokens of logged-in accounts in this file with their current tokens'),
-					command: 'telematicsAuth.updateTokensInFile',
+					command: Command.updateTokensInFile,
 					arguments: [document.uri],
 				}));
 			}

@@ -8,6 +8,7 @@ import type { Session, StoredTokens } from '../../session/types';
 import { showError } from '../errors';
 import { notify } from '../notifications';
 import { formatElapsed } from '../../util/time';
+import { Command } from '../../commands';
 
 export type FreshSession = Session & { tokens: StoredTokens };
 
@@ -17,7 +18,7 @@ export async function ensureFreshToken(services: Services, session: Session): Pr
 	if (!tokens || session.state === 'needsLogin') {
 		const again = vscode.l10n.t('Log In Again…');
 		void notify('warning', vscode.l10n.t('{0} needs a new login before its token can be used.', account.label), again).then((choice) => {
-			if (choice === again) void vscode.commands.executeCommand('telematicsAuth.loginAgain', { accountId: account.id });
+			if (choice === again) void vscode.commands.executeCommand(Command.loginAgain, { accountId: account.id });
 		});
 		return undefined;
 	}

@@ -9,6 +9,7 @@ import { HTTP_SELECTOR } from './httpDocuments';
 import { insertAuthorizationHeader } from './insertCommand';
 import { MinuteTicker } from './minuteTicker';
 import { updateTokensInFile } from './updateTokensCommand';
+import { Command } from '../../commands';
 
 export function registerHttpFileFeatures(services: Services): vscode.Disposable {
 	const lenses = new TokenCodeLensProvider(services);
@@ -22,8 +23,8 @@ export function registerHttpFileFeatures(services: Services): vscode.Disposable 
 		lenses,
 		diagnostics,
 		ticker,
-		vscode.commands.registerCommand('telematicsAuth.insertAuthorizationHeader', (arg?: unknown) => insertAuthorizationHeader(services, arg)),
-		vscode.commands.registerCommand('telematicsAuth.updateTokensInFile', (arg?: unknown) => updateTokensInFile(services, arg)),
+		vscode.commands.registerCommand(Command.insertAuthorizationHeader, (arg?: unknown) => insertAuthorizationHeader(services, arg)),
+		vscode.commands.registerCommand(Command.updateTokensInFile, (arg?: unknown) => updateTokensInFile(services, arg)),
 		vscode.languages.registerCodeLensProvider(HTTP_SELECTOR, lenses),
 		vscode.languages.registerHoverProvider(HTTP_SELECTOR, new TokenHoverProvider(services)),
 		services.store.onDidChange(onStateChange),

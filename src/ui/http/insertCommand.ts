@@ -14,6 +14,7 @@ import { ensureFreshToken, type FreshSession } from './freshToken';
 import { defaultTrackedFileDeps, guardTrackedFile, type TrackedFileDeps } from './gitTracked';
 import { applyTextEdits, isHttpDocument, targetEditor } from './httpDocuments';
 import { formatRemaining } from '../../util/time';
+import { Command } from '../../commands';
 
 export interface InsertOutcome {
 	/** Requests under a cursor. */
@@ -44,7 +45,7 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 		if (services.config.exposeToken() === 'off' || (style !== 'processEnv' && services.config.exposeToken() !== 'environmentAndFiles')) {
 			const choose = vscode.l10n.t('Choose…');
 			void notify('warning', vscode.l10n.t('The header will read the token from {0}, but telematicsAuth.exposeToken does not keep it there yet.', ENVIRONMENT_REFERENCES[style]), choose).then((c) => {
-				if (c === choose) void vscode.commands.executeCommand('telematicsAuth.chooseTokenExposure');
+				if (c === choose) void vscode.commands.executeCommand(Command.chooseTokenExposure);
 			});
 		}
 	} else {

@@ -1,0 +1,27 @@
+// Every command id, from one table that matches package.json's `contributes.commands` (a unit
+// test holds them together). Pure: no `vscode`.
+
+export const Command = {
+	login: 'telematicsAuth.login',
+	loginUser: 'telematicsAuth.loginUser',
+	loginAdmin: 'telematicsAuth.loginAdmin',
+	loginAgain: 'telematicsAuth.loginAgain',
+	logout: 'telematicsAuth.logout',
+	switchAccount: 'telematicsAuth.switchAccount',
+	makeActive: 'telematicsAuth.makeActive',
+	refresh: 'telematicsAuth.refresh',
+	refreshAll: 'telematicsAuth.refreshAll',
+	copyAccessToken: 'telematicsAuth.copyAccessToken',
+	copyAuthorizationHeader: 'telematicsAuth.copyAuthorizationHeader',
+	copyAsCurl: 'telematicsAuth.copyAsCurl',
+	insertAuthorizationHeader: 'telematicsAuth.insertAuthorizationHeader',
+	updateTokensInFile: 'telematicsAuth.updateTokensInFile',
+	openApiExplorer: 'telematicsAuth.openApiExplorer',
+	showActions: 'telematicsAuth.showActions',
+	showLog: 'telematicsAuth.showLog',
+	chooseTokenExposure: 'telematicsAuth.chooseTokenExposure',
+	tryDemo: 'telematicsAuth.tryDemo',
+	openSample: 'telematicsAuth.openSample',
+} as const;
+
+export type CommandId = (typeof Command)[keyof typeof Command];
