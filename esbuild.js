@@ -1,9 +1,9 @@
 // Bundles the extension. Five entry points: dist/extension.js (activation: command stubs and
-// the load of the core), dist/core.js (the store, the scheduler, the status bar, the view and
+// the load of the core), dist/startup.js (the store, the scheduler, the status bar, the view and
 // thin registrations, loaded right after activation), dist/features.js (what runs only when a
 // person does something), dist/network.js (the API client over undici, on the first request)
 // and dist/demo.js (the built-in demo service, when a person tries it). esbuild cannot split
-// cjs output, so the later bundles are loaded with `import('./core')` and the like, kept as
+// cjs output, so the later bundles are loaded with `import('./startup')` and the like, kept as
 // runtime loads of the sibling files by lazyBundlesPlugin.
 const esbuild = require('esbuild');
 
@@ -19,7 +19,7 @@ const watch = process.argv.includes('--watch');
 const lazyBundlesPlugin = {
 	name: 'lazy-bundles',
 	setup(build) {
-		build.onResolve({ filter: /^\.\/(core|features|network)$/ }, (args) =>
+		build.onResolve({ filter: /^\.\/(startup|features|network)$/ }, (args) =>
 			args.kind === 'dynamic-import' ? { path: `${args.path}.js`, external: true } : undefined);
 		build.onResolve({ filter: /\/demo\/demoBundle$/ }, (args) =>
 			args.kind === 'dynamic-import' ? { path: './demo.js', external: true } : undefined);
@@ -43,7 +43,7 @@ const problemMatcherPlugin = {
 
 async function main() {
 	const ctx = await esbuild.context({
-		entryPoints: { extension: 'src/extension.ts', core: 'src/core.ts', features: 'src/features.ts', network: 'src/api/network.ts', demo: 'src/demo/demoBundle.ts' },
+		entryPoints: { extension: 'src/extension.ts', startup: 'src/startup.ts', features: 'src/features.ts', network: 'src/core/api/network.ts', demo: 'src/demo/demoBundle.ts' },
 		bundle: true,
 		format: 'cjs',
 		platform: 'node',

@@ -1,8 +1,8 @@
 // Activation: as little as an extension can do. It registers a stub for each declared command
-// (a command run early waits for the core) and loads the core (core.ts, dist/core.js) right
+// (a command run early waits for the start-up code) and loads the start-up code (startup.ts, dist/startup.js) right
 // after activate() returns, so VS Code's start-up does not wait for the store, the scheduler
 // and the views. In test mode activate() returns the TestApi once the core is up.
-import { bundleStartedAt, elapsedMs, type ActivationTimings } from './util/startTime';
+import { bundleStartedAt, elapsedMs, type ActivationTimings } from './core/util/startTime';
 import * as vscode from 'vscode';
 import type { TestApi } from './testApi';
 
@@ -23,7 +23,7 @@ export function activate(context: vscode.ExtensionContext): Promise<TestApi | un
 	}));
 	context.subscriptions.push(...stubs);
 	const core: Promise<TestApi | undefined> = new Promise<void>((resolve) => setImmediate(resolve))
-		.then(() => import('./core'))
+		.then(() => import('./startup'))
 		.then((m) => m.startCore(context, stubs, timings, activateStartedAt));
 	timings.activationMs = elapsedMs(activateStartedAt);
 	if (context.extensionMode === vscode.ExtensionMode.Test) return core;

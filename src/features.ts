@@ -5,19 +5,19 @@
 // It works on the activation bundle's services: it never makes its own store, scheduler, config or log.
 import * as vscode from 'vscode';
 import type { Services } from './services';
-import type { RefreshFailure } from './session/contracts';
-import { registerAccountActions } from './ui/accountActions';
-import { AccountsTreeRenderer } from './ui/accountsTree';
-import { DemoService, openSample, tryDemo } from './ui/demo';
-import { chooseTokenExposure } from './ui/exposureCommand';
-import { TokenExposure } from './ui/tokenExposure';
-import { TelematicsAuthProvider } from './ui/authProvider';
-import { registerHttpFileFeatures } from './ui/http';
-import { MultiStepInput } from './ui/multiStepInput';
-import { recordMessages, type ShownMessage } from './ui/notifications';
-import type { PrompterSlot } from './ui/prompter';
-import { registerSessionCommands, reportRefreshFailure } from './ui/sessionCommands';
-import { registerTokenCommands } from './ui/tokenCommands';
+import type { RefreshFailure } from './core/sessions/contracts';
+import { registerAccountActions } from './features/accounts/accountActions';
+import { AccountsTreeRenderer } from './features/accounts/accountsTree';
+import { DemoService, openSample, tryDemo } from './features/walkthrough/demo';
+import { chooseTokenExposure } from './features/tokens/exposureCommand';
+import { TokenExposure } from './features/tokens/tokenExposure';
+import { TelematicsAuthProvider } from './features/authProvider/authProvider';
+import { registerHttpFileFeatures } from './features/restFiles/index';
+import { MultiStepInput } from './features/login/multiStepInput';
+import { recordMessages, type ShownMessage } from './features/notifications/notifications';
+import type { PrompterSlot } from './features/login/prompter';
+import { registerSessionCommands, reportRefreshFailure } from './features/login/sessionCommands';
+import { registerTokenCommands } from './features/tokens/tokenCommands';
 import { Command } from './commands';
 
 export interface Features extends vscode.Disposable {

@@ -7,8 +7,8 @@
 import * as vscode from 'vscode';
 import type { Features } from './features';
 import type { Services } from './services';
-import { isHttpDocument } from './ui/http/httpDocuments';
-import { PrompterSlot, type Prompter } from './ui/prompter';
+import { isHttpDocument } from './features/restFiles/httpDocuments';
+import { PrompterSlot, type Prompter } from './features/login/prompter';
 
 export class LazyFeatures implements vscode.Disposable {
 	/** Answers the login steps: the real multi-step input (in the features), or a test's prompter. */

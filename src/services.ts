@@ -1,9 +1,9 @@
 // What the whole extension shares, created in extension.ts and handed to each feature.
 import type * as vscode from 'vscode';
-import type { ApiClient } from './api/types';
-import type { Config } from './config';
-import type { Clock, IRefreshScheduler, ISessionStore } from './session/contracts';
-import type { Log } from './util/log';
+import type { ApiClient } from './core/api/types';
+import type { Config } from './platform/config';
+import type { Clock, IRefreshScheduler, ISessionStore } from './core/sessions/contracts';
+import type { Log } from './core/util/log';
 
 export interface Services {
 	readonly context: vscode.ExtensionContext;

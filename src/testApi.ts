@@ -2,14 +2,14 @@
 // to answer the login prompts without UI, and snapshots of what a person would see.
 import type * as vscode from 'vscode';
 import type { LazyFeatures } from './lazyFeatures';
-import type { RedactingLog } from './logger';
+import type { RedactingLog } from './core/util/logger';
 import type { Services } from './services';
-import type { TreeSnapshot } from './ui/accountsTree';
-import type { AccountsView } from './ui/accountsView';
-import type { ShownMessage } from './ui/notifications';
-import type { Prompter } from './ui/prompter';
-import type { StatusBar, StatusBarSnapshot } from './ui/statusBar';
-import type { ActivationTimings } from './util/startTime';
+import type { TreeSnapshot } from './features/accounts/accountsTree';
+import type { AccountsView } from './features/accounts/accountsView';
+import type { ShownMessage } from './features/notifications/notifications';
+import type { Prompter } from './features/login/prompter';
+import type { StatusBar, StatusBarSnapshot } from './features/statusBar/statusBar';
+import type { ActivationTimings } from './core/util/startTime';
 
 export type { ActivationTimings, ShownMessage, StatusBarSnapshot, TreeSnapshot };
 

@@ -18,7 +18,7 @@ import { LoginRateLimiter } from './rateLimiter';
 import { parseJsonObject, parseLogin, parseRefresh } from './requests';
 import { swaggerPage } from './swagger';
 import { TokenIssuer } from './tokens';
-import { isLoopbackHost } from '../util/url';
+import { isLoopbackHost } from '../core/util/url';
 
 export { DEMO_ADMINS, DEMO_USERS } from './config';
 export type { EmulatorAdmin, EmulatorConfig, EmulatorFaults, EmulatorUser, FaultMode, LoginRateLimit } from './config';

@@ -1,8 +1,8 @@
 // How long planning "Insert Authorization Header" takes in a 10,000-line REST file
 // (cursors in the first, middle and last request), and updating every token in it.
 // Pure core only; prints nothing (the bench runner reports).
-import { planAuthEdit } from '../../src/httpFiles/authHeaderEdit';
-import { planTokenUpdates } from '../../src/httpFiles/jwtScan';
+import { planAuthEdit } from '../../src/core/restFile/authHeaderEdit';
+import { planTokenUpdates } from '../../src/core/restFile/jwtScan';
 
 function jwt(claims: Record<string, unknown>): string {
 	const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');

@@ -3,17 +3,17 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Agent, request } from 'undici';
-import { createApiClient } from '../../src/api/client';
-import { loadTrustedRoots, nodeTrustStoreDeps } from '../../src/api/trustStore';
+import { createApiClient } from '../../src/core/api/client';
+import { loadTrustedRoots, nodeTrustStoreDeps } from '../../src/core/api/trustStore';
 import * as fs from 'node:fs';
 import * as tls from 'node:tls';
-import { createUndiciTransport } from '../../src/api/undiciTransport';
+import { createUndiciTransport } from '../../src/core/api/undiciTransport';
 import { makeTestCa, startHttpsFront } from '../support/testCa';
-import { loginBody, loginHeaders, joinUrl, LOGIN_PATH } from '../../src/api/client';
-import { lazyApiClient } from '../../src/api/lazyClient';
-import type { LoginRequest } from '../../src/api/types';
+import { loginBody, loginHeaders, joinUrl, LOGIN_PATH } from '../../src/core/api/client';
+import { lazyApiClient } from '../../src/core/api/lazyClient';
+import type { LoginRequest } from '../../src/core/api/types';
 import { DEMO_USERS, startEmulator } from '../../src/emulator/server';
-import { silentLog } from '../../src/util/log';
+import { silentLog } from '../../src/core/util/log';
 import { median, round, type BenchRow } from './types';
 
 const WARMUP = 10;

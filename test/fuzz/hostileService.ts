@@ -5,17 +5,17 @@
 // refresh scheduler, over a keychain that refuses writes at random. It counts what must never
 // happen. The unit suite asserts every count is 0; `npm run bench` prints them.
 import * as fc from 'fast-check';
-import { isApiError } from '../../src/api/errors';
-import { createApiClient } from '../../src/api/client';
-import type { HttpRequest, HttpResponse, LoginRequest, Transport } from '../../src/api/types';
-import { planAuthEdit } from '../../src/httpFiles/authHeaderEdit';
-import { applyEdits } from '../../src/httpFiles/textEdit';
-import { Lease } from '../../src/session/lease';
-import { RefreshScheduler } from '../../src/session/refreshScheduler';
-import { MIN_AUTO_INTERVAL_MS } from '../../src/session/refreshPlan';
-import { SessionStore } from '../../src/session/sessionStore';
-import { computeExpiry } from '../../src/session/token';
-import { isSafeToken } from '../../src/util/tokenGrammar';
+import { isApiError } from '../../src/core/api/errors';
+import { createApiClient } from '../../src/core/api/client';
+import type { HttpRequest, HttpResponse, LoginRequest, Transport } from '../../src/core/api/types';
+import { planAuthEdit } from '../../src/core/restFile/authHeaderEdit';
+import { applyEdits } from '../../src/core/restFile/textEdit';
+import { Lease } from '../../src/core/sessions/lease';
+import { RefreshScheduler } from '../../src/core/sessions/refreshScheduler';
+import { MIN_AUTO_INTERVAL_MS } from '../../src/core/sessions/refreshPlan';
+import { SessionStore } from '../../src/core/sessions/sessionStore';
+import { computeExpiry } from '../../src/core/sessions/token';
+import { isSafeToken } from '../../src/core/util/tokenGrammar';
 import { createTestClock } from '../unit/doubles/fakeClock';
 import { TestMemento } from '../unit/doubles/testMemento';
 import { SharedSecretBackend } from '../unit/doubles/testSecretStorage';

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RunningEmulator } from '../../src/emulator/server';
 import type { TestApi } from '../../src/testApi';
-import { AUTH_PROVIDER_ID, TelematicsAuthProvider } from '../../src/ui/authProvider';
+import { AUTH_PROVIDER_ID, TelematicsAuthProvider } from '../../src/features/authProvider/authProvider';
 import { adminCredentials, logIn, ScriptedPrompter, settings, until, useEmulatorSuite } from './loginHelpers';
 
 function activeToken(api: TestApi): string {

@@ -6,9 +6,9 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AccountKind } from '../../src/api/types';
+import type { AccountKind } from '../../src/core/api/types';
 import type { RunningEmulator } from '../../src/emulator/server';
-import type { Session } from '../../src/session/types';
+import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from '../../src/testApi';
 import { startConnectProxy, type ConnectProxy } from '../support/connectProxy';
 import { makeTestCa, startHttpsFront } from '../support/testCa';

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunningEmulator } from '../../src/emulator/server';
-import type { Session } from '../../src/session/types';
+import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from '../../src/testApi';
 import { logIn, settings, until, useEmulatorSuite } from './loginHelpers';
 

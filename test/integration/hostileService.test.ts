@@ -10,10 +10,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunningEmulator } from '../../src/emulator/server';
-import type { Session } from '../../src/session/types';
+import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from '../../src/testApi';
-import { insertAuthorizationHeader } from '../../src/ui/http/insertCommand';
-import type { TrackedFileDeps } from '../../src/ui/http/gitTracked';
+import { insertAuthorizationHeader } from '../../src/features/restFiles/insertCommand';
+import type { TrackedFileDeps } from '../../src/features/restFiles/gitTracked';
 import { lastError, logIn, ScriptedPrompter, storedSecret, until, useEmulatorSuite, userCredentials } from './loginHelpers';
 
 const HTTP = '### trips\nGET https://api.example.test/v1/trips\nAccept: application/json\n';

@@ -7,11 +7,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunningEmulator } from '../../src/emulator/server';
-import type { Session } from '../../src/session/types';
-import { decodeClaims } from '../../src/session/token';
+import type { Session } from '../../src/core/sessions/types';
+import { decodeClaims } from '../../src/core/sessions/token';
 import type { TestApi } from '../../src/testApi';
-import { gitExposure, TRACKED_WARNING_KEY, type GitExposure, type TrackedFileAnswer, type TrackedFileDeps } from '../../src/ui/http/gitTracked';
-import { insertAuthorizationHeader } from '../../src/ui/http/insertCommand';
+import { gitExposure, TRACKED_WARNING_KEY, type GitExposure, type TrackedFileAnswer, type TrackedFileDeps } from '../../src/features/restFiles/gitTracked';
+import { insertAuthorizationHeader } from '../../src/features/restFiles/insertCommand';
 import { logIn, settings, useEmulatorSuite } from './loginHelpers';
 
 /** A token shaped like `base`'s (same sub, iss, instanceId) that expired `minutesAgo` minutes ago. Not signed: it only has to be read. */

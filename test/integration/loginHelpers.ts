@@ -4,11 +4,11 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RunningEmulator } from '../../src/emulator/server';
-import type { AccountKind } from '../../src/api/types';
-import { secretKeyFor } from '../../src/session/sessionStore';
-import type { Session } from '../../src/session/types';
+import type { AccountKind } from '../../src/core/api/types';
+import { secretKeyFor } from '../../src/core/sessions/sessionStore';
+import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from '../../src/testApi';
-import type { LoginField, LoginStep, Prompter, StepAnswer } from '../../src/ui/prompter';
+import type { LoginField, LoginStep, Prompter, StepAnswer } from '../../src/features/login/prompter';
 
 export const EXTENSION_ID = 'telematics-tools.telematics-auth';
 

@@ -4,10 +4,10 @@
 // The 401 case is in login.test.ts.
 import * as assert from 'node:assert/strict';
 import type { RunningEmulator } from '../../src/emulator/server';
-import type { Session } from '../../src/session/types';
+import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from '../../src/testApi';
-import type { ShownMessage } from '../../src/ui/notifications';
-import { hostOf } from '../../src/util/url';
+import type { ShownMessage } from '../../src/features/notifications/notifications';
+import { hostOf } from '../../src/core/util/url';
 import { logIn, until, useEmulatorSuite } from './loginHelpers';
 
 /**

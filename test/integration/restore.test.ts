@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RunningEmulator } from '../../src/emulator/server';
-import { SessionStore } from '../../src/session/sessionStore';
+import { SessionStore } from '../../src/core/sessions/sessionStore';
 import type { TestApi } from '../../src/testApi';
 import { logIn, useEmulatorSuite } from './loginHelpers';
 

@@ -3,10 +3,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DEMO_ADMINS, type RunningEmulator } from '../../src/emulator/server';
-import type { Session } from '../../src/session/types';
+import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from '../../src/testApi';
-import { accountActions } from '../../src/ui/accountActions';
-import type { StatusBarSnapshot } from '../../src/ui/statusBar';
+import { accountActions } from '../../src/features/accounts/accountActions';
+import type { StatusBarSnapshot } from '../../src/features/statusBar/statusBar';
 import { logIn, until, useEmulatorSuite, withSetting } from './loginHelpers';
 
 function snapshot(api: TestApi): StatusBarSnapshot {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { planAuthEdit, type AuthValue } from '../../src/httpFiles/authHeaderEdit';
-import { applyEdits } from '../../src/httpFiles/textEdit';
+import { planAuthEdit, type AuthValue } from '../../src/core/restFile/authHeaderEdit';
+import { applyEdits } from '../../src/core/restFile/textEdit';
 
 /** `|` marks a cursor; every `|` is removed from the text and becomes an offset. */
 function withCursors(marked: string): { text: string; cursors: number[] } {

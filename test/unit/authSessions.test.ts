@@ -8,8 +8,8 @@ import {
 	toAuthSessions,
 	type AuthSessionData,
 	type ParsedScopes,
-} from '../../src/session/authSessions';
-import type { Session } from '../../src/session/types';
+} from '../../src/core/sessions/authSessions';
+import type { Session } from '../../src/core/sessions/types';
 
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
 const H = 60 * 60 * 1000;

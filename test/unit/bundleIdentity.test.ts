@@ -2,10 +2,10 @@
 // copy of our classes, so `instanceof` fails across them. The checks used instead must
 // recognise an instance made by another copy of the class, and nothing else.
 import * as assert from 'node:assert/strict';
-import { ApiError, isApiError } from '../../src/api/errors';
-import { asRedactingLog, RedactingLog } from '../../src/logger';
-import { silentLog } from '../../src/util/log';
-import { isSecretStorageError, SecretStorageError } from '../../src/vscode/secretBackend';
+import { ApiError, isApiError } from '../../src/core/api/errors';
+import { asRedactingLog, RedactingLog } from '../../src/core/util/logger';
+import { silentLog } from '../../src/core/util/log';
+import { isSecretStorageError, SecretStorageError } from '../../src/platform/secretBackend';
 import { createRequire } from 'node:module';
 
 /** A fresh copy of a module, as another bundle would have it. */
@@ -22,7 +22,7 @@ function anotherCopyOf<T>(modulePath: string): T {
 
 describe('class checks across bundles', () => {
 	it('isApiError recognises an ApiError from another copy of the class, which instanceof does not', () => {
-		const other = anotherCopyOf<typeof import('../../src/api/errors')>('../../src/api/errors');
+		const other = anotherCopyOf<typeof import('../../src/core/api/errors')>('../../src/core/api/errors');
 		const foreign = new other.ApiError('timeout', 'No answer within 30 s.');
 		assert.equal(foreign instanceof ApiError, false, 'the copies are really different classes');
 		assert.equal(isApiError(foreign), true);
@@ -42,7 +42,7 @@ describe('class checks across bundles', () => {
 	}
 
 	it('isSecretStorageError recognises one from another copy of the class, and nothing else', () => {
-		const other = anotherCopyOf<typeof import('../../src/vscode/secretBackend')>('../../src/vscode/secretBackend');
+		const other = anotherCopyOf<typeof import('../../src/platform/secretBackend')>('../../src/platform/secretBackend');
 		const foreign = new other.SecretStorageError('The keychain refused.');
 		assert.equal(foreign instanceof SecretStorageError, false);
 		assert.equal(isSecretStorageError(foreign), true);
@@ -50,7 +50,7 @@ describe('class checks across bundles', () => {
 	});
 
 	it('asRedactingLog finds a RedactingLog from another copy of the class, so a login still masks its password', () => {
-		const other = anotherCopyOf<typeof import('../../src/logger')>('../../src/logger');
+		const other = anotherCopyOf<typeof import('../../src/core/util/logger')>('../../src/core/util/logger');
 		const lines: string[] = [];
 		const sink = { ...silentLog, info: (m: string) => void lines.push(m) };
 		const foreign = new other.RedactingLog(sink);

@@ -3,11 +3,11 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiError } from '../../src/api/errors';
-import type { ApiErrorKind } from '../../src/api/types';
-import { lazyApiClient } from '../../src/api/lazyClient';
-import type { ApiClient, LoginFieldsFormat, LoginRequest, RequestOptions, TokenResponse } from '../../src/api/types';
-import { errorCode, networkReason } from '../../src/api/undiciTransport';
+import { ApiError } from '../../src/core/api/errors';
+import type { ApiErrorKind } from '../../src/core/api/types';
+import { lazyApiClient } from '../../src/core/api/lazyClient';
+import type { ApiClient, LoginFieldsFormat, LoginRequest, RequestOptions, TokenResponse } from '../../src/core/api/types';
+import { errorCode, networkReason } from '../../src/core/api/undiciTransport';
 import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RunningEmulator } from '../../src/emulator/server';
 import { startConnectProxy, type ConnectProxy } from '../support/connectProxy';
 import { RecordingLog } from './doubles/recordingLog';

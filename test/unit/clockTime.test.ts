@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { formatClockTime, isoTime } from '../../src/util/time';
+import { formatClockTime, isoTime } from '../../src/core/util/time';
 
 describe('formatClockTime (every surface shows clock times with it)', () => {
 	const at = new Date(2024, 4, 6, 16, 27, 7).getTime();

@@ -2,7 +2,7 @@
 // nothing that is not a token or a service URL is written.
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { dotenvHasOtherContent, updateDotenv, updateJetbrainsEnv } from '../../src/httpFiles/envFiles';
+import { dotenvHasOtherContent, updateDotenv, updateJetbrainsEnv } from '../../src/core/restFile/envFiles';
 
 const EXPOSED = { token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln', baseUrl: 'https://user.telematicssdk.com' };
 

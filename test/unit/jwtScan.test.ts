@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 
-import { formatClockTime as formatClock, formatElapsed } from '../../src/util/time';
-import { findJwts, planTokenUpdates } from '../../src/httpFiles/jwtScan';
-import { applyEdits } from '../../src/httpFiles/textEdit';
-import { findOwner, planReplacements, type KnownToken } from '../../src/httpFiles/tokenMatch';
+import { formatClockTime as formatClock, formatElapsed } from '../../src/core/util/time';
+import { findJwts, planTokenUpdates } from '../../src/core/restFile/jwtScan';
+import { applyEdits } from '../../src/core/restFile/textEdit';
+import { findOwner, planReplacements, type KnownToken } from '../../src/core/restFile/tokenMatch';
 
 function jwt(claims: Record<string, unknown>, header: Record<string, unknown> = { alg: 'HS256', typ: 'JWT' }): string {
 	const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { RedactingLog, sessionSecrets } from '../../src/logger';
-import type { Log } from '../../src/util/log';
+import { RedactingLog, sessionSecrets } from '../../src/core/util/logger';
+import type { Log } from '../../src/core/util/log';
 
 function recorder(): Log & { lines: string[] } {
 	const lines: string[] = [];

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { failureMessage, networkMessage, timeoutMessage } from '../../src/api/errors';
-import type { Failure } from '../../src/api/parse';
-import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServiceUrl, type Checked } from '../../src/session/loginInput';
-import { untranslated, type Translate } from '../../src/util/translate';
-import { formatWait } from '../../src/util/time';
+import { failureMessage, networkMessage, timeoutMessage } from '../../src/core/api/errors';
+import type { Failure } from '../../src/core/api/parse';
+import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServiceUrl, type Checked } from '../../src/core/models/loginInput';
+import { untranslated, type Translate } from '../../src/core/util/translate';
+import { formatWait } from '../../src/core/util/time';
 
 /** A "translation" that brackets the whole message, so a fragment or an untranslated sentence shows. */
 const bracketed: Translate = (message, ...args) => `«${untranslated(message, ...args)}»`;

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServiceUrl, type Checked } from '../../src/session/loginInput';
-import { isLoopbackHost } from '../../src/util/url';
+import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServiceUrl, type Checked } from '../../src/core/models/loginInput';
+import { isLoopbackHost } from '../../src/core/util/url';
 
 /** `value`: accepted and normalized to this; `says`: rejected with a message containing this. */
 type Row = { input: string; value?: string; says?: RegExp };

@@ -2,8 +2,8 @@
 // its own store, scheduler and lease. Refresh tokens rotate, so if two windows refreshed the
 // same token, one would get a 401 and the account would need a new login.
 import * as assert from 'node:assert/strict';
-import type { RefreshFailure } from '../../src/session/contracts';
-import type { AccountRecord } from '../../src/session/types';
+import type { RefreshFailure } from '../../src/core/sessions/contracts';
+import type { AccountRecord } from '../../src/core/sessions/types';
 import { createTestClock, settle, type TestClock } from './doubles/fakeClock';
 import { FakeTokenService } from './doubles/fakeTokenService';
 import { TestMemento } from './doubles/testMemento';

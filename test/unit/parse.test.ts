@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { interpretResponse, kindForStatus, parseRetryAfter, readErrors, readTokens, type Outcome } from '../../src/api/parse';
-import type { HttpResponse } from '../../src/api/types';
+import { interpretResponse, kindForStatus, parseRetryAfter, readErrors, readTokens, type Outcome } from '../../src/core/api/parse';
+import type { HttpResponse } from '../../src/core/api/types';
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse =>
 	({ status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });

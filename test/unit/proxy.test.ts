@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { decideProxy, matchesNoProxy, type ProxyDecision } from '../../src/api/proxy';
-import type { ProxySettings } from '../../src/api/types';
+import { decideProxy, matchesNoProxy, type ProxyDecision } from '../../src/core/api/proxy';
+import type { ProxySettings } from '../../src/core/api/types';
 
 const none: ProxySettings = { strictSSL: true, noProxy: [] };
 const proxied = (proxyUrl: string, strictSSL = true): ProxyDecision => ({ kind: 'proxy', proxyUrl, strictSSL });

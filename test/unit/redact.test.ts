@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { maskSecret, redact } from '../../src/util/redact';
+import { maskSecret, redact } from '../../src/core/util/redact';
 
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJkZW1vIn0.c2lnbmF0dXJlX2hlcmU';
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { ApiError } from '../../src/api/errors';
-import type { ApiErrorKind } from '../../src/api/types';
-import { BACKOFF_CAP_MS, backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, shouldRetry, type RetryDecision } from '../../src/session/refreshPlan';
+import { ApiError } from '../../src/core/api/errors';
+import type { ApiErrorKind } from '../../src/core/api/types';
+import { BACKOFF_CAP_MS, backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, shouldRetry, type RetryDecision } from '../../src/core/sessions/refreshPlan';
 
 const S = 1000;
 const MIN = 60 * S;

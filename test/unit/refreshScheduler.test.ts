@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { MIN_AUTO_INTERVAL_MS } from '../../src/session/refreshPlan';
-import { ApiError } from '../../src/api/errors';
-import type { TokenResponse } from '../../src/api/types';
-import type { NewAccount, RefreshFailure, RefreshFn } from '../../src/session/contracts';
-import { MAX_TIMER_MS, type RefreshScheduler } from '../../src/session/refreshScheduler';
-import type { SessionStore } from '../../src/session/sessionStore';
+import { MIN_AUTO_INTERVAL_MS } from '../../src/core/sessions/refreshPlan';
+import { ApiError } from '../../src/core/api/errors';
+import type { TokenResponse } from '../../src/core/api/types';
+import type { NewAccount, RefreshFailure, RefreshFn } from '../../src/core/sessions/contracts';
+import { MAX_TIMER_MS, type RefreshScheduler } from '../../src/core/sessions/refreshScheduler';
+import type { SessionStore } from '../../src/core/sessions/sessionStore';
 import { createTestClock, settle, type TestClock } from './doubles/fakeClock';
 import { FakeTokenService, fakeJwt } from './doubles/fakeTokenService';
 import { TestMemento } from './doubles/testMemento';

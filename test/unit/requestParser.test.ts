@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { detectEol, parseRestFile, requestAt, splitLines } from '../../src/httpFiles/requestParser';
+import { detectEol, parseRestFile, requestAt, splitLines } from '../../src/core/restFile/requestParser';
 
 function summary(text: string) {
 	const file = parseRestFile(text);

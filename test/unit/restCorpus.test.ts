@@ -8,9 +8,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { planAuthEdit } from '../../src/httpFiles/authHeaderEdit';
-import { parseRestFile } from '../../src/httpFiles/requestParser';
-import { applyEdits } from '../../src/httpFiles/textEdit';
+import { planAuthEdit } from '../../src/core/restFile/authHeaderEdit';
+import { parseRestFile } from '../../src/core/restFile/requestParser';
+import { applyEdits } from '../../src/core/restFile/textEdit';
 
 const CORPUS = path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'corpus', 'http');
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjb3JwdXMifQ.c2ln';

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { accountIdFor } from '../../src/session/accountId';
-import type { NewAccount } from '../../src/session/contracts';
-import { ACCOUNTS_KEY, ACTIVE_KEY, secretKeyFor, SessionStore, UNLISTED_GRACE_MS } from '../../src/session/sessionStore';
-import type { StoredTokens } from '../../src/session/types';
+import { accountIdFor } from '../../src/core/sessions/accountId';
+import type { NewAccount } from '../../src/core/sessions/contracts';
+import { ACCOUNTS_KEY, ACTIVE_KEY, secretKeyFor, SessionStore, UNLISTED_GRACE_MS } from '../../src/core/sessions/sessionStore';
+import type { StoredTokens } from '../../src/core/sessions/types';
 import { createTestClock, settle, type TestClock } from './doubles/fakeClock';
 import { TestMemento } from './doubles/testMemento';
 import { SharedSecretBackend, type SecretView } from './doubles/testSecretStorage';

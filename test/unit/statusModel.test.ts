@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import type { RefreshStatus } from '../../src/session/contracts';
-import { describeStatus, nextTickDelay, TICK_SLACK_MS, untranslated } from '../../src/session/statusModel';
+import type { RefreshStatus } from '../../src/core/sessions/contracts';
+import { describeStatus, nextTickDelay, TICK_SLACK_MS, untranslated } from '../../src/core/models/statusModel';
 
-import type { Session } from '../../src/session/types';
-import { formatRemaining, spellRemaining } from '../../src/util/time';
+import type { Session } from '../../src/core/sessions/types';
+import { formatRemaining, spellRemaining } from '../../src/core/util/time';
 
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
 const S = 1000;

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { computeExpiry, decodeClaims, DEFAULT_LIFETIME_MS, expiresInToMs, type Expiry } from '../../src/session/token';
-import { formatRemaining } from '../../src/util/time';
+import { computeExpiry, decodeClaims, DEFAULT_LIFETIME_MS, expiresInToMs, type Expiry } from '../../src/core/sessions/token';
+import { formatRemaining } from '../../src/core/util/time';
 
 function b64url(value: object): string {
 	return Buffer.from(JSON.stringify(value)).toString('base64url');

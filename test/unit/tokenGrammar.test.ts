@@ -4,9 +4,9 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fc from 'fast-check';
-import { planAuthEdit } from '../../src/httpFiles/authHeaderEdit';
-import { applyEdits } from '../../src/httpFiles/textEdit';
-import { isSafeToken, MAX_TOKEN_LENGTH, requireSafeToken, shellQuote, UnsafeTokenError } from '../../src/util/tokenGrammar';
+import { planAuthEdit } from '../../src/core/restFile/authHeaderEdit';
+import { applyEdits } from '../../src/core/restFile/textEdit';
+import { isSafeToken, MAX_TOKEN_LENGTH, requireSafeToken, shellQuote, UnsafeTokenError } from '../../src/core/util/tokenGrammar';
 
 const HOSTILE = fc.oneof(
 	fc.string({ unit: 'binary' }),

@@ -1,9 +1,9 @@
 // A refresh endpoint that behaves like the real service where it matters: every refresh
 // rotates the refresh token, and a spent (or unknown) refresh token gets a 401.
-import { ApiError } from '../../../src/api/errors';
-import type { RefreshRequest, TokenResponse } from '../../../src/api/types';
-import type { Clock, RefreshFn } from '../../../src/session/contracts';
-import type { StoredTokens } from '../../../src/session/types';
+import { ApiError } from '../../../src/core/api/errors';
+import type { RefreshRequest, TokenResponse } from '../../../src/core/api/types';
+import type { Clock, RefreshFn } from '../../../src/core/sessions/contracts';
+import type { StoredTokens } from '../../../src/core/sessions/types';
 
 /** An unsigned JWT whose `exp` is `expiresAt` (ms), as the service's tokens carry one. */
 export function fakeJwt(expiresAt: number, subject = 'user-1'): string {

@@ -1,6 +1,6 @@
 // A Log that keeps every line as `<level> <message>`, for tests that read what was logged
 // (and check it holds no secret).
-import type { Log } from '../../../src/util/log';
+import type { Log } from '../../../src/core/util/log';
 
 export class RecordingLog implements Log {
 	readonly lines: string[] = [];

@@ -1,6 +1,6 @@
 // A Map-backed globalState. Pass the same instance to several stores to model windows that
 // share desktop globalState. Values round-trip through JSON, as VS Code stores them.
-import type { MementoBackend } from '../../../src/session/types';
+import type { MementoBackend } from '../../../src/core/sessions/types';
 
 export class TestMemento implements MementoBackend {
 	private readonly data = new Map<string, string>();

@@ -2,8 +2,8 @@
 // VS Code's SecretStorage: every view sees every write, and every view's onDidChange fires
 // (asynchronously, as in VS Code) for changes made through any view. Hooks make reads or
 // writes fail, to test failure paths.
-import { Emitter } from '../../../src/util/emitter';
-import type { Disposable, SecretBackend } from '../../../src/session/types';
+import { Emitter } from '../../../src/core/util/emitter';
+import type { Disposable, SecretBackend } from '../../../src/core/sessions/types';
 
 export interface SecretView extends SecretBackend, Disposable {}
 

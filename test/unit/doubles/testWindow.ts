@@ -1,11 +1,11 @@
 // One VS Code window's session machinery on a fake clock, wired the way the extension wires it:
 // a SessionStore over its own view of the shared keychain, a Lease and a RefreshScheduler.
 // Shared by the scheduler tests (one window) and the several-windows tests.
-import type { Clock, RefreshFn } from '../../../src/session/contracts';
-import { Lease } from '../../../src/session/lease';
-import { RefreshScheduler } from '../../../src/session/refreshScheduler';
-import { SessionStore } from '../../../src/session/sessionStore';
-import { silentLog } from '../../../src/util/log';
+import type { Clock, RefreshFn } from '../../../src/core/sessions/contracts';
+import { Lease } from '../../../src/core/sessions/lease';
+import { RefreshScheduler } from '../../../src/core/sessions/refreshScheduler';
+import { SessionStore } from '../../../src/core/sessions/sessionStore';
+import { silentLog } from '../../../src/core/util/log';
 import type { TestMemento } from './testMemento';
 import type { SecretView, SharedSecretBackend } from './testSecretStorage';
 

@@ -1,0 +1,143 @@
+// What the status bar says about the active account, and when it next needs a look.
+// Pure: no `vscode` import. The VS Code layer passes `vscode.l10n.t` as `t`.
+import type { RefreshStatus } from '../sessions/contracts';
+
+import type { Session } from '../sessions/types';
+import { untranslated, type Translate } from '../util/translate';
+import { formatRemaining, spellRemaining } from '../util/time';
+import { Command } from '../../commands';
+
+export { untranslated, type Translate };
+
+export type Severity = 'none' | 'warning' | 'error';
+
+export type StatusPhase = 'loading' | 'noSession' | 'valid' | 'refreshing' | 'expired' | 'needsLogin';
+
+export interface StatusDescription {
+	phase: StatusPhase;
+	text: string;
+	severity: Severity;
+	/** Spelled-out words for screen readers. */
+	accessibilityLabel: string;
+	/** What a click runs. */
+	command: typeof Command.login | typeof Command.showActions;
+	/** Milliseconds until the text or severity next changes on its own; undefined: only an event changes it. */
+	nextTickMs?: number;
+}
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * How long after a computed boundary the timer fires, so that the display has already
+ * changed when it does (`formatRemaining` rounds down, so the value at the boundary is the old one).
+ */
+export const TICK_SLACK_MS = 20;
+
+/**
+ * Milliseconds until `formatRemaining(remainingMs)` shows a different value: the next hour
+ * boundary above a day, the next minute boundary above a minute, the next second in the
+ * last minute. Undefined once expired. The value changes just after the returned delay
+ * (`formatRemaining` rounds down, so exactly on a boundary the change is immediate: 0).
+ */
+export function nextTickDelay(remainingMs: number): number | undefined {
+	if (!(remainingMs > 0) || !Number.isFinite(remainingMs)) return undefined;
+	const unit = remainingMs >= DAY ? HOUR : remainingMs >= MINUTE ? MINUTE : SECOND;
+	return remainingMs % unit;
+}
+
+/** The session's state as the clock sees it: a `valid` token past its expiry is `expired`. */
+export function effectiveState(session: Session, now: number): Session['state'] {
+	if (session.state === 'needsLogin' || !session.tokens) return 'needsLogin';
+	if (session.state === 'expired' || session.tokens.expiresAt <= now) return 'expired';
+	return 'valid';
+}
+
+/** When the refresh window opens: the planned refresh, or `marginMs` before expiry, whichever is first. */
+export function refreshWindowStart(session: Session, status: RefreshStatus | undefined, marginMs: number): number | undefined {
+	if (!session.tokens) return undefined;
+	const byMargin = session.tokens.expiresAt - Math.max(0, marginMs);
+	return status?.nextRefreshAt !== undefined ? Math.min(status.nextRefreshAt, byMargin) : byMargin;
+}
+
+function minDefined(...values: Array<number | undefined>): number | undefined {
+	const defined = values.filter((v): v is number => v !== undefined);
+	return defined.length ? Math.min(...defined) : undefined;
+}
+
+/** While the stored sessions are still being read (just after activation): neutral, no claim either way. */
+export function loadingStatus(t: Translate = untranslated): StatusDescription {
+	return {
+		phase: 'loading',
+		text: `$(key) ${t('Telematics')}`,
+		severity: 'none',
+		accessibilityLabel: t('Telematics: reading the stored sessions'),
+		command: Command.showActions,
+	};
+}
+
+/**
+ * The status bar's text, background severity and next wake-up for the active session.
+ * Warning: inside the refresh window or after a failed refresh. Error: expired or needs login.
+ */
+export function describeStatus(session: Session | undefined, status: RefreshStatus | undefined, now: number, marginMs: number, t: Translate = untranslated): StatusDescription {
+	if (!session) {
+		return {
+			phase: 'noSession',
+			text: `$(sign-in) ${t('Telematics: Log In')}`,
+			severity: 'none',
+			accessibilityLabel: t('Telematics: not logged in. Log in'),
+			command: Command.login,
+		};
+	}
+	const label = session.account.label;
+	const state = effectiveState(session, now);
+	const command = Command.showActions;
+	if (state === 'needsLogin') {
+		return {
+			phase: 'needsLogin',
+			text: `$(warning) ${label} · ${t('log in again')}`,
+			severity: 'error',
+			accessibilityLabel: t('Telematics account {0}, log in again', label),
+			command,
+		};
+	}
+	if (status?.inFlight) {
+		// While refreshing, the text does not change on its own; the scheduler's event ends it.
+		const inWindow = now >= (refreshWindowStart(session, status, marginMs) ?? Infinity);
+		return {
+			phase: 'refreshing',
+			text: `$(sync~spin) ${label} · ${t('refreshing…')}`,
+			severity: state === 'expired' ? 'error' : inWindow || status.lastError ? 'warning' : 'none',
+			accessibilityLabel: t('Telematics account {0}, refreshing the token', label),
+			command,
+		};
+	}
+	if (state === 'expired') {
+		return {
+			phase: 'expired',
+			text: `$(warning) ${label} · ${t('expired')}`,
+			severity: 'error',
+			accessibilityLabel: t('Telematics account {0}, token expired', label),
+			command,
+		};
+	}
+	const tokens = session.tokens!;
+	const remaining = tokens.expiresAt - now;
+	const windowStart = refreshWindowStart(session, status, marginMs);
+	const inWindow = windowStart !== undefined && now >= windowStart;
+	const untilDisplayChange = nextTickDelay(remaining);
+	const untilWindow = windowStart !== undefined && windowStart > now ? windowStart - now : undefined;
+	const next = minDefined(untilDisplayChange, untilWindow);
+	const icon = session.account.kind === 'admin' ? '$(shield)' : '$(account)';
+	return {
+		phase: 'valid',
+		text: `${icon} ${label} · ${formatRemaining(remaining)}`,
+		severity: inWindow || status?.lastError ? 'warning' : 'none',
+		accessibilityLabel: t('Telematics account {0}, token valid for {1}', label, spellRemaining(remaining, t)),
+		command,
+		nextTickMs: next === undefined ? undefined : next + TICK_SLACK_MS,
+	};
+}

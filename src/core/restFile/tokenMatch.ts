@@ -1,0 +1,86 @@
+// Decides which logged-in account a JWT found in a file belongs to. Pure: no `vscode`.
+//
+// Rule: a token belongs to an account when it IS the account's current access token, or
+// when its `sub` equals the current token's `sub` and, where both tokens carry them, its
+// `iss` and `instanceId` claims are equal too. The store keeps only the current token, so
+// older tokens are recognised by these claims, never by a list of past tokens.
+import { decodeClaims } from '../sessions/token';
+
+export interface KnownToken {
+	accountId: string;
+	/** The account's current access token. */
+	accessToken: string;
+	/** When the current token expires (epoch ms). */
+	expiresAt: number;
+}
+
+export interface TokenOwner {
+	accountId: string;
+	/** The token in the file is the account's current token. */
+	isCurrent: boolean;
+	/** The account holds a different token that lives longer than the one in the file. */
+	newerAvailable: boolean;
+}
+
+/** The claims that say whose token it is. */
+export interface TokenIdentity {
+	sub?: string;
+	iss?: string;
+	instanceId?: string;
+	exp?: number;
+}
+
+function text(value: unknown): string | undefined {
+	return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+export function identityOf(token: string): TokenIdentity | undefined {
+	const claims = decodeClaims(token);
+	if (!claims) return undefined;
+	const instanceId = text(claims.instanceId) ?? text(claims.InstanceId) ?? text(claims.instance_id);
+	return {
+		sub: text(claims.sub),
+		iss: text(claims.iss),
+		instanceId,
+		exp: typeof claims.exp === 'number' ? claims.exp : undefined,
+	};
+}
+
+function sameWhereBoth(a: string | undefined, b: string | undefined): boolean {
+	return a === undefined || b === undefined || a === b;
+}
+
+export function sameSubject(a: TokenIdentity, b: TokenIdentity): boolean {
+	return a.sub !== undefined && a.sub === b.sub && sameWhereBoth(a.iss, b.iss) && sameWhereBoth(a.instanceId, b.instanceId);
+}
+
+export function findOwner(token: string, known: readonly KnownToken[]): TokenOwner | undefined {
+	const exact = known.find((k) => k.accessToken === token);
+	if (exact) return { accountId: exact.accountId, isCurrent: true, newerAvailable: false };
+	const identity = identityOf(token);
+	if (!identity) return undefined;
+	const owner = known.find((k) => {
+		const current = identityOf(k.accessToken);
+		return current !== undefined && sameSubject(identity, current);
+	});
+	if (!owner) return undefined;
+	const fileExpiresAt = identity.exp === undefined ? undefined : identity.exp * 1000;
+	return {
+		accountId: owner.accountId,
+		isCurrent: false,
+		newerAvailable: fileExpiresAt === undefined || owner.expiresAt > fileExpiresAt,
+	};
+}
+
+/** Old token → the owner's current token, for every token in `tokens` with a newer one. */
+export function planReplacements(tokens: Iterable<string>, known: readonly KnownToken[]): Map<string, { newToken: string; accountId: string }> {
+	const replacements = new Map<string, { newToken: string; accountId: string }>();
+	for (const token of tokens) {
+		if (replacements.has(token)) continue;
+		const owner = findOwner(token, known);
+		if (!owner || !owner.newerAvailable) continue;
+		const current = known.find((k) => k.accountId === owner.accountId)!;
+		replacements.set(token, { newToken: current.accessToken, accountId: owner.accountId });
+	}
+	return replacements;
+}

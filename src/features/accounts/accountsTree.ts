@@ -1,0 +1,118 @@
+// The Accounts view's rendering: one node per account, with its facts and token claims beneath.
+// Lives in the features bundle; the activation bundle's shell (accountsView.ts) owns the view,
+// its events and context key, and delegates here once the view asks for its nodes.
+// The node model (labels, descriptions, rows) is plain data from core/models/treeModel.ts.
+import * as vscode from 'vscode';
+import type { Services } from '../../services';
+import { accountNode, accountRows, type RowModel } from '../../core/models/treeModel';
+import { formatClockTime } from '../../core/util/time';
+import { accountTooltip } from '../statusBar/statusBar';
+
+/** An account in the view. Commands run from it receive it, and read `accountId`. */
+export interface AccountTreeNode {
+	type: 'account';
+	accountId: string;
+}
+
+/** A row beneath an account; `path` names it (`expiry`, `claims/0`), stable across refreshes. */
+export interface RowTreeNode {
+	type: 'row';
+	accountId: string;
+	path: string;
+	row: RowModel;
+}
+
+export type AccountsTreeNode = AccountTreeNode | RowTreeNode;
+
+export interface TreeSnapshotNode {
+	label: string;
+	description?: string;
+	contextValue?: string;
+	tooltip?: string;
+	icon?: string;
+	children: TreeSnapshotNode[];
+}
+
+export interface TreeSnapshot {
+	accounts: TreeSnapshotNode[];
+}
+
+function tooltipText(tooltip: vscode.TreeItem['tooltip']): string | undefined {
+	return typeof tooltip === 'string' ? tooltip : tooltip?.value;
+}
+
+function labelText(label: vscode.TreeItem['label']): string {
+	return typeof label === 'string' ? label : label?.label ?? '';
+}
+
+/** Nodes and tree items from the stored sessions; used only after they are read. */
+export class AccountsTreeRenderer {
+	constructor(private readonly services: Services) {}
+
+	getChildren(element?: AccountsTreeNode): AccountsTreeNode[] {
+		const { store, scheduler, clock } = this.services;
+		if (!element) return store.list().map((s) => ({ type: 'account', accountId: s.account.id }));
+		const session = store.get(element.accountId);
+		if (!session) return [];
+		if (element.type === 'account') {
+			const now = clock.now();
+			const rows = accountRows(session, now, scheduler.status(session.account.id), { t: vscode.l10n.t, formatTime: (ms) => formatClockTime(ms, now) });
+			return rows.map((row) => ({ type: 'row', accountId: element.accountId, path: row.key, row }));
+		}
+		return (element.row.children ?? []).map((row, i) => ({ type: 'row', accountId: element.accountId, path: `${element.path}/${i}`, row }));
+	}
+
+	getTreeItem(element: AccountsTreeNode): vscode.TreeItem {
+		return element.type === 'account' ? this.accountItem(element) : this.rowItem(element);
+	}
+
+	private accountItem(element: AccountTreeNode): vscode.TreeItem {
+		const { store, scheduler, clock } = this.services;
+		const session = store.get(element.accountId);
+		if (!session) return new vscode.TreeItem(element.accountId, vscode.TreeItemCollapsibleState.None);
+		const now = clock.now();
+		const activeId = store.active()?.account.id;
+		const node = accountNode(session, now, activeId, { t: vscode.l10n.t });
+		const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Collapsed);
+		item.id = `account:${node.accountId}`;
+		item.description = node.description;
+		item.contextValue = node.contextValue;
+		item.iconPath = new vscode.ThemeIcon(node.icon, node.iconColor ? new vscode.ThemeColor(node.iconColor) : undefined);
+		item.tooltip = accountTooltip(session, scheduler.status(session.account.id), now, node.active);
+		item.accessibilityInformation = {
+			label: vscode.l10n.t('{0}, {1} account, {2}', node.label, node.kind === 'admin' ? vscode.l10n.t('admin') : vscode.l10n.t('user'), node.description),
+		};
+		return item;
+	}
+
+	private rowItem(element: RowTreeNode): vscode.TreeItem {
+		const { row } = element;
+		const collapsible = row.children === undefined
+			? vscode.TreeItemCollapsibleState.None
+			: vscode.TreeItemCollapsibleState.Collapsed;
+		const item = new vscode.TreeItem(row.label, collapsible);
+		item.id = `row:${element.accountId}/${element.path}`;
+		item.description = row.description;
+		item.iconPath = new vscode.ThemeIcon(row.icon);
+		item.contextValue = `row.${row.key}`;
+		item.tooltip = row.tooltip ?? (row.description ? `${row.label}: ${row.description}` : undefined);
+		return item;
+	}
+
+	/** The whole tree as plain data, for tests (account nodes and their rows, claims included). */
+	snapshot(): TreeSnapshot {
+		const walk = (element: AccountsTreeNode): TreeSnapshotNode => {
+			const item = this.getTreeItem(element);
+			const icon = item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined;
+			return {
+				label: labelText(item.label),
+				description: typeof item.description === 'string' ? item.description : undefined,
+				contextValue: item.contextValue,
+				tooltip: tooltipText(item.tooltip),
+				icon,
+				children: item.collapsibleState === vscode.TreeItemCollapsibleState.None ? [] : this.getChildren(element).map(walk),
+			};
+		};
+		return { accounts: this.getChildren().map(walk) };
+	}
+}

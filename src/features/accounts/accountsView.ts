@@ -1,0 +1,116 @@
+// The Accounts view as activation registers it: the view, its refresh events, the
+// `telematicsAuth.hasAccounts` context key and its live descriptions. The nodes and tree
+// items come from the renderer in the features bundle (accountsTree.ts), loaded when the
+// view first asks for its root, so the activation bundle carries only this shell.
+import * as vscode from 'vscode';
+import type { LazyFeatures } from '../../lazyFeatures';
+import type { Services } from '../../services';
+import { nextTickDelay, TICK_SLACK_MS } from '../../core/models/statusModel';
+import type { AccountsTreeNode, AccountsTreeRenderer, TreeSnapshot } from './accountsTree';
+
+export const VIEW_ID = 'telematicsAuth.accounts';
+export const HAS_ACCOUNTS_CONTEXT = 'telematicsAuth.hasAccounts';
+
+/**
+ * The view and its data provider: fires the changes, keeps the context key, and refreshes the
+ * descriptions with one timer while the view is visible; the rendering is delegated.
+ */
+export class AccountsView implements vscode.TreeDataProvider<AccountsTreeNode>, vscode.Disposable {
+	private readonly changed = new vscode.EventEmitter<AccountsTreeNode | undefined | void>();
+	readonly onDidChangeTreeData = this.changed.event;
+	readonly treeView: vscode.TreeView<AccountsTreeNode>;
+	private readonly disposables: vscode.Disposable[] = [];
+	private timer: unknown;
+	private hasAccounts: boolean | undefined;
+	private disposed = false;
+
+	constructor(private readonly services: Services, private readonly features: LazyFeatures) {
+		this.treeView = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this, showCollapseAll: false });
+		const changed = () => {
+			this.changed.fire();
+			this.update();
+		};
+		this.disposables.push(
+			this.treeView,
+			this.changed,
+			services.store.onDidChange(changed),
+			services.scheduler.onDidChangeStatus(changed),
+			services.config.onDidChange(changed),
+			this.treeView.onDidChangeVisibility(() => this.update()),
+		);
+		void services.store.ready.then(() => this.update());
+		this.update();
+	}
+
+	/**
+	 * The renderer, loading the features if need be. LazyFeatures.load() waits for the stored
+	 * sessions first, so until they are read the root waits (VS Code shows progress, not the welcome view).
+	 */
+	private renderer(): Promise<AccountsTreeRenderer> {
+		return this.features.load().then((f) => f.accountsTree);
+	}
+
+	getChildren(element?: AccountsTreeNode): AccountsTreeNode[] | Promise<AccountsTreeNode[]> {
+		const loaded = this.features.current?.accountsTree;
+		return loaded ? loaded.getChildren(element) : this.renderer().then((r) => r.getChildren(element));
+	}
+
+	getTreeItem(element: AccountsTreeNode): vscode.TreeItem | Promise<vscode.TreeItem> {
+		const loaded = this.features.current?.accountsTree;
+		return loaded ? loaded.getTreeItem(element) : this.renderer().then((r) => r.getTreeItem(element));
+	}
+
+	/** The whole tree as plain data, for tests (account nodes and their rows, claims included). */
+	async snapshot(): Promise<TreeSnapshot> {
+		return (await this.renderer()).snapshot();
+	}
+
+	private update(): void {
+		if (this.disposed || !this.services.store.loaded) return;
+		const has = this.services.store.list().length > 0;
+		if (has !== this.hasAccounts) {
+			this.hasAccounts = has;
+			void vscode.commands.executeCommand('setContext', HAS_ACCOUNTS_CONTEXT, has);
+		}
+		this.arm();
+	}
+
+	/** One timer, armed only while the view is visible, for the next description change. */
+	private arm(): void {
+		const { clock } = this.services;
+		if (this.timer !== undefined) clock.clearTimeout(this.timer);
+		this.timer = undefined;
+		if (!this.treeView.visible) return;
+		const delay = this.nextChangeMs();
+		if (delay === undefined) return;
+		this.timer = clock.setTimeout(() => {
+			this.timer = undefined;
+			this.changed.fire();
+			this.arm();
+		}, delay);
+	}
+
+	/** Milliseconds until some account's description changes on its own, if any will. */
+	private nextChangeMs(): number | undefined {
+		const now = this.services.clock.now();
+		let next: number | undefined;
+		for (const s of this.services.store.list()) {
+			if (s.state !== 'valid' || !s.tokens) continue;
+			const delay = nextTickDelay(s.tokens.expiresAt - now);
+			if (delay !== undefined && (next === undefined || delay < next)) next = delay;
+		}
+		return next === undefined ? undefined : next + TICK_SLACK_MS;
+	}
+
+	dispose(): void {
+		this.disposed = true;
+		if (this.timer !== undefined) this.services.clock.clearTimeout(this.timer);
+		this.timer = undefined;
+		for (const d of this.disposables) d.dispose();
+	}
+}
+
+/** Registers the view; `features` loads its renderer when the view first asks for its nodes. */
+export function registerAccountsView(services: Services, features: LazyFeatures): AccountsView {
+	return new AccountsView(services, features);
+}

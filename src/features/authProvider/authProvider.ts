@@ -1,0 +1,119 @@
+// Our accounts as a VS Code authentication provider (`telematics`), so any extension can ask
+// `vscode.authentication.getSession('telematics', [], { createIfNone: true })` for a bearer
+// token, behind VS Code's own consent prompt, and the Accounts menu lists and signs out our
+// accounts. The access token is the only secret handed out, and only through this API.
+// Which scopes mean what: see src/core/sessions/authSessions.ts.
+import * as vscode from 'vscode';
+import type { Services } from '../../services';
+import {
+	diffAuthSessions,
+	isEmptyDiff,
+	isOfferable,
+	matchesFilter,
+	parseScopes,
+	toAuthSession,
+	toAuthSessions,
+	type AuthSessionData,
+} from '../../core/sessions/authSessions';
+import type { Session } from '../../core/sessions/types';
+import { AUTH_PROVIDER_ID } from './lazyAuthProvider';
+import { Command } from '../../commands';
+
+export { AUTH_PROVIDER_ID };
+
+function copy(data: AuthSessionData): vscode.AuthenticationSession {
+	return { id: data.id, accessToken: data.accessToken, account: { ...data.account }, scopes: [...data.scopes] };
+}
+
+export class TelematicsAuthProvider implements vscode.AuthenticationProvider, vscode.Disposable {
+	private readonly changeEmitter = new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>();
+	readonly onDidChangeSessions = this.changeEmitter.event;
+	private readonly subscriptions: vscode.Disposable[] = [];
+	/** What we last told VS Code about; store changes are compared to it. */
+	private known: AuthSessionData[];
+
+	constructor(private readonly services: Services) {
+		this.known = toAuthSessions(services.store.list());
+		this.subscriptions.push(services.store.onDidChange(() => this.storeChanged()));
+	}
+
+	async getSessions(scopes: readonly string[] | undefined, options?: vscode.AuthenticationProviderSessionOptions): Promise<vscode.AuthenticationSession[]> {
+		await this.services.store.ready;
+		const parsed = parseScopes(scopes);
+		if (!parsed.ok) {
+			this.services.log.debug(`Authentication API: no sessions for the requested scopes (${parsed.message})`);
+			return [];
+		}
+		const wanted = this.services.store.list().filter((s) =>
+			isOfferable(s) && matchesFilter(s, parsed.filter) && (!options?.account || options.account.id === s.account.id));
+		const usable = await Promise.all(wanted.map((s) => this.usable(s)));
+		const result: vscode.AuthenticationSession[] = [];
+		for (const session of usable) {
+			const data = session && toAuthSession(session);
+			if (data) result.push(copy(data));
+		}
+		return result;
+	}
+
+	async createSession(scopes: readonly string[]): Promise<vscode.AuthenticationSession> {
+		const parsed = parseScopes(scopes);
+		if (!parsed.ok) throw new Error(vscode.l10n.t('Telematics cannot sign in for these scopes: {0}', parsed.message));
+		await this.services.store.ready;
+		const { kind, accountId } = parsed.filter;
+		let session: Session | undefined;
+		if (accountId) {
+			const existing = this.services.store.get(accountId);
+			if (!existing || (kind && existing.account.kind !== kind)) {
+				throw new Error(vscode.l10n.t('There is no matching Telematics account with id {0}.', accountId));
+			}
+			session = await vscode.commands.executeCommand<Session | undefined>(Command.loginAgain, { accountId });
+		} else {
+			const command = kind === 'user' ? Command.loginUser : kind === 'admin' ? Command.loginAdmin : Command.login;
+			session = await vscode.commands.executeCommand<Session | undefined>(command);
+		}
+		const current = session && (this.services.store.get(session.account.id) ?? session);
+		const data = current && matchesFilter(current, parsed.filter) ? toAuthSession(current) : undefined;
+		if (!data) throw new Error(vscode.l10n.t('Sign-in to Telematics was cancelled or did not succeed.'));
+		this.services.log.info(`Authentication API: signed in as ${current!.account.label} for another extension.`);
+		// The store's change event has usually told VS Code already; make sure it knows now.
+		this.storeChanged();
+		return copy(data);
+	}
+
+	async removeSession(sessionId: string): Promise<void> {
+		await this.services.store.ready;
+		const session = this.services.store.get(sessionId);
+		if (!session) return;
+		await this.services.store.remove(sessionId);
+		this.services.log.info(`Signed out of ${session.account.label} from the Accounts menu.`);
+	}
+
+	dispose(): void {
+		for (const s of this.subscriptions) s.dispose();
+		this.changeEmitter.dispose();
+	}
+
+	/** The session with a current token: refreshed first when expired; undefined when that fails. */
+	private async usable(session: Session): Promise<Session | undefined> {
+		if (session.state === 'valid') return session;
+		if (session.state !== 'expired') return undefined;
+		// VS Code asks often (the Accounts menu, every caller): after a 429, wait for a person to refresh.
+		if (this.services.scheduler.status(session.account.id).lastError?.kind === 'rateLimited') return undefined;
+		try {
+			const refreshed = await this.services.scheduler.refreshNow(session.account.id);
+			return refreshed.state === 'valid' ? refreshed : undefined;
+		} catch (e) {
+			const kind = (e as { kind?: unknown } | undefined)?.kind;
+			this.services.log.warn(`Authentication API: the expired token of ${session.account.label} could not be refreshed (${typeof kind === 'string' ? kind : 'error'}); not handed out.`);
+			return undefined;
+		}
+	}
+
+	private storeChanged(): void {
+		const next = toAuthSessions(this.services.store.list());
+		const diff = diffAuthSessions(this.known, next);
+		this.known = next;
+		if (isEmptyDiff(diff)) return;
+		this.changeEmitter.fire({ added: diff.added.map(copy), removed: diff.removed.map(copy), changed: diff.changed.map(copy) });
+	}
+}

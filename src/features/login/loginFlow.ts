@@ -1,0 +1,184 @@
+// Logging in: ask the four fields (through a Prompter), call Login with a cancellable
+// progress notification, store the result. A failed or cancelled login changes nothing
+// stored, so an earlier session of the same account stays usable. Never runs by itself.
+import * as vscode from 'vscode';
+import { isApiError } from '../../core/api/errors';
+import type { AccountKind, TokenResponse } from '../../core/api/types';
+import { asRedactingLog } from '../../core/util/logger';
+import type { Services } from '../../services';
+import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServiceUrl } from '../../core/models/loginInput';
+import { computeExpiry, decodeClaims } from '../../core/sessions/token';
+import type { Session, StoredTokens } from '../../core/sessions/types';
+import { maskSecret } from '../../core/util/redact';
+import { hostOf } from '../../core/util/url';
+import { showError } from '../notifications/errors';
+import { notify } from '../notifications/notifications';
+import { runSteps, type LoginStep, type PrompterSlot } from './prompter';
+import { formatRemaining } from '../../core/util/time';
+
+/** What a login again starts with. The password is never prefilled. */
+export interface LoginPrefill {
+	serviceUrl?: string;
+	instanceId?: string;
+	login?: string;
+}
+
+export interface LoginAnswers {
+	serviceUrl: string;
+	instanceId: string;
+	login: string;
+	password: string;
+}
+
+/** The fields to start a new login of this account with. */
+export function prefillFor(session: Session): LoginPrefill {
+	const { account, tokens } = session;
+	return {
+		serviceUrl: account.serviceUrl,
+		instanceId: account.instanceId,
+		login: account.kind === 'admin' ? account.label : tokens?.deviceToken,
+	};
+}
+
+/**
+ * Admin: the API login. User: the JWT's `name` claim when there is one, else the masked device
+ * token. The name comes from the service: control and bidi characters go, `$(` cannot start an
+ * icon in the status bar, and it is cut to 64 characters.
+ */
+export function accountLabel(kind: AccountKind, login: string, accessToken: string): string {
+	if (kind === 'admin') return login;
+	const name = decodeClaims(accessToken)?.['name'];
+	const clean = typeof name === 'string' ? displayText(name) : '';
+	return clean ? clean : maskSecret(login);
+}
+
+/** Text from outside made safe to show on one line. */
+export function displayText(value: string, max = 64): string {
+	const flat = value
+		.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g, ' ')
+		.replace(/\$\(/g, '$\u200a(')
+		.replace(/\s+/g, ' ')
+		.trim();
+	return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** The tokens to store for a Login response received at `now`. */
+export function tokensFromLogin(kind: AccountKind, login: string, response: TokenResponse, now: number): StoredTokens {
+	const expiry = computeExpiry(response.accessToken, response.expiresIn, now);
+	return {
+		deviceToken: response.deviceToken ?? (kind === 'user' ? login : undefined),
+		accessToken: response.accessToken,
+		refreshToken: response.refreshToken,
+		expiresAt: expiry.expiresAt,
+		expirySource: expiry.source,
+		obtainedAt: now,
+	};
+}
+
+function loginSteps(services: Services, kind: AccountKind, prefill: LoginPrefill): Omit<LoginStep, 'step' | 'totalSteps'>[] {
+	const t = vscode.l10n.t;
+	const user = kind === 'user';
+	const title = user ? vscode.l10n.t('Log In as User') : vscode.l10n.t('Log In as Admin');
+	const baseUrl = services.config.baseUrl().replace(/\/+$/, '');
+	const known = services.store.list().map((s) => s.account.serviceUrl);
+	return [
+		{
+			field: 'serviceUrl',
+			title,
+			prompt: vscode.l10n.t('Service URL'),
+			placeholder: vscode.l10n.t('Press Enter for the service URL, or type another one (https://…)'),
+			value: prefill.serviceUrl ?? baseUrl,
+			suggestions: [...new Set([baseUrl, ...known])],
+			password: false,
+			check: (value) => checkServiceUrl(value, t),
+		},
+		{
+			field: 'instanceId',
+			title,
+			prompt: user ? vscode.l10n.t('User Group InstanceID') : vscode.l10n.t('API InstanceID'),
+			placeholder: user ? vscode.l10n.t('The InstanceID of your user group') : vscode.l10n.t('The API InstanceID from the management page'),
+			value: prefill.instanceId,
+			password: false,
+			check: (value) => checkInstanceId(value, t),
+		},
+		{
+			field: 'login',
+			title,
+			prompt: user ? vscode.l10n.t('Device token') : vscode.l10n.t('API login (email)'),
+			placeholder: user ? vscode.l10n.t('The device token of the user') : vscode.l10n.t('The API login, an email address'),
+			value: prefill.login,
+			password: false,
+			check: (value) => (user ? checkDeviceToken(value, t) : checkEmail(value, t)),
+		},
+		{
+			field: 'password',
+			title,
+			prompt: user ? vscode.l10n.t('InstanceKey') : vscode.l10n.t('API password'),
+			placeholder: user ? vscode.l10n.t('The User Group InstanceKey') : vscode.l10n.t('The API password'),
+			password: true,
+			check: (value) => checkPassword(value, user ? 'InstanceKey' : 'API password', t),
+		},
+	];
+}
+
+/** Asks the four fields; undefined when the person cancelled. */
+export async function askLogin(services: Services, prompts: PrompterSlot, kind: AccountKind, prefill: LoginPrefill = {}): Promise<LoginAnswers | undefined> {
+	const values = await runSteps(prompts.current, loginSteps(services, kind, prefill));
+	if (!values?.serviceUrl || !values.instanceId || !values.login || values.password === undefined) return undefined;
+	return { serviceUrl: values.serviceUrl, instanceId: values.instanceId, login: values.login, password: values.password };
+}
+
+/**
+ * The whole login: ask, call Login, store. Returns the stored session, or undefined when
+ * cancelled or failed (the failure was shown; nothing stored changed).
+ */
+export async function runLoginFlow(services: Services, prompts: PrompterSlot, kind: AccountKind, prefill: LoginPrefill = {}): Promise<Session | undefined> {
+	const answers = await askLogin(services, prompts, kind, prefill);
+	if (!answers) {
+		services.log.info(`Login as ${kind} cancelled; nothing changed.`);
+		return undefined;
+	}
+	return logIn(services, prompts, kind, answers);
+}
+
+/** Calls Login with `answers` and stores the session (the flow after its questions; the demo uses it too). */
+export async function logIn(services: Services, prompts: PrompterSlot, kind: AccountKind, answers: LoginAnswers): Promise<Session | undefined> {
+	const { serviceUrl, instanceId, login, password } = answers;
+	const host = hostOf(serviceUrl);
+	const masking = asRedactingLog(services.log)?.addSecrets([password, kind === 'user' ? login : undefined]);
+	try {
+		services.log.info(`Logging in as ${kind} to ${host}…`);
+		const response = await vscode.window.withProgress(
+			{ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Logging in to {0}…', host), cancellable: true },
+			(_progress, token) => {
+				const controller = new AbortController();
+				const cancel = token.onCancellationRequested(() => controller.abort());
+				return services.api
+					.login(
+						{ kind, baseUrl: serviceUrl, instanceId, login, password, loginFieldsFormat: services.config.loginFieldsFormat() },
+						{ timeoutMs: services.config.requestTimeoutMs(), signal: controller.signal, proxy: services.config.proxy() },
+					)
+					.finally(() => cancel.dispose());
+			},
+		);
+		const tokens = tokensFromLogin(kind, login, response, services.clock.now());
+		const label = accountLabel(kind, login, response.accessToken);
+		const session = await services.store.saveLogin({ kind, serviceUrl, instanceId, login, label }, tokens);
+		const left = formatRemaining(tokens.expiresAt - services.clock.now());
+		services.log.info(`Logged in as ${kind} ${label} to ${host}; token valid for ${left}.`);
+		void notify('info', vscode.l10n.t('Logged in as {0} (token valid for {1}).', label, left));
+		return session;
+	} catch (e) {
+		if (isApiError(e) && e.kind === 'cancelled') {
+			services.log.info('Login cancelled; nothing changed.');
+			return undefined;
+		}
+		showError(services, e, {
+			prefix: vscode.l10n.t('Could not log in to {0}.', host),
+			tryAgain: () => runLoginFlow(services, prompts, kind, { serviceUrl, instanceId, login }),
+		});
+		return undefined;
+	} finally {
+		masking?.dispose();
+	}
+}

@@ -1,0 +1,143 @@
+// The session commands (log in, log in again, log out, switch, make active, refresh, show
+// log) and what a person is told when an automatic refresh fails. Nothing here logs in by
+// itself: a login only starts from a command a person ran or a button they pressed.
+import * as vscode from 'vscode';
+import { isApiError } from '../../core/api/errors';
+import type { AccountKind } from '../../core/api/types';
+import type { Services } from '../../services';
+import type { RefreshFailure } from '../../core/sessions/contracts';
+import type { Session } from '../../core/sessions/types';
+
+import { hostOf } from '../../core/util/url';
+import { accountIdOf, pickAccount, resolveAccount } from '../accounts/accountArg';
+import { errorText, showError } from '../notifications/errors';
+import { prefillFor, runLoginFlow } from './loginFlow';
+import { notify } from '../notifications/notifications';
+import type { PrompterSlot } from './prompter';
+import { formatRemaining } from '../../core/util/time';
+import { Command } from '../../commands';
+
+export function registerSessionCommands(services: Services, prompts: PrompterSlot): vscode.Disposable {
+	const loginAs = (kind: AccountKind) => () => runLoginFlow(services, prompts, kind);
+
+	const loginAgain = async (arg?: unknown): Promise<Session | undefined> => {
+		const id = accountIdOf(arg);
+		const session = id ? services.store.get(id) : await resolveAccount(services, arg, { placeHolder: vscode.l10n.t('Log in again to which account?') });
+		if (!session) return undefined;
+		return runLoginFlow(services, prompts, session.account.kind, prefillFor(session));
+	};
+
+	const refreshOne = async (session: Session): Promise<Session | undefined> => {
+		const { label } = session.account;
+		try {
+			const refreshed = await vscode.window.withProgress(
+				{ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Refreshing the token for {0}…', label) },
+				() => services.scheduler.refreshNow(session.account.id),
+			);
+			const left = refreshed.tokens ? formatRemaining(refreshed.tokens.expiresAt - services.clock.now()) : '';
+			vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Token for {0} refreshed (valid for {1})', label, left)}`, 5000);
+			return refreshed;
+		} catch (e) {
+			const needsLogin = isApiError(e) && (e.kind === 'badCredentials' || e.kind === 'forbidden');
+			showError(services, e, {
+				prefix: vscode.l10n.t('Could not refresh the token for {0}.', label),
+				actions: needsLogin ? [{ title: vscode.l10n.t('Log In Again'), run: () => loginAgain({ accountId: session.account.id }) }] : [],
+			});
+			return undefined;
+		}
+	};
+
+	const commands: Record<string, (...args: unknown[]) => unknown> = {
+		[Command.loginUser]: loginAs('user'),
+		[Command.loginAdmin]: loginAs('admin'),
+		[Command.login]: async () => {
+			const kind = await prompts.current.pickKind();
+			return kind ? runLoginFlow(services, prompts, kind) : undefined;
+		},
+		[Command.loginAgain]: loginAgain,
+		[Command.logout]: async (arg?: unknown) => {
+			const session = await resolveAccount(services, arg, { pick: true, placeHolder: vscode.l10n.t('Log out of which account?') });
+			if (!session) return false;
+			const { label } = session.account;
+			const confirmed = await prompts.current.confirm(
+				vscode.l10n.t('Log out of {0}?', label),
+				vscode.l10n.t('Its tokens are deleted from this machine.'),
+				vscode.l10n.t('Log Out'),
+			);
+			if (!confirmed) return false;
+			try {
+				await services.store.remove(session.account.id);
+				services.log.info(`Logged out of ${label} (${hostOf(session.account.serviceUrl)}).`);
+				vscode.window.setStatusBarMessage(`$(sign-out) ${vscode.l10n.t('Logged out of {0}', label)}`, 5000);
+				return true;
+			} catch (e) {
+				showError(services, e, { prefix: vscode.l10n.t('Could not log out of {0}.', label) });
+				return false;
+			}
+		},
+		[Command.switchAccount]: async () => {
+			if (services.store.list().length === 0) {
+				await resolveAccount(services, undefined);
+				return;
+			}
+			const session = await pickAccount(services, vscode.l10n.t('Switch to which Telematics account?'));
+			if (session) await services.store.setActive(session.account.id);
+		},
+		[Command.makeActive]: async (arg?: unknown) => {
+			const id = accountIdOf(arg);
+			if (id && services.store.get(id)) await services.store.setActive(id);
+		},
+		[Command.refresh]: async (arg?: unknown) => {
+			const session = await resolveAccount(services, arg, { placeHolder: vscode.l10n.t('Refresh the token of which account?') });
+			return session ? refreshOne(session) : undefined;
+		},
+		[Command.refreshAll]: async () => {
+			const sessions = services.store.list().filter((s) => s.tokens);
+			const results = await Promise.all(sessions.map((s) => refreshOne(s)));
+			return results.filter((s) => s !== undefined).length;
+		},
+		[Command.showLog]: () => services.output.show(),
+	};
+
+	const disposables = Object.entries(commands).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
+	disposables.push(services.scheduler.onDidFail((failure) => reportRefreshFailure(services, failure, loginAgain)));
+	return vscode.Disposable.from(...disposables);
+}
+
+/**
+ * Tells a person about an automatic refresh that failed for good. Manual refreshes report
+ * their own failure. Offers buttons only: it never logs in by itself.
+ */
+export function reportRefreshFailure(services: Services, failure: RefreshFailure, loginAgain: (arg: unknown) => unknown): void {
+	if (failure.trigger !== 'auto' && failure.warning === undefined) return;
+	const session = services.store.get(failure.accountId);
+	if (!session) return;
+	const { label, serviceUrl } = session.account;
+	const arg = { accountId: failure.accountId };
+	const logInAgain = vscode.l10n.t('Log In Again');
+	const refreshNow = vscode.l10n.t('Refresh Now');
+	const showLog = vscode.l10n.t('Show Log');
+	const { error } = failure;
+	const reason = errorText(services, error);
+	let shown: Thenable<string | undefined>;
+	if (failure.warning === 'shortLived') {
+		shown = notify('warning', vscode.l10n.t('The token for {0} was refreshed, but: {1}', label, reason), showLog);
+	} else if (error.kind === 'badCredentials' || error.kind === 'forbidden') {
+		shown = notify('warning', vscode.l10n.t('The session for {0} has expired and could not be refreshed.', label), logInAgain);
+	} else if (error.kind === 'rateLimited') {
+		shown = notify('warning', vscode.l10n.t('{0} is rate-limiting requests, so the token for {1} could not be refreshed. Nothing will be retried automatically; refresh it later.', hostOf(serviceUrl), label), refreshNow, showLog);
+	} else if (error.isTransient) {
+		const expired = !session.tokens || session.tokens.expiresAt <= services.clock.now();
+		shown = expired
+			? notify('warning', vscode.l10n.t('The token for {0} has expired and could not be refreshed: {1}', label, reason), refreshNow, logInAgain)
+			: notify('warning', vscode.l10n.t('Could not refresh the token for {0}: {1}', label, reason), refreshNow, showLog);
+	} else {
+		shown = notify('warning', vscode.l10n.t('Could not refresh the token for {0}: {1}', label, reason), refreshNow, logInAgain, showLog);
+	}
+	services.log.warn(`Automatic refresh for ${label} failed (${error.kind}): ${reason}`);
+	void shown.then((chosen) => {
+		if (chosen === logInAgain) void loginAgain(arg);
+		else if (chosen === refreshNow) void vscode.commands.executeCommand(Command.refresh, arg);
+		else if (chosen === showLog) services.output.show(true);
+	});
+}

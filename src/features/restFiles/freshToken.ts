@@ -1,0 +1,45 @@
+// Before a token is copied or written into a file: is it still good? An expired one is
+// offered a refresh ("Refresh Now"); an account that needs a login is offered one.
+import * as vscode from 'vscode';
+
+import type { KnownToken } from '../../core/restFile/tokenMatch';
+import type { Services } from '../../services';
+import type { Session, StoredTokens } from '../../core/sessions/types';
+import { showError } from '../notifications/errors';
+import { notify } from '../notifications/notifications';
+import { formatElapsed } from '../../core/util/time';
+import { Command } from '../../commands';
+
+export type FreshSession = Session & { tokens: StoredTokens };
+
+/** The session with a token that has not expired, or undefined when the person was told why not. */
+export async function ensureFreshToken(services: Services, session: Session): Promise<FreshSession | undefined> {
+	const { account, tokens } = session;
+	if (!tokens || session.state === 'needsLogin') {
+		const again = vscode.l10n.t('Log In Again…');
+		void notify('warning', vscode.l10n.t('{0} needs a new login before its token can be used.', account.label), again).then((choice) => {
+			if (choice === again) void vscode.commands.executeCommand(Command.loginAgain, { accountId: account.id });
+		});
+		return undefined;
+	}
+	const now = services.clock.now();
+	if (tokens.expiresAt > now) return { ...session, tokens };
+	const refresh = vscode.l10n.t('Refresh Now');
+	const choice = await notify('warning', vscode.l10n.t('The access token for {0} expired {1} ago. Refresh it first?', account.label, formatElapsed(now - tokens.expiresAt)), refresh);
+	if (choice !== refresh) return undefined;
+	try {
+		const refreshed = await vscode.window.withProgress(
+			{ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Refreshing the token for {0}…', account.label) },
+			() => services.scheduler.refreshNow(account.id),
+		);
+		return refreshed.tokens ? { ...refreshed, tokens: refreshed.tokens } : undefined;
+	} catch (error) {
+		showError(services, error, { prefix: vscode.l10n.t('Could not refresh the token for {0}.', account.label) });
+		return undefined;
+	}
+}
+
+/** Every account's current access token, for telling whose a token in a file is. */
+export function knownTokens(services: Services): KnownToken[] {
+	return services.store.list().flatMap((s) => s.tokens ? [{ accountId: s.account.id, accessToken: s.tokens.accessToken, expiresAt: s.tokens.expiresAt }] : []);
+}

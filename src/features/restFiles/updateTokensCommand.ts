@@ -1,0 +1,64 @@
+// "Update Tokens in File": every token in the file that belongs to a logged-in account and
+// is older than that account's current token is replaced by the current one, in one edit.
+// Ownership: the same token, or the same `sub` (and `iss`/`instanceId` where both tokens
+// carry them); see core/restFile/tokenMatch.ts.
+import * as vscode from 'vscode';
+import { findJwts, planTokenUpdates } from '../../core/restFile/jwtScan';
+import { findOwner, planReplacements } from '../../core/restFile/tokenMatch';
+import type { Services } from '../../services';
+import { notify } from '../notifications/notifications';
+import { isSafeToken } from '../../core/util/tokenGrammar';
+import { ensureFreshToken, knownTokens } from './freshToken';
+import { defaultTrackedFileDeps, guardTrackedFile, type TrackedFileDeps } from './gitTracked';
+import { applyTextEdits, isHttpDocument, targetEditor } from './httpDocuments';
+
+export interface UpdateOutcome {
+	/** Occurrences replaced. */
+	updated: number;
+	/** Tokens found in the file. */
+	found: number;
+}
+
+/** The command. `arg`: a file Uri (CodeLens, editor menus) or nothing (the active editor). */
+export async function updateTokensInFile(services: Services, arg?: unknown, deps: TrackedFileDeps = defaultTrackedFileDeps): Promise<UpdateOutcome | undefined> {
+	const editor = targetEditor(arg);
+	if (!editor || !isHttpDocument(editor.document)) {
+		void notify('info', vscode.l10n.t('Open a .http or .rest file to update the tokens in it.'));
+		return undefined;
+	}
+	const found = findJwts(editor.document.getText());
+	if (found.length === 0) {
+		void notify('info', vscode.l10n.t('There are no tokens in this file.'));
+		return { updated: 0, found: 0 };
+	}
+	// An owner whose current token has expired is offered a refresh first.
+	const owners = new Set(found.map((j) => findOwner(j.token, knownTokens(services))?.accountId).filter((id) => id !== undefined));
+	const now = services.clock.now();
+	for (const id of owners) {
+		const session = services.store.get(id);
+		if (session && (!session.tokens || session.tokens.expiresAt <= now)) await ensureFreshToken(services, session);
+	}
+
+	// Only tokens of the token grammar are written into a file (planTokenUpdates checks again).
+	const fresh = knownTokens(services).filter((k) => k.expiresAt > services.clock.now() && isSafeToken(k.accessToken));
+	const replacements = planReplacements(found.map((j) => j.token), fresh);
+	if (replacements.size === 0) {
+		void notify('info', owners.size
+			? vscode.l10n.t('The tokens in this file are already the current ones.')
+			: vscode.l10n.t('None of the tokens in this file belong to a logged-in account.'));
+		return { updated: 0, found: found.length };
+	}
+	if (await guardTrackedFile(services.context, editor.document.uri, deps, false) !== 'continue') return undefined;
+
+	const text = editor.document.getText();
+	const edits = planTokenUpdates(text, new Map([...replacements].map(([old, r]) => [old, r.newToken])));
+	if (!(await applyTextEdits(editor, edits))) {
+		void notify('error', vscode.l10n.t('The file changed while the tokens were being updated. Try again.'));
+		return undefined;
+	}
+	const labels = [...new Set([...replacements.values()].map((r) => services.store.get(r.accountId)?.account.label ?? r.accountId))].join(', ');
+	void notify('info', edits.length === 1
+		? vscode.l10n.t('Updated 1 token in this file ({0}).', labels)
+		: vscode.l10n.t('Updated {0} tokens in this file ({1}).', edits.length, labels));
+	return { updated: edits.length, found: found.length };
+}

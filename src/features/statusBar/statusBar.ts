@@ -1,0 +1,217 @@
+// The status bar item: the active account and its time left, live, with one timer at most.
+// The decisions (text, severity, when to look again) are in core/models/statusModel.ts.
+import * as vscode from 'vscode';
+import type { Services } from '../../services';
+import type { RefreshStatus } from '../../core/sessions/contracts';
+import { describeStatus, loadingStatus, type Severity, type StatusDescription } from '../../core/models/statusModel';
+
+import type { Session } from '../../core/sessions/types';
+import { describeExpiry, formatClockTime } from '../../core/util/time';
+import { Command } from '../../commands';
+
+export const STATUS_BAR_ID = 'telematicsAuth.status';
+
+/** Commands the tooltips' links may run; nothing else is trusted. */
+export const TOOLTIP_COMMANDS = [
+	Command.refresh,
+	Command.copyAuthorizationHeader,
+	Command.switchAccount,
+	Command.makeActive,
+	Command.loginAgain,
+	Command.logout,
+	Command.showLog,
+	Command.loginUser,
+	Command.loginAdmin,
+];
+
+const BACKGROUND: Record<Severity, string | undefined> = {
+	none: undefined,
+	warning: 'statusBarItem.warningBackground',
+	error: 'statusBarItem.errorBackground',
+};
+
+export interface StatusBarSnapshot {
+	text: string;
+	/** The tooltip's markdown source. */
+	tooltip: string;
+	/** Theme color id of the background, if any. */
+	backgroundColor?: string;
+	accessibilityText: string;
+	command?: string;
+	/** Whether a timer is armed now. */
+	timerArmed: boolean;
+	/** Milliseconds until the armed timer fires, if one is. */
+	nextTickMs?: number;
+}
+
+function commandLink(icon: string, title: string, command: string, args?: unknown): string {
+	const query = args === undefined ? '' : `?${encodeURIComponent(JSON.stringify([args]))}`;
+	return `[$(${icon}) ${title}](command:${command}${query})`;
+}
+
+function newTooltip(): vscode.MarkdownString {
+	const md = new vscode.MarkdownString('', true);
+	md.isTrusted = { enabledCommands: TOOLTIP_COMMANDS };
+	md.supportThemeIcons = true;
+	return md;
+}
+
+/** The tooltip while the stored sessions are read. */
+function loadingTooltip(): vscode.MarkdownString {
+	const md = newTooltip();
+	md.appendMarkdown(`**${vscode.l10n.t('Telematics Auth')}**  \n`);
+	md.appendText(vscode.l10n.t('Reading the stored sessions…'));
+	return md;
+}
+
+/** The tooltip for no account: the two ways to log in. */
+export function loggedOutTooltip(): vscode.MarkdownString {
+	const t = vscode.l10n.t;
+	const md = newTooltip();
+	md.appendMarkdown(`**${t('Telematics Auth')}**  \n`);
+	md.appendText(t('No account is logged in.'));
+	md.appendMarkdown('\n\n');
+	md.appendMarkdown([
+		commandLink('person-add', t('Log in as user'), Command.loginUser),
+		commandLink('shield', t('Log in as admin'), Command.loginAdmin),
+		commandLink('output', t('Show log'), Command.showLog),
+	].join(' · '));
+	return md;
+}
+
+/**
+ * An account's facts and actions as trusted markdown (status bar and tree). Account data goes
+ * through `appendText`, so a label cannot inject links. Never a token.
+ */
+export function accountTooltip(session: Session, status: RefreshStatus | undefined, now: number, active: boolean): vscode.MarkdownString {
+	const t = vscode.l10n.t;
+	const { account, tokens } = session;
+	const md = newTooltip();
+	const line = (name: string, value: string) => {
+		md.appendMarkdown(`${name}: `);
+		md.appendText(value);
+		md.appendMarkdown('  \n');
+	};
+	md.appendMarkdown(`$(${account.kind === 'admin' ? 'shield' : 'account'}) **`);
+	md.appendText(account.label);
+	md.appendMarkdown(`** — ${account.kind === 'admin' ? t('Admin') : t('User')}${active ? ` (${t('active')})` : ''}\n\n`);
+	line(t('Instance ID'), account.instanceId);
+	line(t('Service'), account.serviceUrl);
+	const clock = (ms: number) => formatClockTime(ms, now);
+	if (tokens) {
+		line(t('Expires'), describeExpiry(tokens.expiresAt, now, { t, formatTime: clock }));
+		line(t('Last refresh'), tokens.lastRefreshAt !== undefined ? clock(tokens.lastRefreshAt) : t('never'));
+	} else {
+		line(t('Access token'), t('missing: log in again'));
+	}
+	if (session.state === 'needsLogin') line(t('State'), t('the service refused the refresh token; log in again'));
+	if (status?.inFlight) line(t('State'), t('refreshing…'));
+	if (status?.lastError) line(t('Last error'), `${status.lastError.message} (${clock(status.lastError.at)})`);
+	const arg = { accountId: account.id };
+	const links: string[] = [];
+	if (session.state !== 'valid' || !tokens || tokens.expiresAt <= now) links.push(commandLink('sign-in', t('Log in again'), Command.loginAgain, arg));
+	links.push(
+		commandLink('refresh', t('Refresh now'), Command.refresh, arg),
+		commandLink('copy', t('Copy header'), Command.copyAuthorizationHeader, arg),
+		active
+			? commandLink('arrow-swap', t('Switch account'), Command.switchAccount)
+			: commandLink('check', t('Make active'), Command.makeActive, arg),
+		commandLink('sign-out', t('Log out'), Command.logout, arg),
+		commandLink('output', t('Show log'), Command.showLog),
+	);
+	md.appendMarkdown(`\n---\n\n${links.join(' · ')}`);
+	return md;
+}
+
+/** Owns the status bar item from creation to disposal. */
+export class StatusBar implements vscode.Disposable {
+	private readonly item: vscode.StatusBarItem;
+	private readonly disposables: vscode.Disposable[] = [];
+	private timer: unknown;
+	private armedFor: number | undefined;
+	private last: StatusDescription | undefined;
+	private disposed = false;
+
+	constructor(private readonly services: Services) {
+		this.item = vscode.window.createStatusBarItem(STATUS_BAR_ID, vscode.StatusBarAlignment.Left, 90);
+		this.item.name = vscode.l10n.t('Telematics Auth');
+		const render = () => this.render();
+		this.disposables.push(
+			services.store.onDidChange(render),
+			services.scheduler.onDidChangeStatus(render),
+			services.config.onDidChange(render),
+		);
+		void services.store.ready.then(render);
+		this.render();
+		this.item.show();
+	}
+
+	/** Re-reads the active session and re-arms the one timer. */
+	render(): void {
+		if (this.disposed) return;
+		const { store, scheduler, config, clock } = this.services;
+		const now = clock.now();
+		if (!store.loaded) {
+			this.show(loadingStatus(vscode.l10n.t), loadingTooltip(), now);
+			return;
+		}
+		const session = store.active();
+		const status = session ? scheduler.status(session.account.id) : undefined;
+		const d = describeStatus(session, status, now, config.refreshBeforeExpiryMs(), vscode.l10n.t);
+		this.show(d, session ? accountTooltip(session, status, now, true) : loggedOutTooltip(), now);
+	}
+
+	private show(d: StatusDescription, tooltip: vscode.MarkdownString, now: number): void {
+		this.last = d;
+		this.item.text = d.text;
+		this.item.command = d.command;
+		this.item.accessibilityInformation = { label: d.accessibilityLabel, role: 'button' };
+		const background = BACKGROUND[d.severity];
+		this.item.backgroundColor = background ? new vscode.ThemeColor(background) : undefined;
+		this.item.tooltip = tooltip;
+		this.arm(d.nextTickMs, now);
+	}
+
+	private arm(delay: number | undefined, now: number): void {
+		const { clock } = this.services;
+		if (this.timer !== undefined) {
+			clock.clearTimeout(this.timer);
+			this.timer = undefined;
+			this.armedFor = undefined;
+		}
+		if (delay === undefined) return;
+		this.armedFor = now + delay;
+		this.timer = clock.setTimeout(() => {
+			this.timer = undefined;
+			this.armedFor = undefined;
+			this.render();
+		}, delay);
+	}
+
+	snapshot(): StatusBarSnapshot {
+		const tooltip = this.item.tooltip;
+		const command = this.item.command;
+		return {
+			text: this.item.text,
+			tooltip: typeof tooltip === 'string' ? tooltip : tooltip?.value ?? '',
+			backgroundColor: this.last ? BACKGROUND[this.last.severity] : undefined,
+			accessibilityText: this.item.accessibilityInformation?.label ?? '',
+			command: typeof command === 'string' ? command : command?.command,
+			timerArmed: this.timer !== undefined,
+			nextTickMs: this.armedFor !== undefined ? Math.max(0, this.armedFor - this.services.clock.now()) : undefined,
+		};
+	}
+
+	dispose(): void {
+		this.disposed = true;
+		if (this.timer !== undefined) this.services.clock.clearTimeout(this.timer);
+		this.timer = undefined;
+		for (const d of this.disposables) d.dispose();
+		this.item.dispose();
+	}
+}
+
+/** Creates the status bar item; the returned StatusBar is also what TestApi snapshots. */
+export function registerStatusBar(services: Services): StatusBar {
+	return new StatusBar(services);
+}

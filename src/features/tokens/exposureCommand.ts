@@ -1,0 +1,40 @@
+// "Choose How Tools Get the Token…": the explicit choice behind telematicsAuth.exposeToken,
+// with what each option exposes, and the matching insert style offered afterwards.
+import * as vscode from 'vscode';
+import type { ExposeMode, InsertStyle } from '../../platform/config';
+import { ENVIRONMENT_REFERENCES } from '../../core/restFile/authHeaderEdit';
+import { notify } from '../notifications/notifications';
+
+interface Choice extends vscode.QuickPickItem {
+	mode: ExposeMode;
+	files: string[];
+	/** The insert style that reads what this choice keeps current. */
+	style?: Extract<InsertStyle, 'processEnv' | 'envVariable'>;
+}
+
+export async function chooseTokenExposure(): Promise<ExposeMode | undefined> {
+	const t = vscode.l10n.t;
+	const section = vscode.workspace.getConfiguration('telematicsAuth');
+	const current = section.inspect<string>('exposeToken')?.globalValue ?? 'off';
+	const choices: Choice[] = [
+		{ mode: 'off', files: [], label: `$(circle-slash) ${t('Off')}`, description: t('the default'), detail: t('Nothing is exposed. Insert the token into files, or copy it.') },
+		{ mode: 'environment', files: [], style: 'processEnv', label: `$(terminal) ${t('Process environment')}`, description: ENVIRONMENT_REFERENCES.processEnv, detail: t('REST Client reads TELEMATICS_TOKEN from the extension host, always current. Visible to every extension in that process and to processes it starts.') },
+		{ mode: 'environmentAndFiles', files: ['.env'], style: 'envVariable', label: `$(file) ${t('Process environment and .env')}`, description: `${ENVIRONMENT_REFERENCES.dotenv} · ${ENVIRONMENT_REFERENCES.envVariable}`, detail: t('Also a git-ignored .env in each workspace folder (REST Client $dotenv, httpYac). Readable by anything that can read the folder.') },
+		{ mode: 'environmentAndFiles', files: ['.env', 'http-client.private.env.json'], style: 'envVariable', label: `$(files) ${t('Process environment, .env and http-client.private.env.json')}`, description: ENVIRONMENT_REFERENCES.envVariable, detail: t('Also the JetBrains HTTP Client\'s private env file ($shared), read by httpYac too. Readable by anything that can read the folder.') },
+	];
+	const picked = await vscode.window.showQuickPick(choices.map((c) => ({ ...c, picked: c.mode === current })), {
+		title: t('How should other tools get the live token?'),
+		placeHolder: t('Files hold no token in any of these: tools read the current one, refreshed and removed on logout.'),
+		matchOnDetail: true,
+		ignoreFocusOut: true, // run from the walkthrough, whose page takes the focus back
+	});
+	if (!picked) return undefined;
+	await section.update('exposeToken', picked.mode, vscode.ConfigurationTarget.Global);
+	if (picked.files.length) await section.update('exposeTokenFiles', picked.files, vscode.ConfigurationTarget.Global);
+	if (picked.style && section.get<string>('insertStyle') !== picked.style) {
+		const use = t('Use for Insert Authorization Header');
+		const chosen = await notify('info', t('Tools now read the live token. In .http files, write "Authorization: Bearer {0}".', ENVIRONMENT_REFERENCES[picked.style]), use);
+		if (chosen === use) await section.update('insertStyle', picked.style, vscode.ConfigurationTarget.Global);
+	}
+	return picked.mode;
+}

@@ -1,0 +1,80 @@
+// "Try the Built-in Demo Service" and "Open a Sample .http File": what the walkthrough's first
+// steps run, so a first-time user gets a live token and a first request without credentials.
+// The demo service is the project's emulator, loaded from its own bundle on first use and
+// listening on 127.0.0.1 only, for as long as this window is open.
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Services } from '../../services';
+import type { Session } from '../../core/sessions/types';
+import { logIn } from '../login/loginFlow';
+import type { PrompterSlot } from '../login/prompter';
+
+type DemoModule = typeof import('../../demo/demoBundle');
+
+export class DemoService implements vscode.Disposable {
+	private running: Promise<{ url: string; module: DemoModule; close(): Promise<void> }> | undefined;
+
+	/** Starts the demo service once per window; its URL. */
+	start(): Promise<{ url: string; module: DemoModule }> {
+		this.running ??= import('../../demo/demoBundle').then(async (module) => {
+			const emulator = await module.startEmulator({ host: '127.0.0.1', port: 0 });
+			return { url: emulator.url, module, close: () => emulator.close() };
+		});
+		this.running.catch(() => (this.running = undefined));
+		return this.running;
+	}
+
+	dispose(): void {
+		void this.running?.then((r) => r.close(), () => undefined);
+	}
+}
+
+/** Starts the demo service and logs in as its demo driver. */
+export async function tryDemo(services: Services, prompts: PrompterSlot, demo: DemoService): Promise<Session | undefined> {
+	const { url, module } = await demo.start();
+	const user = module.DEMO_USERS[0]!;
+	services.log.info(`Started the built-in demo service at ${url}.`);
+	return logIn(services, prompts, 'user', { serviceUrl: url, instanceId: user.instanceId, login: user.deviceToken, password: user.instanceKey });
+}
+
+/** A first request for the active account's service, with no token in it yet. */
+export function sampleText(serviceUrl: string, eol = '\n'): string {
+	return [
+		'# A first request with a live token (Telematics Auth sample).',
+		'# Put the cursor on the GET line and run "Telematics: Insert Authorization Header",',
+		'# then send it with your REST client.',
+		`@baseUrl = ${serviceUrl.replace(/\/+$/, '')}`,
+		'',
+		'###',
+		'# Who the token belongs to (an endpoint of the built-in demo service).',
+		'GET {{baseUrl}}/v1/Me',
+		'Accept: application/json',
+		'',
+	].join(eol);
+}
+
+export const SAMPLE_FILE = 'telematics-sample.http';
+
+/** Writes the sample into the first workspace folder (an untitled file when there is none) and opens it. */
+export async function openSample(services: Services): Promise<vscode.TextEditor | undefined> {
+	const serviceUrl = services.store.active()?.account.serviceUrl ?? services.config.baseUrl();
+	const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+	let document: vscode.TextDocument;
+	if (folder) {
+		const file = path.join(folder.uri.fsPath, SAMPLE_FILE);
+		try {
+			await fs.writeFile(file, sampleText(serviceUrl), { flag: 'wx' });
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // an existing sample is kept
+		}
+		document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+	} else {
+		document = await vscode.workspace.openTextDocument({ language: 'http', content: sampleText(serviceUrl) });
+	}
+	// Beside the walkthrough, so its next button stays in view.
+	const editor = await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside });
+	const line = document.getText().split(/\r?\n/).findIndex((l) => l.startsWith('GET '));
+	if (line >= 0) editor.selection = new vscode.Selection(line, 0, line, 0);
+	return editor;
+}

@@ -1,0 +1,115 @@
+// The one place that reads settings. Everyone else asks these typed getters.
+import * as vscode from 'vscode';
+import type { LoginFieldsFormat, ProxySettings } from '../core/api/types';
+
+const SECTION = 'telematicsAuth';
+
+/** `header`/`variable` write the token; the others write only a reference that a tool fills in. */
+export type InsertStyle = 'header' | 'variable' | 'processEnv' | 'dotenv' | 'envVariable';
+const INSERT_STYLES: readonly InsertStyle[] = ['header', 'variable', 'processEnv', 'dotenv', 'envVariable'];
+
+/** How other tools get the live token (telematicsAuth.exposeToken). */
+export type ExposeMode = 'off' | 'environment' | 'environmentAndFiles';
+
+export class Config implements vscode.Disposable {
+	private readonly changed = new vscode.EventEmitter<void>();
+	/** Fires when any `telematicsAuth.*` or `http.proxy*` setting changes. */
+	readonly onDidChange = this.changed.event;
+	private readonly listener: vscode.Disposable;
+
+	constructor() {
+		this.listener = vscode.workspace.onDidChangeConfiguration((e) => {
+			if (e.affectsConfiguration(SECTION) || ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy', 'http.proxySupport'].some((key) => e.affectsConfiguration(key))) {
+				this.changed.fire();
+			}
+		});
+	}
+
+	private get section(): vscode.WorkspaceConfiguration {
+		return vscode.workspace.getConfiguration(SECTION);
+	}
+
+	/**
+	 * A setting's value when it has the type `valid` checks, else its default from package.json
+	 * (the one place defaults are written). `globalOnly`: ignore workspace values.
+	 */
+	private value<T>(key: string, valid: (v: unknown) => v is T, globalOnly = false): T {
+		const inspected = this.section.inspect<unknown>(key);
+		const set = globalOnly ? inspected?.globalValue : this.section.get<unknown>(key);
+		return (valid(set) ? set : inspected?.defaultValue) as T;
+	}
+
+	/**
+	 * The service URL from user (global) settings only. The setting has `application`
+	 * scope, so VS Code ignores workspace values; we read the global value explicitly too.
+	 */
+	baseUrl(): string {
+		return this.value('baseUrl', isString, true).trim();
+	}
+
+	/** Clamped to 1..300 s here too: settings.json is hand-edited, and the schema only warns. */
+	requestTimeoutMs(): number {
+		return Math.min(300, Math.max(1, this.value('requestTimeoutSeconds', isFiniteNumber))) * 1000;
+	}
+
+	loginFieldsFormat(): LoginFieldsFormat {
+		return this.section.get<string>('loginFieldsFormat') === 'string' ? 'string' : 'object';
+	}
+
+	refreshBeforeExpiryMs(): number {
+		return Math.min(86_400, Math.max(0, this.value('refreshBeforeExpirySeconds', isFiniteNumber))) * 1000;
+	}
+
+	autoRefresh(): boolean {
+		return this.value('autoRefresh', isBoolean);
+	}
+
+	insertStyle(): InsertStyle {
+		const style = this.section.get<string>('insertStyle');
+		return INSERT_STYLES.includes(style as InsertStyle) ? style as InsertStyle : 'header';
+	}
+
+	/** User settings only (`application` scope): a workspace cannot expose the token. */
+	exposeToken(): ExposeMode {
+		const mode = this.section.inspect<string>('exposeToken')?.globalValue;
+		return mode === 'environment' || mode === 'environmentAndFiles' ? mode : 'off';
+	}
+
+	/** The env file names `environmentAndFiles` writes (user settings only); see core/restFile/envFiles.ts. */
+	exposeFiles(): readonly string[] {
+		return this.value('exposeTokenFiles', isStringArray, true);
+	}
+
+	codeLensEnabled(): boolean {
+		return this.value('codeLens.enabled', isBoolean);
+	}
+
+	/**
+	 * VS Code's proxy settings (an empty `http.proxy` means "use the environment";
+	 * `http.proxySupport: off` means no proxy) and the extra trusted certificates, which only
+	 * user or machine settings can name (`machine` scope).
+	 */
+	proxy(): ProxySettings {
+		const http = vscode.workspace.getConfiguration('http');
+		const proxyUrl = http.get<string>('proxy')?.trim();
+		const support = http.get<string>('proxySupport');
+		const extra = this.section.inspect<unknown>('extraCertificates')?.globalValue;
+		return {
+			proxyUrl: proxyUrl ? proxyUrl : undefined,
+			strictSSL: http.get<boolean>('proxyStrictSSL', true),
+			noProxy: http.get<string[]>('noProxy', []),
+			proxySupport: support === 'off' || support === 'on' || support === 'fallback' ? support : 'override',
+			extraCertificates: Array.isArray(extra) ? extra.filter((f): f is string => typeof f === 'string' && f.trim() !== '').map((f) => f.trim()) : [],
+		};
+	}
+
+	dispose(): void {
+		this.listener.dispose();
+		this.changed.dispose();
+	}
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
+const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);

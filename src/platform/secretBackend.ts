@@ -1,0 +1,66 @@
+// `context.secrets` for the session store, after VS Code's github-authentication keychain.ts:
+// a failed read is logged and reads as "no secret"; a failed write or delete is logged and
+// thrown, so a login or logout reports it instead of pretending it worked.
+import type * as vscode from 'vscode';
+import type { Event, SecretBackend } from '../core/sessions/types';
+import type { Log } from '../core/util/log';
+
+function reason(e: unknown): string {
+	return e instanceof Error ? e.message : String(e);
+}
+
+/** Marks SecretStorageError across our bundles (each has its own copy of the class). */
+const SECRET_STORAGE_ERROR = Symbol.for('telematicsAuth.SecretStorageError');
+
+/** Thrown when the system keychain refuses a write. Its message is for people. */
+export class SecretStorageError extends Error {
+	readonly [SECRET_STORAGE_ERROR] = true;
+
+	constructor(message: string) {
+		super(message);
+		this.name = 'SecretStorageError';
+	}
+}
+
+/** Whether `e` is a SecretStorageError from any of our bundles. Use this, never `instanceof`. */
+export function isSecretStorageError(e: unknown): e is SecretStorageError {
+	return typeof e === 'object' && e !== null && (e as { [SECRET_STORAGE_ERROR]?: unknown })[SECRET_STORAGE_ERROR] === true;
+}
+
+export class KeychainSecretBackend implements SecretBackend {
+	readonly onDidChange: Event<{ key: string }>;
+
+	constructor(
+		private readonly secrets: vscode.SecretStorage,
+		private readonly log: Log,
+	) {
+		this.onDidChange = (listener) => this.secrets.onDidChange((e) => listener({ key: e.key }));
+	}
+
+	async get(key: string): Promise<string | undefined> {
+		try {
+			return await this.secrets.get(key);
+		} catch (e) {
+			this.log.error(`Could not read secret ${key} from the system keychain: ${reason(e)}`);
+			return undefined;
+		}
+	}
+
+	async store(key: string, value: string): Promise<void> {
+		try {
+			await this.secrets.store(key, value);
+		} catch (e) {
+			this.log.error(`Could not write secret ${key} to the system keychain: ${reason(e)}`);
+			throw new SecretStorageError('Could not save the tokens in the system keychain (VS Code secret storage). Check that the keychain is unlocked and try again; see the log for details.');
+		}
+	}
+
+	async delete(key: string): Promise<void> {
+		try {
+			await this.secrets.delete(key);
+		} catch (e) {
+			this.log.error(`Could not delete secret ${key} from the system keychain: ${reason(e)}`);
+			throw new SecretStorageError('Could not delete the tokens from the system keychain (VS Code secret storage). Check that the keychain is unlocked and try again; see the log for details.');
+		}
+	}
+}
