@@ -29,8 +29,13 @@ export class ApiError extends Error {
 
 	/** Failures worth retrying automatically while the token is still valid (refresh only). */
 	get isTransient(): boolean {
-		return this.kind === 'network' || this.kind === 'timeout' || this.kind === 'serverUnavailable';
+		return isTransientKind(this.kind);
 	}
+}
+
+/** The one retry classification: network, timeout and 5xx may pass; anything else will not. */
+export function isTransientKind(kind: ApiErrorKind): boolean {
+	return kind === 'network' || kind === 'timeout' || kind === 'serverUnavailable';
 }
 
 /** Whether `e` is an ApiError from any of our bundles. Use this, never `instanceof ApiError`. */

@@ -1,6 +1,6 @@
 // Pure decisions of the refresh scheduler: when to refresh, how long to back off, and
 // whether a failure is worth another try. No timers, no I/O: tested with tables.
-import type { ApiError } from '../api/errors';
+import { isTransientKind, type ApiError } from '../api/errors';
 import type { StoredTokens } from './types';
 
 /**
@@ -56,16 +56,9 @@ export function minAutoInterval(streak: number): number {
 export type RetryDecision = 'retry' | 'needsLogin' | 'stop';
 
 export function shouldRetry(error: Pick<ApiError, 'kind'>, now: number, expiresAt: number): RetryDecision {
-	switch (error.kind) {
-		case 'badCredentials':
-			return 'needsLogin';
-		case 'network':
-		case 'timeout':
-		case 'serverUnavailable':
-			return now < expiresAt ? 'retry' : 'stop';
-		default:
-			return 'stop';
-	}
+	if (error.kind === 'badCredentials') return 'needsLogin';
+	if (isTransientKind(error.kind)) return now < expiresAt ? 'retry' : 'stop';
+	return 'stop';
 }
 
 function clamp01(value: number): number {

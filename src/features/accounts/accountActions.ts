@@ -8,6 +8,7 @@ import type { Session } from '../../core/sessions/types';
 import { accountIdOf } from './accountArg';
 import { formatRemaining } from '../../core/util/time';
 import { Command } from '../../commands';
+import { isHttpDocument } from '../restFiles/httpDocuments';
 
 export interface AccountAction extends vscode.QuickPickItem {
 	command: string;
@@ -16,9 +17,7 @@ export interface AccountAction extends vscode.QuickPickItem {
 
 /** Whether the editor is a REST-client file (`.http`, `.rest`, or the `http` language). */
 export function isRestEditor(editor: vscode.TextEditor | undefined): boolean {
-	if (!editor) return false;
-	const doc = editor.document;
-	return doc.languageId === 'http' || /\.(http|rest)$/i.test(doc.uri.path);
+	return editor !== undefined && isHttpDocument(editor.document);
 }
 
 function action(icon: string, label: string, command: string, args: unknown[] = [], detail?: string): AccountAction {

@@ -11,7 +11,7 @@ import { computeExpiry, decodeClaims } from '../../core/sessions/token';
 import type { Session, StoredTokens } from '../../core/sessions/types';
 import { maskSecret } from '../../core/util/redact';
 import { hostOf } from '../../core/util/url';
-import { showError } from '../notifications/errors';
+import { showError } from '../notifications/showError';
 import { notify } from '../notifications/notifications';
 import { runSteps, type LoginStep, type PrompterSlot } from './prompter';
 import { formatRemaining } from '../../core/util/time';

@@ -10,7 +10,7 @@ import type { Session } from '../../core/sessions/types';
 
 import { hostOf } from '../../core/util/url';
 import { accountIdOf, pickAccount, resolveAccount } from '../accounts/accountArg';
-import { errorText, showError } from '../notifications/errors';
+import { errorText, showError } from '../notifications/showError';
 import { prefillFor, runLoginFlow } from './loginFlow';
 import { notify } from '../notifications/notifications';
 import type { PrompterSlot } from './prompter';

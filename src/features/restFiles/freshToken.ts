@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { KnownToken } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';
 import type { Session, StoredTokens } from '../../core/sessions/types';
-import { showError } from '../notifications/errors';
+import { showError } from '../notifications/showError';
 import { notify } from '../notifications/notifications';
 import { formatElapsed } from '../../core/util/time';
 import { Command } from '../../commands';
