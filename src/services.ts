@@ -2,8 +2,9 @@
 import type * as vscode from 'vscode';
 import type { ApiClient } from './core/api/types';
 import type { Config } from './platform/config';
-import type { Clock, IRefreshScheduler, ISessionStore } from './core/sessions/contracts';
+import type { IRefreshScheduler, ISessionStore } from './core/sessions/contracts';
 import type { Log } from './core/util/log';
+import type { Clock } from './core/util/clock';
 
 export interface Services {
 	readonly context: vscode.ExtensionContext;

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { lazyApiClient } from './core/api/lazyClient';
 import type { RefreshFn } from './core/sessions/contracts';
-import { systemClock } from './core/sessions/contracts';
+
 import { Config } from './platform/config';
 import { LazyFeatures } from './lazyFeatures';
 import { RedactingLog, sessionSecrets } from './core/util/logger';
@@ -22,6 +22,7 @@ import { registerAccountsView } from './features/accounts/accountsView';
 import { registerLazyAuthenticationProvider } from './features/authProvider/lazyAuthProvider';
 import { registerStatusBar } from './features/statusBar/statusBar';
 import { KeychainSecretBackend } from './platform/secretBackend';
+import { systemClock } from './core/util/clock';
 
 /**
  * Starts everything. `stubs`: the command stubs activate() registered so that a command run

@@ -2,8 +2,9 @@
 // a failed read is logged and reads as "no secret"; a failed write or delete is logged and
 // thrown, so a login or logout reports it instead of pretending it worked.
 import type * as vscode from 'vscode';
-import type { Event, SecretBackend } from '../core/sessions/types';
+import type { SecretBackend } from '../core/sessions/types';
 import type { Log } from '../core/util/log';
+import type { Event } from '../core/types';
 
 function reason(e: unknown): string {
 	return e instanceof Error ? e.message : String(e);

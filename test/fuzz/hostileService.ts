@@ -157,7 +157,6 @@ function encode(secret: string, how: Answer['echo']): string {
 	}
 }
 
-
 const PASSWORD = 'hunter2-Pa$$w0rd/+=';
 const DEVICE_TOKEN = 'device-4f1c9a77-0b0e';
 const HTTP_FILE = '@host = https://api.example.test\n\n### one\nGET {{host}}/v1/trips\nAccept: application/json\n\n### two\nPOST {{host}}/v1/x\nContent-Type: application/json\n\n{"a": 1}\n';

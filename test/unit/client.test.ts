@@ -16,7 +16,6 @@ const USER = DEMO_USERS[0]!;
 const ADMIN = DEMO_ADMINS[0]!;
 const OPTIONS: RequestOptions = { timeoutMs: 5000 };
 
-
 /** Every secret the tests send or receive; none may appear in a message or a log line. */
 const secrets = new Set<string>([USER.deviceToken, USER.instanceKey, ADMIN.password, 'echoed-secret-pw']);
 

@@ -14,7 +14,6 @@ const alice: NewAccount = { kind: 'admin', serviceUrl: 'https://user.example.tes
 const bob: NewAccount = { kind: 'user', serviceUrl: 'https://user.example.test', instanceId: 'inst-b', login: 'device-bob-0001', label: 'devi…0001' };
 const carol: NewAccount = { kind: 'user', serviceUrl: 'https://user.example.test', instanceId: 'inst-b', login: 'device-carol-0002', label: 'devi…0002' };
 
-
 describe('accountIdFor', () => {
 	it('is 16 hex characters and stable for the same account', () => {
 		const id = accountIdFor('admin', 'https://user.example.test', 'inst-a', 'alice@example.test');

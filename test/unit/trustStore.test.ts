@@ -100,7 +100,6 @@ describe('the OS certificate store loader', () => {
 	});
 });
 
-
 describe('the client over HTTPS, with certificate checks on', function () {
 	this.timeout(20_000);
 	let emulator: RunningEmulator;

@@ -16,7 +16,6 @@ function defaultPort(protocol: string): string {
 	return protocol === 'https:' ? '443' : '80';
 }
 
-
 function ipv4ToNumber(ip: string): number | undefined {
 	const parts = ip.split('.');
 	if (parts.length !== 4) return undefined;

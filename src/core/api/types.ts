@@ -18,7 +18,6 @@ export interface ValidationDetail {
 	message: string;
 }
 
-
 /** How `LoginFields` is written in the login body (setting `telematicsAuth.loginFieldsFormat`). */
 export type LoginFieldsFormat = 'object' | 'string';
 

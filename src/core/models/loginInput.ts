@@ -17,7 +17,6 @@ const MAX_LENGTH = 8192;
 /** Control characters (CR/LF would split an HTTP header) and other invisible breakers. */
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-
 /**
  * The service URL as typed: trimmed, `https://` (or `http://` for a loopback host), no
  * credentials, query or fragment. The value is normalized: no trailing slash.

@@ -2,20 +2,8 @@
 // Pure: no `vscode` import. Implementations: sessionStore.ts, refreshScheduler.ts.
 import type { ApiError } from '../api/errors';
 import type { AccountKind, RefreshRequest, RequestOptions, TokenResponse } from '../api/types';
-import type { AccountRecord, Disposable, Event, Session, StoredTokens } from './types';
-
-/** Time and timers, injected so tests can use a fake clock. */
-export interface Clock {
-	now(): number;
-	setTimeout(callback: () => void, ms: number): unknown;
-	clearTimeout(handle: unknown): void;
-}
-
-export const systemClock: Clock = {
-	now: () => Date.now(),
-	setTimeout: (callback, ms) => setTimeout(callback, ms),
-	clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+import type { Disposable, Event } from '../types';
+import type { Session, StoredTokens } from './types';
 
 /** What a login hands to the store. `login` is the device token or API login; it is hashed into the id. */
 export interface NewAccount {
@@ -84,6 +72,10 @@ export interface RefreshFailure {
 export interface IRefreshScheduler extends Disposable {
 	/** Plans refreshes for every account and follows the store from now on. */
 	start(): void;
+	/** Plans every account again (after a setting changed). */
+	reschedule(): void;
+	/** Refreshes at once every account whose planned time has passed (after the machine woke). */
+	checkDue(): void;
 	/** Refreshes now; joins a refresh already in flight for that account. Rejects with ApiError. */
 	refreshNow(accountId: string): Promise<Session>;
 	status(accountId: string): RefreshStatus;
@@ -95,4 +87,3 @@ export interface IRefreshScheduler extends Disposable {
 /** How the scheduler talks to the service; the VS Code layer binds settings into it. */
 export type RefreshFn = (request: RefreshRequest, options?: Partial<RequestOptions>) => Promise<TokenResponse>;
 
-export type { AccountRecord };

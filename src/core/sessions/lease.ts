@@ -1,8 +1,9 @@
 // A short lease in SecretStorage, so that of several VS Code windows sharing one account only
 // one refreshes it (refresh tokens rotate: two refreshes with the same token would spend it
 // twice). Pure: no `vscode` import. Stored as `{owner, until}` under `telematicsAuth.lease.<id>`.
-import type { Clock } from './contracts';
+
 import type { SecretBackend } from './types';
+import type { Clock } from '../util/clock';
 
 export const LEASE_PREFIX = 'telematicsAuth.lease.';
 

@@ -9,12 +9,14 @@ import { ApiError, isApiError } from '../api/errors';
 import { Emitter } from '../util/emitter';
 import type { Log } from '../util/log';
 import { isoTime } from '../util/time';
-import type { Clock, IRefreshScheduler, ISessionStore, RefreshFailure, RefreshFn, RefreshStatus, RefreshTrigger } from './contracts';
+import type { IRefreshScheduler, ISessionStore, RefreshFailure, RefreshFn, RefreshStatus, RefreshTrigger } from './contracts';
 import type { Lease } from './lease';
 import { backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, shouldRetry } from './refreshPlan';
 import type { SessionStore } from './sessionStore';
 import { computeExpiry } from './token';
-import type { Disposable, Session, StoredTokens } from './types';
+import type { Session, StoredTokens } from './types';
+import type { Clock } from '../util/clock';
+import type { Disposable } from '../types';
 
 /** Longest single timer; longer waits are chained. */
 export const MAX_TIMER_MS = 10 * 60_000;

@@ -5,8 +5,10 @@ import { Emitter } from '../util/emitter';
 import { isSafeToken } from '../util/tokenGrammar';
 import { silentLog, type Log } from '../util/log';
 import { accountIdFor } from './accountId';
-import { systemClock, type Clock, type ISessionStore, type NewAccount, type TokenWrite } from './contracts';
-import type { AccountRecord, Disposable, MementoBackend, SecretBackend, Session, SessionState, StoredTokens } from './types';
+import { type ISessionStore, type NewAccount, type TokenWrite } from './contracts';
+import type { AccountRecord, MementoBackend, SecretBackend, Session, SessionState, StoredTokens } from './types';
+import { systemClock, type Clock } from '../util/clock';
+import type { Disposable } from '../types';
 
 export const SECRET_PREFIX = 'telematicsAuth.session.';
 export const ACCOUNTS_KEY = 'telematicsAuth.accounts';
@@ -19,7 +21,6 @@ export const UNLISTED_GRACE_MS = UNLISTED_CHECKS_MS[UNLISTED_CHECKS_MS.length - 
 /** Retries of a failed token write: 2 s, 4 s, … up to a minute apart. */
 const PENDING_RETRY_BASE_MS = 2_000;
 const PENDING_RETRY_CAP_MS = 60_000;
-
 
 export function secretKeyFor(id: string): string {
 	return SECRET_PREFIX + id;

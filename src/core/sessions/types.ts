@@ -1,5 +1,6 @@
 // What a session is. Pure: no `vscode` import.
 import type { AccountKind } from '../api/types';
+import type { Event } from '../types';
 
 /** The non-secret part of an account, kept in globalState (the index). */
 export interface AccountRecord {
@@ -41,13 +42,6 @@ export interface Session {
 	tokens?: StoredTokens;
 	state: SessionState;
 }
-
-export interface Disposable {
-	dispose(): void;
-}
-
-/** Minimal event shape, compatible with `vscode.Event`. */
-export type Event<T> = (listener: (e: T) => unknown) => Disposable;
 
 /** What SessionStore needs from `vscode.SecretStorage`. */
 export interface SecretBackend {

@@ -1,7 +1,7 @@
 // A tiny event emitter for the pure core, shaped like `vscode.EventEmitter`: a private
 // emitter, a public `event` that is a `vscode.Event`-compatible function, both disposed
 // with their owner. Pure: no `vscode` import.
-import type { Disposable, Event } from '../sessions/types';
+import type { Disposable, Event } from '../types';
 
 export class Emitter<T> implements Disposable {
 	private listeners: Array<(e: T) => unknown> = [];

@@ -3,10 +3,10 @@
 // the "Telematics Auth" output channel. In ExtensionMode.Test it also keeps the last lines
 // (TestApi.logLines()); otherwise it keeps nothing.
 // No runtime `vscode` import: the channel is anything shaped like a Log.
-import type { Disposable } from '../sessions/types';
+
 import type { Log } from './log';
 import { redact } from './redact';
-
+import type { Disposable } from '../types';
 
 type Level = keyof Log;
 

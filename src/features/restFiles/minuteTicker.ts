@@ -1,8 +1,9 @@
 // Ticks once a minute while a REST file is visible, so lenses and diagnostics that say
 // "expires in 12m" stay true; stops when none is.
 import * as vscode from 'vscode';
-import type { Clock } from '../../core/sessions/contracts';
+
 import { isHttpDocument } from './httpDocuments';
+import type { Clock } from '../../core/util/clock';
 
 const MINUTE = 60_000;
 

@@ -2,7 +2,7 @@
 // not installed globally: real `setImmediate` still works, and `settle()` uses it to let
 // every pending promise chain (and the backend's async change events) run to completion.
 import * as FakeTimers from '@sinonjs/fake-timers';
-import type { Clock } from '../../../src/core/sessions/contracts';
+import type { Clock } from '../../../src/core/util/clock';
 
 export const START = Date.UTC(2025, 0, 6, 9, 0, 0);
 

@@ -3,7 +3,8 @@
 // (asynchronously, as in VS Code) for changes made through any view. Hooks make reads or
 // writes fail, to test failure paths.
 import { Emitter } from '../../../src/core/util/emitter';
-import type { Disposable, SecretBackend } from '../../../src/core/sessions/types';
+import type { SecretBackend } from '../../../src/core/sessions/types';
+import type { Disposable } from '../../../src/core/types';
 
 export interface SecretView extends SecretBackend, Disposable {}
 

@@ -1,13 +1,14 @@
 // One VS Code window's session machinery on a fake clock, wired the way the extension wires it:
 // a SessionStore over its own view of the shared keychain, a Lease and a RefreshScheduler.
 // Shared by the scheduler tests (one window) and the several-windows tests.
-import type { Clock, RefreshFn } from '../../../src/core/sessions/contracts';
+import type { RefreshFn } from '../../../src/core/sessions/contracts';
 import { Lease } from '../../../src/core/sessions/lease';
 import { RefreshScheduler } from '../../../src/core/sessions/refreshScheduler';
 import { SessionStore } from '../../../src/core/sessions/sessionStore';
 import { silentLog } from '../../../src/core/util/log';
 import type { TestMemento } from './testMemento';
 import type { SecretView, SharedSecretBackend } from './testSecretStorage';
+import type { Clock } from '../../../src/core/util/clock';
 
 export interface TestWindowOptions {
 	/** The window id, also the lease holder's name. */
