@@ -134,7 +134,7 @@ export function readTokens(result: unknown): Partial<TokenResponse> {
 	const refreshValue = pick(result, 'RefreshToken', 'refresh_token');
 	const refreshToken = typeof refreshValue === 'string' ? nonEmptyString(refreshValue) : nonEmptyString(pick(refreshValue, 'Token', 'Value'));
 	const deviceToken = nonEmptyString(pick(result, 'DeviceToken'));
-	// Assigned one by one: four conditional spreads cost ~2.5 µs on every login (measured).
+	// Assigned one by one: conditional spreads showed in the login overhead figure.
 	const tokens: Partial<TokenResponse> = {};
 	if (accessToken !== undefined) tokens.accessToken = accessToken;
 	if (expiresIn !== undefined) tokens.expiresIn = expiresIn;
