@@ -1,5 +1,5 @@
 // The emulator's configuration: its shape, the demo accounts and the defaults.
-// Pure: no I/O. A dev and test tool; never part of the VSIX.
+// Pure: no I/O. Used by the tests, `npm start` and the built-in demo service.
 
 export interface EmulatorUser {
 	/** User Group InstanceID. */
