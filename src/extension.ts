@@ -1,7 +1,7 @@
-// Activation: as little as an extension can do. It registers a stub for each declared command
-// (a command run early waits for the start-up code) and loads the start-up code (startup.ts, dist/startup.js) right
-// after activate() returns, so VS Code's start-up does not wait for the store, the scheduler
-// and the views. In test mode activate() returns the TestApi once the core is up.
+// Activation: as little as an extension can do. A stub for each declared command (a command
+// run early waits), then start-up (startup.ts, dist/startup.js) loads right after activate()
+// returns, so VS Code's start-up does not wait for the store, the scheduler and the views.
+// In test mode activate() returns the TestApi once start-up has run.
 import { bundleStartedAt, elapsedMs, type ActivationTimings } from './core/util/startTime';
 import * as vscode from 'vscode';
 import type { TestApi } from './testApi';

@@ -8,8 +8,6 @@ import type { StoredTokens } from './types';
  * a service that answers with an already expired token cannot drive a refresh loop.
  */
 export const MIN_AUTO_INTERVAL_MS = 30_000;
-/** First back-off delay after a transient failure: never shorter than the minimum interval. */
-export const BACKOFF_BASE_MS = MIN_AUTO_INTERVAL_MS;
 /** Longest back-off delay. */
 export const BACKOFF_CAP_MS = 5 * 60_000;
 /** Jitter spreads retries by ±20 % so several windows or machines do not retry in step. */

@@ -12,7 +12,6 @@ import { isoTime } from '../util/time';
 import type { IRefreshScheduler, ISessionStore, RefreshFailure, RefreshFn, RefreshStatus, RefreshTrigger } from './contracts';
 import type { Lease } from './lease';
 import { backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, shouldRetry } from './refreshPlan';
-import type { SessionStore } from './sessionStore';
 import { computeExpiry } from './token';
 import type { Session, StoredTokens } from './types';
 import type { Clock } from '../util/clock';
@@ -24,7 +23,7 @@ export const MAX_TIMER_MS = 10 * 60_000;
 const MAX_LEASE_WAITS = 3;
 
 export interface RefreshSchedulerDeps {
-	store: SessionStore | ISessionStore;
+	store: ISessionStore;
 	refresh: RefreshFn;
 	clock: Clock;
 	/** `telematicsAuth.refreshBeforeExpirySeconds`, in ms. Read at each planning. */
@@ -328,9 +327,10 @@ export class RefreshScheduler implements IRefreshScheduler {
 		}
 		plan.shortStreak++;
 		const label = session.account.label;
+		const waits = `the next automatic refresh waits ${Math.round(minAutoInterval(plan.shortStreak) / 1000)} s`;
 		this.deps.log.warn(left <= 0
-			? `The service sent "${label}" a token that has already expired; the next automatic refresh waits ${Math.round(minAutoInterval(plan.shortStreak) / 1000)} s.`
-			: `The service sent "${label}" a token that expires in ${Math.round(left / 1000)} s; the next automatic refresh waits ${Math.round(minAutoInterval(plan.shortStreak) / 1000)} s.`);
+			? `The service sent "${label}" a token that has already expired; ${waits}.`
+			: `The service sent "${label}" a token that expires in ${Math.round(left / 1000)} s; ${waits}.`);
 		if (plan.shortStreak === 1 && !this.disposed) {
 			const message = left <= 0
 				? 'The service sent a token that has already expired. Check that this computer\'s clock is right; if it is, the service has a problem. Automatic refresh slows down until a normal token arrives.'

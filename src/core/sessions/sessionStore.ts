@@ -27,8 +27,8 @@ export function secretKeyFor(id: string): string {
 }
 
 /**
- * What one secret holds. `account` repeats the (non-secret) index record so another window
- * can show a new account as soon as its secret arrives, before globalState catches up.
+ * What one secret holds. `account` repeats the (non-secret) index record for windows of
+ * earlier versions; this version shows an account only when the index lists it.
  */
 export interface SecretPayload extends StoredTokens {
 	v: 1;
@@ -38,7 +38,7 @@ export interface SecretPayload extends StoredTokens {
 
 /** What reading one secret gave: tokens, or nothing (missing), or unreadable. */
 type SecretRead =
-	| { status: 'ok'; tokens: StoredTokens; needsLogin: boolean; account?: AccountRecord }
+	| { status: 'ok'; tokens: StoredTokens; needsLogin: boolean }
 	| { status: 'missing' }
 	| { status: 'corrupt' }
 	| { status: 'failed' };
@@ -475,8 +475,8 @@ export class SessionStore implements ISessionStore {
 			this.log.warn(`The stored tokens of "${account.label}" are unreadable; it needs a new login.`);
 			return { status: 'corrupt' };
 		}
-		const { v: _v, needsLogin, account: record, ...tokens } = payload;
-		return { status: 'ok', tokens, needsLogin: needsLogin === true, account: record };
+		const { v: _v, needsLogin, account: _account, ...tokens } = payload;
+		return { status: 'ok', tokens, needsLogin: needsLogin === true };
 	}
 
 	private entryFrom(account: AccountRecord, read: SecretRead): Entry {

@@ -89,11 +89,10 @@ export class TokenExposure implements vscode.Disposable {
 		const exposed = this.exposed(mode);
 		this.setEnvironment(exposed);
 		const names = this.services.config.exposeFiles();
-		const kinds = (['dotenv', 'jetbrains'] as const).filter((kind) => names.includes(ENV_FILE_NAMES[kind]));
 		for (const folder of vscode.workspace.workspaceFolders ?? []) {
 			if (folder.uri.scheme !== 'file') continue;
 			for (const kind of ['dotenv', 'jetbrains'] as const) {
-				const wanted = mode === 'environmentAndFiles' && kinds.includes(kind) ? exposed : undefined;
+				const wanted = mode === 'environmentAndFiles' && names.includes(ENV_FILE_NAMES[kind]) ? exposed : undefined;
 				await this.updateFile(folder.uri.fsPath, kind, wanted);
 			}
 		}
