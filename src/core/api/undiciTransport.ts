@@ -11,6 +11,7 @@ import { decideProxy } from './proxy';
 import type { HttpRequest, HttpResponse, ProxySettings, Transport } from './types';
 import { silentLog, type Log } from '../util/log';
 import { untranslated, type Translate } from '../util/translate';
+import { displayText } from '../util/displayText';
 import { hostOf } from '../util/url';
 
 /** Largest body we read; the service's answers are a few KiB. */
@@ -113,8 +114,8 @@ export function untrustedIssuer(url: string, secureContext: tls.SecureContext | 
 			let cert = socket.getPeerCertificate(true);
 			for (let depth = 0; depth < 10 && cert?.issuerCertificate && cert.issuerCertificate !== cert; depth++) cert = cert.issuerCertificate;
 			const issuer = cert?.issuer;
-			const name = issuer ? [issuer.CN, issuer.O].filter(Boolean).map(String).join(', ') : '';
-			done(name ? name.slice(0, 200) : undefined);
+			const name = issuer ? displayText([issuer.CN, issuer.O].filter(Boolean).map(String).join(', '), 200) : '';
+			done(name || undefined);
 		});
 		socket.once('error', () => done(undefined));
 	});

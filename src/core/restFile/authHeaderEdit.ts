@@ -4,6 +4,7 @@
 import { DEFAULT_TOKEN_VARIABLE, planFileVariable } from './fileVariable';
 import { blockAt, lineAt, parseBlock, parseBlocks, parseLayout, type Layout, type ParsedRequest } from './requestParser';
 import { deleteLine, sortEdits, type TextEdit } from './textEdit';
+import { displayText } from '../util/displayText';
 import { isJwtShaped, requireSafeToken } from '../util/tokenGrammar';
 
 /** A REST-client variable name: what `{{name}}` and `@name =` accept in every client we support. */
@@ -80,7 +81,7 @@ export function foreignAuthorizations(text: string, cursorOffsets: readonly numb
 		seen.add(block);
 		const request = parseBlock(layout.lines, layout.blocks[block]!).request;
 		const auth = request?.headers.find((h) => h.name.toLowerCase() === 'authorization');
-		if (request && auth && !isOurAuthorization(auth.value, variableName)) found.push({ line: request.requestLine, scheme: auth.value.split(/\s+/)[0]!.slice(0, 40) });
+		if (request && auth && !isOurAuthorization(auth.value, variableName)) found.push({ line: request.requestLine, scheme: displayText(auth.value.split(/\s+/)[0]!, 40) });
 	}
 	return found;
 }

@@ -2,6 +2,7 @@
 // `{{$dotenv NAME}}`, httpYac) and `http-client.private.env.json` (JetBrains HTTP Client,
 // httpYac; our keys go in `$shared`, which every environment sees). Pure: no `vscode`, no I/O.
 import { isSafeToken } from '../util/tokenGrammar';
+import { isSafeServiceUrl } from '../util/url';
 
 /** The variables this extension exposes. */
 export const TOKEN_KEY = 'TELEMATICS_TOKEN';
@@ -21,14 +22,9 @@ export interface Exposed {
 	baseUrl: string;
 }
 
-/** A base URL fit for a `.env` line and a JSON string: http(s), no whitespace or quotes. */
-function safeBaseUrl(value: string): boolean {
-	return /^https?:\/\/[^\s"'`\\]+$/.test(value) && value.length <= 2048;
-}
-
 function checked(exposed: Exposed | undefined): Exposed | undefined {
 	if (!exposed) return undefined;
-	if (!isSafeToken(exposed.token) || !safeBaseUrl(exposed.baseUrl)) throw new Error('Refused to write a value that is not a token or a service URL.');
+	if (!isSafeToken(exposed.token) || !isSafeServiceUrl(exposed.baseUrl)) throw new Error('Refused to write a value that is not a token or a service URL.');
 	return exposed;
 }
 

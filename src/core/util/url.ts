@@ -10,6 +10,11 @@ export function isLoopbackHost(hostname: string): boolean {
 		|| /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
+/** A service URL fit for a file line, an env value or a JSON string: http(s), no whitespace, quotes or backslashes. */
+export function isSafeServiceUrl(value: string): boolean {
+	return /^https?:\/\/[^\s"'`\\]+$/.test(value) && value.length <= 2048;
+}
+
 /** `host[:port]` of `url`; `fallback` when it has none or does not parse. Never credentials or a query. */
 export function hostOf(url: string, fallback = '(invalid URL)'): string {
 	try {

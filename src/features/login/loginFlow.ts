@@ -15,6 +15,7 @@ import { showError } from '../notifications/showError';
 import { notify } from '../notifications/notifications';
 import { runSteps, type LoginStep, type PrompterSlot } from './prompter';
 import { formatRemaining } from '../../core/util/time';
+import { displayText } from '../../core/util/displayText';
 
 /** What a login again starts with. The password is never prefilled. */
 export interface LoginPrefill {
@@ -50,16 +51,6 @@ export function accountLabel(kind: AccountKind, login: string, accessToken: stri
 	const name = decodeClaims(accessToken)?.['name'];
 	const clean = typeof name === 'string' ? displayText(name) : '';
 	return clean ? clean : maskSecret(login);
-}
-
-/** Text from outside made safe to show on one line. */
-export function displayText(value: string, max = 64): string {
-	const flat = value
-		.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g, ' ')
-		.replace(/\$\(/g, '$\u200a(')
-		.replace(/\s+/g, ' ')
-		.trim();
-	return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 /** The tokens to store for a Login response received at `now`. */

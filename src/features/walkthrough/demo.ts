@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import type { Session } from '../../core/sessions/types';
+import { isSafeServiceUrl } from '../../core/util/url';
 import { logIn } from '../login/loginFlow';
 import type { PrompterSlot } from '../login/prompter';
 
@@ -58,7 +59,9 @@ export const SAMPLE_FILE = 'telematics-sample.http';
 
 /** Writes the sample into the first workspace folder (an untitled file when there is none) and opens it. */
 export async function openSample(services: Services): Promise<vscode.TextEditor | undefined> {
-	const serviceUrl = services.store.active()?.account.serviceUrl ?? services.config.baseUrl();
+	const configured = services.store.active()?.account.serviceUrl ?? services.config.baseUrl();
+	// The URL goes into a file: only one that is a plain http(s) URL, else a placeholder to edit.
+	const serviceUrl = isSafeServiceUrl(configured) ? configured : 'https://your-service.invalid';
 	const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
 	let document: vscode.TextDocument;
 	if (folder) {
