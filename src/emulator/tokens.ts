@@ -84,7 +84,7 @@ export class TokenIssuer {
 		return this.issue(record.identity, exp);
 	}
 
-	/** Whether this emulator signed the token (expired or not). For tests and the swagger page. */
+	/** The claims of a token this emulator signed (expired or not), else undefined. `GET /v1/Me` asks this. */
 	verify(accessToken: string): Record<string, unknown> | undefined {
 		return verifyJwt(accessToken, this.secret);
 	}

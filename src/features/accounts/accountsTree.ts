@@ -24,27 +24,6 @@ export interface RowTreeNode {
 
 export type AccountsTreeNode = AccountTreeNode | RowTreeNode;
 
-export interface TreeSnapshotNode {
-	label: string;
-	description?: string;
-	contextValue?: string;
-	tooltip?: string;
-	icon?: string;
-	children: TreeSnapshotNode[];
-}
-
-export interface TreeSnapshot {
-	accounts: TreeSnapshotNode[];
-}
-
-function tooltipText(tooltip: vscode.TreeItem['tooltip']): string | undefined {
-	return typeof tooltip === 'string' ? tooltip : tooltip?.value;
-}
-
-function labelText(label: vscode.TreeItem['label']): string {
-	return typeof label === 'string' ? label : label?.label ?? '';
-}
-
 /** Nodes and tree items from the stored sessions; used only after they are read. */
 export class AccountsTreeRenderer {
 	constructor(private readonly services: Services) {}
@@ -97,22 +76,5 @@ export class AccountsTreeRenderer {
 		item.contextValue = `row.${row.key}`;
 		item.tooltip = row.tooltip ?? (row.description ? `${row.label}: ${row.description}` : undefined);
 		return item;
-	}
-
-	/** The whole tree as plain data, for tests (account nodes and their rows, claims included). */
-	snapshot(): TreeSnapshot {
-		const walk = (element: AccountsTreeNode): TreeSnapshotNode => {
-			const item = this.getTreeItem(element);
-			const icon = item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined;
-			return {
-				label: labelText(item.label),
-				description: typeof item.description === 'string' ? item.description : undefined,
-				contextValue: item.contextValue,
-				tooltip: tooltipText(item.tooltip),
-				icon,
-				children: item.collapsibleState === vscode.TreeItemCollapsibleState.None ? [] : this.getChildren(element).map(walk),
-			};
-		};
-		return { accounts: this.getChildren().map(walk) };
 	}
 }

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { LazyFeatures } from '../../lazyFeatures';
 import type { Services } from '../../services';
 import { nextTickDelay, TICK_SLACK_MS } from '../../core/models/statusModel';
-import type { AccountsTreeNode, AccountsTreeRenderer, TreeSnapshot } from './accountsTree';
+import type { AccountsTreeNode, AccountsTreeRenderer } from './accountsTree';
 
 export const VIEW_ID = 'telematicsAuth.accounts';
 export const HAS_ACCOUNTS_CONTEXT = 'telematicsAuth.hasAccounts';
@@ -58,11 +58,6 @@ export class AccountsView implements vscode.TreeDataProvider<AccountsTreeNode>, 
 	getTreeItem(element: AccountsTreeNode): vscode.TreeItem | Promise<vscode.TreeItem> {
 		const loaded = this.features.current?.accountsTree;
 		return loaded ? loaded.getTreeItem(element) : this.renderer().then((r) => r.getTreeItem(element));
-	}
-
-	/** The whole tree as plain data, for tests (account nodes and their rows, claims included). */
-	async snapshot(): Promise<TreeSnapshot> {
-		return (await this.renderer()).snapshot();
 	}
 
 	private update(): void {
