@@ -1,16 +1,17 @@
-// What the whole extension shares, created in extension.ts and handed to each feature.
+// What the whole extension shares, created in startup.ts and handed to each feature.
 import type * as vscode from 'vscode';
 import type { ApiClient } from './core/api/types';
 import type { Config } from './platform/config';
 import type { IRefreshScheduler, ISessionStore } from './core/sessions/contracts';
-import type { Log } from './core/util/log';
+import type { RedactingLog } from './core/util/logger';
 import type { Clock } from './core/util/clock';
+import type { PrompterSlot } from './features/login/prompter';
 
 export interface Services {
 	readonly context: vscode.ExtensionContext;
 	readonly config: Config;
 	/** Redacting log over the "Telematics Auth" LogOutputChannel. */
-	readonly log: Log;
+	readonly log: RedactingLog;
 	/** The channel itself, for `show()`. */
 	readonly output: vscode.LogOutputChannel;
 	readonly clock: Clock;
@@ -18,4 +19,6 @@ export interface Services {
 	readonly scheduler: IRefreshScheduler;
 	/** The API client; its network code (undici) loads on the first request. */
 	readonly api: ApiClient;
+	/** Asks the person: the login steps and the confirmations (a test may answer instead). */
+	readonly prompts: PrompterSlot;
 }

@@ -1,53 +1,54 @@
-// Wires the extension together, right after activate() returned (extension.ts loads this
-// bundle, dist/startup.js): settings, the log, the store, the scheduler, the status bar, the
-// Accounts view's shell and thin registrations. The stored sessions are read after that (the
-// UI shows a neutral state until then); the commands, the login flow and the REST-file
-// features load on first use (lazyFeatures.ts), the API client and undici on the first
-// request (core/api/lazyClient.ts). Nothing logs in by itself.
-import { elapsedMs, type ActivationTimings } from './core/util/startTime';
+// Wires the extension right after activate() returned (dist/startup.js): the store, the scheduler,
+// the views and the authentication provider at once; the commands once the stored sessions are read.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { lazyApiClient } from './core/api/lazyClient';
+import { createServiceClient } from './core/api/serviceClient';
 import type { RefreshFn } from './core/sessions/contracts';
-
 import { Config } from './platform/config';
-import { LazyFeatures } from './lazyFeatures';
 import { RedactingLog, sessionSecrets } from './core/util/logger';
 import type { Services } from './services';
 import { Lease } from './core/sessions/lease';
 import { RefreshScheduler } from './core/sessions/refreshScheduler';
 import { SessionStore } from './core/sessions/sessionStore';
 import { createTestApi, type TestApi } from './testApi';
-import { registerAccountsView } from './features/accounts/accountsView';
-import { registerLazyAuthenticationProvider } from './features/authProvider/lazyAuthProvider';
-import { registerStatusBar } from './features/statusBar/statusBar';
+import { registerAccountActions } from './features/accounts/accountActions';
+import { AccountsView } from './features/accounts/accountsView';
+import { registerAuthenticationProvider } from './features/authProvider/authProvider';
+import { registerHttpFileFeatures } from './features/restFiles/index';
+import { MultiStepInput } from './features/login/multiStepInput';
+import { PrompterSlot } from './features/login/prompter';
+import { registerSessionCommands } from './features/login/sessionCommands';
+import { recordMessages } from './features/notifications/notifications';
+import { StatusBar } from './features/statusBar/statusBar';
+import { chooseTokenExposure } from './features/tokens/exposureCommand';
+import { registerTokenCommands } from './features/tokens/tokenCommands';
+import { TokenExposure } from './features/tokens/tokenExposure';
+import { DemoService, openSample, tryDemo } from './features/walkthrough/demo';
 import { KeychainSecretBackend } from './platform/secretBackend';
 import { systemClock } from './core/util/clock';
+import { Command } from './commands';
 
 /**
- * Starts everything. `stubs`: the command stubs activate() registered so that a command run
- * before this point waits for it; they make way for the real registrations here.
+ * Starts everything. `stubs`: the command stubs activate() registered; a command run before the
+ * real ones are registered waits for this promise, then runs the real one.
  */
-export function startCore(context: vscode.ExtensionContext, stubs: vscode.Disposable[], timings: ActivationTimings, activateStartedAt: number): TestApi | undefined {
+export async function startCore(context: vscode.ExtensionContext, stubs: vscode.Disposable[], activateStartedAt: number): Promise<TestApi | undefined> {
 	const coreStartedAt = performance.now();
-	const subscriptions = context.subscriptions;
-	const add = (registered: vscode.Disposable | readonly vscode.Disposable[]): void => {
-		if (Array.isArray(registered)) subscriptions.push(...(registered as vscode.Disposable[]));
-		else subscriptions.push(registered as vscode.Disposable);
-	};
+	const msSince = (start: number): number => Math.round(performance.now() - start);
+	const add = (...registered: vscode.Disposable[]): void => void context.subscriptions.push(...registered);
+	const testMode = context.extensionMode === vscode.ExtensionMode.Test;
 
 	const config = new Config();
 	const output = vscode.window.createOutputChannel('Telematics Auth', { log: true });
-	const testMode = context.extensionMode === vscode.ExtensionMode.Test;
 	const log = new RedactingLog(output, testMode ? 500 : 0);
-	add([config, output]);
+	add(config, output);
 
 	const secrets = new KeychainSecretBackend(context.secrets, log);
 	const store = new SessionStore(secrets, context.globalState, { clock: systemClock, log });
 	log.setSecretSource(() => sessionSecrets(store.list()));
 	add(store);
 
-	const api = lazyApiClient(log, vscode.l10n.t);
+	const api = createServiceClient(log, vscode.l10n.t);
 	const refresh: RefreshFn = (request, options) =>
 		api.refresh(request, { timeoutMs: config.requestTimeoutMs(), proxy: config.proxy(), ...options });
 	const windowId = randomUUID();
@@ -63,32 +64,28 @@ export function startCore(context: vscode.ExtensionContext, stubs: vscode.Dispos
 	});
 	add(scheduler);
 
-	const services: Services = { context, config, log, output, clock: systemClock, store, scheduler, api };
+	const multiStepInput = new MultiStepInput();
+	const services: Services = { context, config, log, output, clock: systemClock, store, scheduler, api, prompts: new PrompterSlot(multiStepInput) };
+	const recentMessages = testMode ? recordMessages() : () => [];
 
-	// Not awaited: each secret read may be a round trip to wherever SecretStorage lives.
-	store.load().then(() => {
-		timings.storeReadyMs = elapsedMs(activateStartedAt);
-		log.info(`Read ${store.list().length} stored account(s) ${timings.storeReadyMs} ms after activation started.`);
+	// Not awaited here: each secret read may be a round trip to wherever SecretStorage lives.
+	const loaded = store.load().then(() => {
+		log.info(`Read ${store.list().length} stored account(s) ${msSince(activateStartedAt)} ms after activation started.`);
 	}, (e: unknown) => {
 		// The store marks unreadable accounts itself; this is a last resort.
 		log.error(`Could not read the stored sessions: ${e instanceof Error ? e.message : String(e)}`);
 	});
 
-	const declared = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? [];
-	for (const stub of stubs.splice(0)) stub.dispose();
-	const features = new LazyFeatures(services, declared.map((c) => c.command));
-	add(features);
-	const statusBar = registerStatusBar(services);
-	add(statusBar);
-	const accountsView = registerAccountsView(services, features);
-	add(accountsView);
-	add(registerLazyAuthenticationProvider(() => features.load().then((f) => f.authProvider)));
-	// Exposing the token (off by default) lives in the features bundle: loaded only when chosen.
+	const statusBar = new StatusBar(services);
+	const accountsView = new AccountsView(services);
+	add(statusBar, accountsView, registerAuthenticationProvider(services));
+
+	let exposure: TokenExposure | undefined;
 	const exposeIfChosen = (): void => {
-		if (config.exposeToken() !== 'off') features.load().then((f) => f.startTokenExposure(), () => undefined);
+		if (config.exposeToken() !== 'off') exposure ??= new TokenExposure(services);
 	};
 	exposeIfChosen();
-	add(config.onDidChange(exposeIfChosen));
+	add(config.onDidChange(exposeIfChosen), { dispose: () => exposure?.dispose() });
 
 	scheduler.start();
 	add(config.onDidChange(() => scheduler.reschedule()));
@@ -96,11 +93,21 @@ export function startCore(context: vscode.ExtensionContext, stubs: vscode.Dispos
 	add(vscode.window.onDidChangeWindowState((state) => {
 		if (state.focused) scheduler.checkDue();
 	}));
+	log.info(`Started in ${msSince(coreStartedAt)} ms, ${Math.round(coreStartedAt - activateStartedAt)} ms after activation started.`);
 
-	const testApi = testMode
-		? createTestApi({ services, features, log, statusBar, accountsView, timings })
-		: undefined;
-	timings.coreMs = elapsedMs(coreStartedAt);
-	log.info(`Telematics Auth activated in ${timings.activationMs} ms (bundle evaluation ${timings.bundleEvalMs} ms, then ${timings.hostWaitMs} ms until activate()); the core started ${elapsedMs(activateStartedAt, coreStartedAt)} ms later and took ${timings.coreMs} ms.`);
-	return testApi;
+	// The commands act on the stored sessions: until they are read, the stubs wait.
+	await loaded;
+	for (const stub of stubs.splice(0)) stub.dispose();
+	const demo = new DemoService();
+	add(
+		registerSessionCommands(services),
+		registerAccountActions(services),
+		registerTokenCommands(services),
+		registerHttpFileFeatures(services),
+		demo,
+		vscode.commands.registerCommand(Command.chooseTokenExposure, () => chooseTokenExposure()),
+		vscode.commands.registerCommand(Command.tryDemo, () => tryDemo(services, demo)),
+		vscode.commands.registerCommand(Command.openSample, () => openSample(services)),
+	);
+	return testMode ? createTestApi({ services, log, statusBar, accountsView, recentMessages }) : undefined;
 }

@@ -2,17 +2,37 @@
 // to answer the login prompts without UI, and snapshots of what a person would see, read from
 // the real status bar item and the real Accounts view's data provider.
 import * as vscode from 'vscode';
-import type { LazyFeatures } from './lazyFeatures';
 import type { RedactingLog } from './core/util/logger';
 import type { Services } from './services';
 import type { AccountsTreeNode } from './features/accounts/accountsTree';
 import type { AccountsView } from './features/accounts/accountsView';
 import type { ShownMessage } from './features/notifications/notifications';
 import type { Prompter } from './features/login/prompter';
-import type { StatusBar, StatusBarSnapshot } from './features/statusBar/statusBar';
-import type { ActivationTimings } from './core/util/startTime';
+import type { StatusBar } from './features/statusBar/statusBar';
 
-export type { ActivationTimings, ShownMessage, StatusBarSnapshot };
+export type { ShownMessage };
+
+/** What the status bar item shows. */
+export interface StatusBarSnapshot {
+	text: string;
+	/** The tooltip's markdown source. */
+	tooltip: string;
+	/** Theme color id of the background, if any. */
+	backgroundColor?: string;
+	accessibilityText: string;
+	command?: string;
+}
+
+function statusBarSnapshot({ item }: StatusBar): StatusBarSnapshot {
+	const { tooltip, command } = item;
+	return {
+		text: item.text,
+		tooltip: typeof tooltip === 'string' ? tooltip : tooltip?.value ?? '',
+		backgroundColor: item.backgroundColor?.id,
+		accessibilityText: item.accessibilityInformation?.label ?? '',
+		command: typeof command === 'string' ? command : command?.command,
+	};
+}
 
 export interface TreeSnapshotNode {
 	label: string;
@@ -57,34 +77,27 @@ export interface TestApi {
 	setPrompter(prompter: Prompter | undefined): void;
 	/** What the status bar item shows now. */
 	statusBar(): StatusBarSnapshot;
-	/** The Accounts view: account nodes and their rows (loads the features, as showing the view does). */
+	/** The Accounts view: account nodes and their rows. */
 	tree(): Promise<TreeSnapshot>;
 	/** The last lines written to the log (at most 500), already redacted, e.g. `[info] Logged in…`. */
 	logLines(): readonly string[];
-	/** The last notifications shown (information, warning, error), oldest first. All come from the features bundle: none before it loads. */
+	/** The last notifications shown (information, warning, error), oldest first. */
 	messages(): readonly ShownMessage[];
-	/** The login step on screen when the real multi-step input is in use (no test prompter). */
-	quickInput(): vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox | undefined;
-	/** What activation cost by our own clock (`activationMs` is 0 while `activate()` still runs). */
-	timings(): ActivationTimings;
 }
 
 export function createTestApi(parts: {
 	services: Services;
-	features: LazyFeatures;
 	log: RedactingLog;
 	statusBar: StatusBar;
 	accountsView: AccountsView;
-	timings: ActivationTimings;
+	recentMessages: () => readonly ShownMessage[];
 }): TestApi {
 	return {
 		services: parts.services,
-		setPrompter: (prompter) => parts.features.prompts.set(prompter),
-		statusBar: () => parts.statusBar.snapshot(),
+		setPrompter: (prompter) => parts.services.prompts.set(prompter),
+		statusBar: () => statusBarSnapshot(parts.statusBar),
 		tree: () => treeSnapshot(parts.accountsView),
 		logLines: () => parts.log.recent(),
-		messages: () => parts.features.current?.recentMessages() ?? [],
-		quickInput: () => parts.features.current?.multiStepInput.current,
-		timings: () => ({ ...parts.timings }),
+		messages: parts.recentMessages,
 	};
 }

@@ -10,23 +10,14 @@ function reason(e: unknown): string {
 	return e instanceof Error ? e.message : String(e);
 }
 
-/** Marks SecretStorageError across our bundles (each has its own copy of the class). */
-const SECRET_STORAGE_ERROR = Symbol.for('telematicsAuth.SecretStorageError');
-
 /** Thrown when the system keychain refuses a write. Its message is for people. */
 export class SecretStorageError extends Error {
-	readonly [SECRET_STORAGE_ERROR] = true;
-
 	constructor(message: string) {
 		super(message);
 		this.name = 'SecretStorageError';
 	}
 }
 
-/** Whether `e` is a SecretStorageError from any of our bundles. Use this, never `instanceof`. */
-export function isSecretStorageError(e: unknown): e is SecretStorageError {
-	return typeof e === 'object' && e !== null && (e as { [SECRET_STORAGE_ERROR]?: unknown })[SECRET_STORAGE_ERROR] === true;
-}
 
 export class KeychainSecretBackend implements SecretBackend {
 	readonly onDidChange: Event<{ key: string }>;

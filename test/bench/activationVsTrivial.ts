@@ -15,7 +15,7 @@ const RELOADS = 9;
 const TRIVIAL_ID = 'bench.trivial-status';
 
 /** A VSIX of an extension that shows one status bar item on startup, and nothing else. */
-function trivialVsix(): string {
+export function trivialVsix(): string {
 	const dir = makeTempDir('trivial');
 	fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({
 		name: 'trivial-status', publisher: 'bench', version: '0.0.1', license: 'MIT',

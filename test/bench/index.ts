@@ -3,6 +3,7 @@
 // here is printed as n/a with the reason.
 import { benchActivation, benchBundleSize, restoreDevelopmentBuild } from './activationBench';
 import { benchActivationVsTrivial } from './activationVsTrivial';
+import { benchStartupProfile } from './startupProfile';
 import { benchHttpsLogin, benchLogin } from './loginBench';
 import { benchTimer } from './timerBench';
 import { withinTarget, type BenchRow } from './types';
@@ -35,6 +36,7 @@ const BENCHES: Bench[] = [
 	{ name: 'activation bundle size', run: benchBundleSize },
 	{ name: 'activation time (real VS Code)', run: benchActivation },
 	{ name: 'activation against a trivial extension (VSIX)', run: benchActivationVsTrivial },
+	{ name: 'start-up profile against a trivial extension (VSIX)', run: benchStartupProfile },
 	{ name: 'login time', run: benchLogin },
 	{ name: 'login time over HTTPS', run: benchHttpsLogin },
 	{ name: 'status bar timer', run: benchTimer },

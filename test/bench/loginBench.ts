@@ -10,7 +10,7 @@ import * as tls from 'node:tls';
 import { createUndiciTransport } from '../../src/core/api/undiciTransport';
 import { makeTestCa, startHttpsFront } from '../support/testCa';
 import { loginBody, loginHeaders, joinUrl, LOGIN_PATH } from '../../src/core/api/client';
-import { lazyApiClient } from '../../src/core/api/lazyClient';
+import { createServiceClient } from '../../src/core/api/serviceClient';
 import type { LoginRequest } from '../../src/core/api/types';
 import { DEMO_USERS, startEmulator } from '../../src/emulator/server';
 import { silentLog } from '../../src/core/util/log';
@@ -60,7 +60,7 @@ export async function benchHttpsLogin(): Promise<BenchRow[]> {
 		const user = DEMO_USERS[0]!;
 		const login: LoginRequest = { kind: 'user', baseUrl: `https://localhost:${front.port}`, instanceId: user.instanceId, login: user.deviceToken, password: user.instanceKey, loginFieldsFormat: 'object' };
 		const transport = createUndiciTransport({ env: { SSL_CERT_FILE: ca.bundleFile } });
-		const client = createApiClient(async () => transport, silentLog);
+		const client = createApiClient(transport, silentLog);
 		const proxy = { strictSSL: true, noProxy: [] };
 		const agent = new Agent({ connect: { ca: [fs.readFileSync(ca.caFile, 'utf8')] } });
 		const url = joinUrl(login.baseUrl, LOGIN_PATH);
@@ -100,7 +100,7 @@ export async function benchLogin(): Promise<BenchRow[]> {
 			password: user.instanceKey,
 			loginFieldsFormat: 'object',
 		};
-		const client = lazyApiClient(silentLog);
+		const client = createServiceClient(silentLog);
 		const viaClient = async (): Promise<void> => {
 			const tokens = await client.login(login, { timeoutMs: 30_000 });
 			if (!tokens.accessToken) throw new Error('no token');

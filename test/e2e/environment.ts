@@ -6,7 +6,7 @@ import type { EmulatorConfig, EmulatorUser, RunningEmulator } from '../../src/em
 import { startEmulator } from '../../src/emulator/server';
 import { launchBrowser, makeTempDir, startCodeServer, type RunningCodeServer } from '../host/codeServer';
 import { projectRoot } from '../host/paths';
-import { Workbench } from './workbench';
+import { QUICK_INPUT_BOX, Workbench } from './workbench';
 
 export interface E2eEnvironment {
 	emulator: RunningEmulator;
@@ -57,9 +57,9 @@ export async function logInAsUser(wb: Workbench, user: EmulatorUser, options: { 
 	await wb.chooseRow('Telematics: Log In as User');
 	await wb.accept(/\(1\/4\)/); // the service URL, prefilled from the setting
 	await wb.waitForQuickInput(/User Group InstanceID/);
-	await wb.page.fill('.quick-input-widget .quick-input-box input', user.instanceId);
+	await wb.page.fill(QUICK_INPUT_BOX, user.instanceId);
 	await options.onStep?.('instanceId');
-	await wb.page.press('.quick-input-widget .quick-input-box input', 'Enter');
+	await wb.page.press(QUICK_INPUT_BOX, 'Enter');
 	await wb.answer(/Device token/, user.deviceToken);
 	await wb.answer(/InstanceKey/, options.password ?? user.instanceKey);
 }

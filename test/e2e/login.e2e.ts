@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { DEMO_USERS } from '../../src/emulator/server';
 import { logInAsUser, startE2e, type E2eEnvironment } from './environment';
-import { waitFor } from './workbench';
+import { QUICK_INPUT_BOX, waitFor } from './workbench';
 
 const USER = DEMO_USERS[0]!;
 const SECOND_USER = DEMO_USERS[1]!;
@@ -30,6 +30,42 @@ describe('Logging in as a user (real VS Code in Chromium)', function () {
 
 	after(async function () {
 		await env?.close();
+	});
+
+	it('numbers the login steps, checks the URL, offers Back that keeps what was typed, hides the key, and Escape changes nothing', async function () {
+		const wb = env.workbench;
+		await wb.runCommand('Telematics: Log In as User');
+		const first = await wb.waitForQuickInput(/\(1\/4\)/);
+		assert.match(first, /Log In as User/);
+		assert.ok(first.includes(env.emulator.url), 'the configured URL is offered first');
+		assert.equal(await wb.quickInputBack().count(), 0, 'no Back on step 1');
+
+		await wb.page.fill(QUICK_INPUT_BOX, 'http://example.com');
+		await wb.waitForQuickInput(/https:\/\//);
+		await wb.page.press(QUICK_INPUT_BOX, 'Enter');
+		assert.match(await wb.waitForQuickInput(/\(1\/4\)/), /https:\/\//, 'a plain-http URL is not accepted');
+
+		await wb.page.fill(QUICK_INPUT_BOX, '');
+		await wb.page.press(QUICK_INPUT_BOX, 'Enter');
+		await wb.waitForQuickInput(/\(2\/4\)[\s\S]*User Group InstanceID|User Group InstanceID[\s\S]*\(2\/4\)/);
+		await wb.page.fill(QUICK_INPUT_BOX, 'typed-instance');
+		await wb.quickInputBack().click();
+		await wb.waitForQuickInput(/\(1\/4\)/);
+		await wb.page.press(QUICK_INPUT_BOX, 'Enter');
+		await wb.waitForQuickInput(/\(2\/4\)/);
+		assert.equal(await wb.quickInputValue(), 'typed-instance', 'Back and forward keeps what was typed');
+
+		await wb.page.fill(QUICK_INPUT_BOX, USER.instanceId);
+		await wb.page.press(QUICK_INPUT_BOX, 'Enter');
+		await wb.answer(/\(3\/4\)/, USER.deviceToken);
+		await wb.waitForQuickInput(/\(4\/4\)[\s\S]*InstanceKey|InstanceKey[\s\S]*\(4\/4\)/);
+		assert.equal(await wb.quickInputIsPassword(), true, 'the InstanceKey is not shown');
+		assert.equal(await wb.quickInputValue(), '');
+
+		await wb.page.keyboard.press('Escape');
+		await waitFor('the quick input to close', () => wb.quickInputText(), (text) => text === '');
+		assert.equal(env.emulator.stats.loginCalls, 0, 'nothing was sent');
+		assert.match((await wb.status()).text, /Log In/, 'still logged out');
 	});
 
 	it('logs in from the command palette and shows the account and time left in the status bar', async function () {

@@ -11,7 +11,7 @@ export const EXTENSION_ID = 'telematics-tools.telematics-auth';
 export const STATUS_ITEM_SELECTOR = `.statusbar-item[id="${EXTENSION_ID}.telematicsAuth.status"]`;
 
 const QUICK_INPUT = '.quick-input-widget';
-const QUICK_INPUT_BOX = `${QUICK_INPUT} .quick-input-box input`;
+export const QUICK_INPUT_BOX = `${QUICK_INPUT} .quick-input-box input`;
 
 export interface Notification {
 	text: string;
@@ -113,6 +113,21 @@ export class Workbench {
 	async accept(expected: string | RegExp): Promise<void> {
 		await this.waitForQuickInput(expected);
 		await this.page.press(QUICK_INPUT_BOX, 'Enter');
+	}
+
+	/** What is typed in the quick input's box now. */
+	async quickInputValue(): Promise<string> {
+		return this.page.inputValue(QUICK_INPUT_BOX);
+	}
+
+	/** Whether the quick input's box hides what is typed (a password step). */
+	async quickInputIsPassword(): Promise<boolean> {
+		return (await this.page.getAttribute(QUICK_INPUT_BOX, 'type')) === 'password';
+	}
+
+	/** The Back button in the quick input's title bar, if it shows one. */
+	quickInputBack(): Locator {
+		return this.page.locator(`${QUICK_INPUT} .quick-input-titlebar .codicon-quick-input-back`);
 	}
 
 	async closeQuickInput(): Promise<void> {

@@ -5,7 +5,7 @@
 // refresh scheduler, over a keychain that refuses writes at random. It counts what must never
 // happen. The unit suite asserts every count is 0; `npm run bench` prints them.
 import * as fc from 'fast-check';
-import { isApiError } from '../../src/core/api/errors';
+import { ApiError } from '../../src/core/api/errors';
 import { createApiClient } from '../../src/core/api/client';
 import type { HttpRequest, HttpResponse, LoginRequest, Transport } from '../../src/core/api/types';
 import { planAuthEdit } from '../../src/core/restFile/authHeaderEdit';
@@ -216,9 +216,9 @@ async function scenario(login: Answer, refresh: Answer, failures: boolean[], cou
 		}
 		return respond(login, request);
 	};
-	const client = createApiClient(async () => transport, log);
+	const client = createApiClient(transport, log);
 	const crash = (e: unknown) => {
-		if (isApiError(e)) messages.push(e.message, ...e.details.map((d) => `${d.key} ${d.message}`));
+		if (e instanceof ApiError) messages.push(e.message, ...e.details.map((d) => `${d.key} ${d.message}`));
 		else counts.crashes++;
 	};
 

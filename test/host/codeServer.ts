@@ -28,6 +28,8 @@ export interface WorkbenchPayload {
 	extensionDevelopmentPath?: string;
 	/** Absolute path of the compiled tests module (without `.js`) whose `run()` to call. */
 	extensionTestsPath?: string;
+	/** The extension host waits on this inspector port before its first line (the start-up profile). */
+	inspectBrkExtensions?: number;
 }
 
 export interface RunningCodeServer {
@@ -205,6 +207,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 			const entries: [string, string][] = [];
 			if (payload.extensionDevelopmentPath) entries.push(['extensionDevelopmentPath', remote(payload.extensionDevelopmentPath)]);
 			if (payload.extensionTestsPath) entries.push(['extensionTestsPath', remote(payload.extensionTestsPath)]);
+			if (payload.inspectBrkExtensions) entries.push(['inspect-brk-extensions', String(payload.inspectBrkExtensions)]);
 			const query = new URLSearchParams({ folder: workspace });
 			if (entries.length) query.set('payload', JSON.stringify(entries));
 			return `${url}/?${query.toString()}`;

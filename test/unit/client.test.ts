@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { ApiError } from '../../src/core/api/errors';
 import type { ApiErrorKind } from '../../src/core/api/types';
-import { lazyApiClient } from '../../src/core/api/lazyClient';
+import { createServiceClient } from '../../src/core/api/serviceClient';
 import type { ApiClient, LoginFieldsFormat, LoginRequest, RequestOptions, TokenResponse } from '../../src/core/api/types';
 import { errorCode, networkReason } from '../../src/core/api/undiciTransport';
 import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RunningEmulator } from '../../src/emulator/server';
@@ -75,7 +75,7 @@ describe('API client against the emulator', function () {
 		emulator.setFaults({});
 		emulator.resetRateLimit();
 		log = new RecordingLog();
-		client = lazyApiClient(log);
+		client = createServiceClient(log);
 	});
 	afterEach(() => {
 		for (const line of log.lines) assertNoSecrets(line, 'log line');
@@ -268,7 +268,7 @@ describe('API client against odd answers', function () {
 	after(async () => close(server));
 	beforeEach(() => {
 		log = new RecordingLog();
-		client = lazyApiClient(log);
+		client = createServiceClient(log);
 	});
 	afterEach(() => {
 		for (const line of log.lines) assertNoSecrets(line, 'log line');
@@ -403,7 +403,7 @@ describe('API client through a proxy', function () {
 
 	it('goes through http.proxy for a non-loopback host', async () => {
 		proxy.answer = 'tunnel';
-		const client = lazyApiClient(new RecordingLog());
+		const client = createServiceClient(new RecordingLog());
 		const url = `http://telematics.test:${emulator.port}`;
 		remember(await client.login(userLogin(url), { ...OPTIONS, proxy: { proxyUrl: proxy.url, strictSSL: true, noProxy: [] } }));
 		assert.deepEqual(proxy.targets.at(-1), `telematics.test:${emulator.port}`);
@@ -411,7 +411,7 @@ describe('API client through a proxy', function () {
 
 	it('a proxy asking for authentication → network naming the proxy', async () => {
 		proxy.answer = '407';
-		const client = lazyApiClient(new RecordingLog());
+		const client = createServiceClient(new RecordingLog());
 		const error = await expectFailure(client.login(userLogin('http://telematics.test'), { ...OPTIONS, proxy: { proxyUrl: proxy.url, strictSSL: true, noProxy: [] } }), 'network');
 		assert.match(error.message, new RegExp(`the proxy ${new URL(proxy.url).host} asked for authentication`));
 	});
@@ -420,7 +420,7 @@ describe('API client through a proxy', function () {
 		const closed = createServer();
 		const deadProxy = await listen(closed);
 		await close(closed);
-		const client = lazyApiClient(new RecordingLog());
+		const client = createServiceClient(new RecordingLog());
 		const error = await expectFailure(client.login(userLogin('http://telematics.test'), { ...OPTIONS, proxy: { proxyUrl: deadProxy, strictSSL: true, noProxy: [] } }), 'network');
 		assert.match(error.message, new RegExp(`connection refused \\(through the proxy ${new URL(deadProxy).host}\\)`));
 	});

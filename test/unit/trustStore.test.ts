@@ -125,7 +125,7 @@ describe('the client over HTTPS, with certificate checks on', function () {
 	/** A client whose OS store is `bundle` (as SSL_CERT_FILE), with no NODE_EXTRA_CA_CERTS. */
 	function client(bundle: TestCa['bundleFile'], env: NodeJS.ProcessEnv = {}, log = new RecordingLog()) {
 		const transport = createUndiciTransport({ env: { SSL_CERT_FILE: bundle, ...env }, log, trustStore: linux({}) });
-		return { log, client: createApiClient(async () => transport, log) };
+		return { log, client: createApiClient(transport, log) };
 	}
 	const settings = (extra: Partial<ProxySettings> = {}): ProxySettings => ({ strictSSL: true, noProxy: [], ...extra });
 

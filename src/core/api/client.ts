@@ -1,7 +1,6 @@
-// The API client: builds Login and RefreshToken requests, sends them through a transport
-// loaded on first use, and turns answers into tokens or an ApiError with a message a person
-// can act on. Pure: no `vscode` import; the network lives behind `Transport`.
-import { ApiError, cancelledMessage, failureMessage, isApiError, noRefreshTokenMessage, unreachableMessage, unsafeTokenMessage, type FailureContext } from './errors';
+// The API client: Login and RefreshToken requests through a `Transport`, their answers turned
+// into tokens or an ApiError with a message a person can act on.
+import { ApiError, cancelledMessage, failureMessage, noRefreshTokenMessage, unreachableMessage, unsafeTokenMessage, type FailureContext } from './errors';
 import { interpretResponse } from './parse';
 import type { ApiClient, HttpRequest, LoginRequest, RefreshRequest, RequestOptions, TokenResponse, Transport } from './types';
 import type { Log } from '../util/log';
@@ -52,9 +51,7 @@ export function refreshHeaders(request: RefreshRequest): Record<string, string> 
 }
 
 /** `t` words the error messages (the VS Code layer passes `vscode.l10n.t`). */
-export function createApiClient(loadTransport: () => Promise<Transport>, log: Log, t: Translate = untranslated): ApiClient {
-	/** Kept once loaded, so later requests skip the loader's promise. */
-	let loaded: Transport | undefined;
+export function createApiClient(transport: Transport, log: Log, t: Translate = untranslated): ApiClient {
 
 	async function send(
 		httpRequest: HttpRequest,
@@ -80,10 +77,9 @@ export function createApiClient(loadTransport: () => Promise<Transport>, log: Lo
 
 		let response;
 		try {
-			const transport = loaded ?? (loaded = await loadTransport());
 			response = await transport(httpRequest);
 		} catch (e) {
-			if (isApiError(e)) throw failed(e);
+			if (e instanceof ApiError) throw failed(e);
 			if (httpRequest.signal?.aborted) throw failed(new ApiError('cancelled', cancelledMessage(t)));
 			const name = e instanceof Error ? e.name : typeof e;
 			log.error(`${shown}: unexpected ${name} from the network layer`);

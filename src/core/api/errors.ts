@@ -6,15 +6,7 @@ import type { AccountKind, ApiErrorKind, ValidationDetail } from './types';
 import { untranslated, type Translate } from '../util/translate';
 import { formatSeconds, formatWait } from '../util/time';
 
-/**
- * Marks our errors. The extension ships as several bundles (activation, features, network),
- * each with its own copy of this class, so `instanceof` fails across them; the mark does not.
- */
-const API_ERROR = Symbol.for('telematicsAuth.ApiError');
-
 export class ApiError extends Error {
-	readonly [API_ERROR] = true;
-
 	constructor(
 		readonly kind: ApiErrorKind,
 		message: string,
@@ -38,10 +30,6 @@ export function isTransientKind(kind: ApiErrorKind): boolean {
 	return kind === 'network' || kind === 'timeout' || kind === 'serverUnavailable';
 }
 
-/** Whether `e` is an ApiError from any of our bundles. Use this, never `instanceof ApiError`. */
-export function isApiError(e: unknown): e is ApiError {
-	return typeof e === 'object' && e !== null && (e as { [API_ERROR]?: unknown })[API_ERROR] === true;
-}
 
 /** What a message needs to know about the request that failed. */
 export interface FailureContext {

@@ -1,11 +1,10 @@
-// The network: one HTTP request through undici, direct or through a proxy. Bundled apart
-// (in dist/network.js) and loaded on the first request only, so activation never pays
-// for undici. Failures come back as ApiError `network`, `timeout` or `cancelled`.
+// One HTTP request through undici (loaded on the first request), direct or through a proxy.
+// Failures come back as ApiError `network`, `timeout` or `cancelled`.
 import { EventEmitter } from 'node:events';
 import { isIP } from 'node:net';
 import * as tls from 'node:tls';
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
-import { ApiError, cancelledMessage, isApiError, networkMessage, timeoutMessage, tooLargeMessage, untrustedCertificateMessage } from './errors';
+import type { Dispatcher } from 'undici';
+import { ApiError, cancelledMessage, networkMessage, timeoutMessage, tooLargeMessage, untrustedCertificateMessage } from './errors';
 import { loadTrustedRoots, nodeTrustStoreDeps, type TrustStoreDeps } from './trustStore';
 import { decideProxy } from './proxy';
 import type { HttpRequest, HttpResponse, ProxySettings, Transport } from './types';
@@ -121,7 +120,15 @@ export function untrustedIssuer(url: string, secureContext: tls.SecureContext | 
 	});
 }
 
+type Undici = typeof import('./undici');
+
 export function createUndiciTransport(options: TransportOptions = {}): Transport {
+	let undici: Promise<Undici> | undefined;
+	const loadUndici = (): Promise<Undici> => {
+		undici ??= import('./undici');
+		undici.catch(() => (undici = undefined)); // the next request tries again
+		return undici;
+	};
 	const env = options.env ?? process.env;
 	const t = options.t ?? untranslated;
 	const log = options.log ?? silentLog;
@@ -146,7 +153,7 @@ export function createUndiciTransport(options: TransportOptions = {}): Transport
 		return context;
 	}
 
-	function dispatcherFor(url: string, settings: ProxySettings, secureContext: tls.SecureContext | undefined, contextKey: string): { dispatcher: Dispatcher; viaProxy?: string } {
+	function dispatcherFor({ Agent, ProxyAgent }: Undici, url: string, settings: ProxySettings, secureContext: tls.SecureContext | undefined, contextKey: string): { dispatcher: Dispatcher; viaProxy?: string } {
 		const decision = decideProxy(url, settings, env);
 		const tlsOptions = { rejectUnauthorized: settings.strictSSL, ...(secureContext && { secureContext }) };
 		if (decision.kind === 'direct') {
@@ -190,9 +197,10 @@ export function createUndiciTransport(options: TransportOptions = {}): Transport
 			const settings = req.proxy ?? NO_SETTINGS;
 			// Plain http (the emulator on loopback) needs no roots: they load on the first https request.
 			if (req.url.startsWith('https:')) secureContext = await secureContextFor(settings);
-			const chosen = dispatcherFor(req.url, settings, secureContext, secureContext ? JSON.stringify(settings.extraCertificates ?? []) : '');
+			const loaded = await loadUndici();
+			const chosen = dispatcherFor(loaded, req.url, settings, secureContext, secureContext ? JSON.stringify(settings.extraCertificates ?? []) : '');
 			viaProxy = chosen.viaProxy;
-			const response = await request(req.url, {
+			const response = await loaded.request(req.url, {
 				method: req.method,
 				headers: req.headers,
 				body: req.body,
@@ -204,7 +212,7 @@ export function createUndiciTransport(options: TransportOptions = {}): Transport
 			const body = await readCapped(response.body, req.url, t);
 			return { status: response.statusCode, headers: flattenHeaders(response.headers), body };
 		} catch (e) {
-			if (isApiError(e)) throw e;
+			if (e instanceof ApiError) throw e;
 			if (req.signal?.aborted) throw new ApiError('cancelled', cancelledMessage(t));
 			const host = hostOf(req.url);
 			const code = errorCode(e);

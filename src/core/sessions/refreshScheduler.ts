@@ -5,7 +5,7 @@
 // a chain of such timers, so after the machine sleeps a due refresh is noticed within
 // 10 minutes of waking (or at once if the VS Code layer calls `checkDue()` on window focus).
 // Idle cost: at most 6 wake-ups an hour per account, plus one per refresh.
-import { ApiError, isApiError } from '../api/errors';
+import { ApiError } from '../api/errors';
 import { Emitter } from '../util/emitter';
 import type { Log } from '../util/log';
 import { isoTime } from '../util/time';
@@ -253,7 +253,7 @@ export class RefreshScheduler implements IRefreshScheduler {
 					refreshToken: sent.refreshToken,
 				});
 			} catch (error) {
-				if (isApiError(error) && error.kind === 'badCredentials') {
+				if (error instanceof ApiError && error.kind === 'badCredentials') {
 					// Refused: unless another window rotated the token meanwhile, it is spent for good.
 					const again = await this.reload(id).catch(() => undefined);
 					if (again?.tokens && again.tokens.refreshToken !== sent.refreshToken) return again;
@@ -408,7 +408,7 @@ function fingerprintOf(tokens: StoredTokens | undefined): string {
 }
 
 function toApiError(error: unknown): ApiError {
-	if (isApiError(error)) return error;
+	if (error instanceof ApiError) return error;
 	// Not from the API client (e.g. a storage failure): keep only a safe, generic message.
 	return new ApiError('badResponse', 'The refreshed tokens could not be handled or saved.');
 }

@@ -10,11 +10,7 @@ import type { Disposable } from '../types';
 
 type Level = keyof Log;
 
-/** Marks RedactingLog across our bundles (each has its own copy of the class). */
-const REDACTING_LOG = Symbol.for('telematicsAuth.RedactingLog');
-
 export class RedactingLog implements Log {
-	readonly [REDACTING_LOG] = true;
 	private secretSource: () => Iterable<string> = () => [];
 	private readonly transient = new Set<string[]>();
 	private readonly ring: string[] = [];
@@ -68,11 +64,6 @@ export class RedactingLog implements Log {
 		}
 		this.sink[level](line);
 	}
-}
-
-/** `log` as a RedactingLog if it is one (from any of our bundles). Use this, never `instanceof`. */
-export function asRedactingLog(log: Log): RedactingLog | undefined {
-	return (log as { [REDACTING_LOG]?: unknown })[REDACTING_LOG] === true ? log as RedactingLog : undefined;
 }
 
 /** The secret values of sessions, for `setSecretSource`. */

@@ -1,12 +1,9 @@
-// The Accounts view as activation registers it: the view, its refresh events, the
-// `telematicsAuth.hasAccounts` context key and its live descriptions. The nodes and tree
-// items come from the renderer in the features bundle (accountsTree.ts), loaded when the
-// view first asks for its root, so the activation bundle carries only this shell.
+// The Accounts view: its refresh events, the `telematicsAuth.hasAccounts` context key and its
+// live descriptions; the nodes and rows come from accountsTree.ts.
 import * as vscode from 'vscode';
-import type { LazyFeatures } from '../../lazyFeatures';
 import type { Services } from '../../services';
 import { nextTickDelay, TICK_SLACK_MS } from '../../core/models/statusModel';
-import type { AccountsTreeNode, AccountsTreeRenderer } from './accountsTree';
+import { AccountsTreeRenderer, type AccountsTreeNode } from './accountsTree';
 
 export const VIEW_ID = 'telematicsAuth.accounts';
 export const HAS_ACCOUNTS_CONTEXT = 'telematicsAuth.hasAccounts';
@@ -23,8 +20,10 @@ export class AccountsView implements vscode.TreeDataProvider<AccountsTreeNode>, 
 	private timer: unknown;
 	private hasAccounts: boolean | undefined;
 	private disposed = false;
+	private readonly renderer: AccountsTreeRenderer;
 
-	constructor(private readonly services: Services, private readonly features: LazyFeatures) {
+	constructor(private readonly services: Services) {
+		this.renderer = new AccountsTreeRenderer(services);
 		this.treeView = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this, showCollapseAll: false });
 		const changed = () => {
 			this.changed.fire();
@@ -42,22 +41,14 @@ export class AccountsView implements vscode.TreeDataProvider<AccountsTreeNode>, 
 		this.update();
 	}
 
-	/**
-	 * The renderer, loading the features if need be. LazyFeatures.load() waits for the stored
-	 * sessions first, so until they are read the root waits (VS Code shows progress, not the welcome view).
-	 */
-	private renderer(): Promise<AccountsTreeRenderer> {
-		return this.features.load().then((f) => f.accountsTree);
-	}
-
+	/** Until the stored sessions are read the root waits (VS Code shows progress, not the welcome view). */
 	getChildren(element?: AccountsTreeNode): AccountsTreeNode[] | Promise<AccountsTreeNode[]> {
-		const loaded = this.features.current?.accountsTree;
-		return loaded ? loaded.getChildren(element) : this.renderer().then((r) => r.getChildren(element));
+		const { store } = this.services;
+		return store.loaded ? this.renderer.getChildren(element) : store.ready.then(() => this.renderer.getChildren(element));
 	}
 
-	getTreeItem(element: AccountsTreeNode): vscode.TreeItem | Promise<vscode.TreeItem> {
-		const loaded = this.features.current?.accountsTree;
-		return loaded ? loaded.getTreeItem(element) : this.renderer().then((r) => r.getTreeItem(element));
+	getTreeItem(element: AccountsTreeNode): vscode.TreeItem {
+		return this.renderer.getTreeItem(element);
 	}
 
 	private update(): void {
@@ -103,9 +94,4 @@ export class AccountsView implements vscode.TreeDataProvider<AccountsTreeNode>, 
 		this.timer = undefined;
 		for (const d of this.disposables) d.dispose();
 	}
-}
-
-/** Registers the view; `features` loads its renderer when the view first asks for its nodes. */
-export function registerAccountsView(services: Services, features: LazyFeatures): AccountsView {
-	return new AccountsView(services, features);
 }

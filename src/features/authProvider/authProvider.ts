@@ -16,10 +16,9 @@ import {
 	type AuthSessionData,
 } from '../../core/sessions/authSessions';
 import type { Session } from '../../core/sessions/types';
-import { AUTH_PROVIDER_ID } from './lazyAuthProvider';
 import { Command } from '../../commands';
 
-export { AUTH_PROVIDER_ID };
+export const AUTH_PROVIDER_ID = 'telematics';
 
 function copy(data: AuthSessionData): vscode.AuthenticationSession {
 	return { id: data.id, accessToken: data.accessToken, account: { ...data.account }, scopes: [...data.scopes] };
@@ -116,4 +115,11 @@ export class TelematicsAuthProvider implements vscode.AuthenticationProvider, vs
 		if (isEmptyDiff(diff)) return;
 		this.changeEmitter.fire({ added: diff.added.map(copy), removed: diff.removed.map(copy), changed: diff.changed.map(copy) });
 	}
+}
+
+/** Registers the `telematics` provider with VS Code. */
+export function registerAuthenticationProvider(services: Services): vscode.Disposable {
+	const provider = new TelematicsAuthProvider(services);
+	const registration = vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, vscode.l10n.t('Telematics'), provider, { supportsMultipleAccounts: true });
+	return vscode.Disposable.from(registration, provider);
 }

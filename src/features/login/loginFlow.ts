@@ -2,9 +2,8 @@
 // progress notification, store the result. A failed or cancelled login changes nothing
 // stored, so an earlier session of the same account stays usable. Never runs by itself.
 import * as vscode from 'vscode';
-import { isApiError } from '../../core/api/errors';
+import { ApiError } from '../../core/api/errors';
 import type { AccountKind, TokenResponse } from '../../core/api/types';
-import { asRedactingLog } from '../../core/util/logger';
 import type { Services } from '../../services';
 import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServiceUrl } from '../../core/models/loginInput';
 import { computeExpiry, decodeClaims } from '../../core/sessions/token';
@@ -13,7 +12,7 @@ import { maskSecret } from '../../core/util/redact';
 import { hostOf } from '../../core/util/url';
 import { showError } from '../notifications/showError';
 import { notify } from '../notifications/notifications';
-import { runSteps, type LoginStep, type PrompterSlot } from './prompter';
+import { runSteps, type LoginStep } from './prompter';
 import { formatRemaining } from '../../core/util/time';
 import { displayText } from '../../core/util/displayText';
 
@@ -113,8 +112,8 @@ function loginSteps(services: Services, kind: AccountKind, prefill: LoginPrefill
 }
 
 /** Asks the four fields; undefined when the person cancelled. */
-export async function askLogin(services: Services, prompts: PrompterSlot, kind: AccountKind, prefill: LoginPrefill = {}): Promise<LoginAnswers | undefined> {
-	const values = await runSteps(prompts.current, loginSteps(services, kind, prefill));
+export async function askLogin(services: Services, kind: AccountKind, prefill: LoginPrefill = {}): Promise<LoginAnswers | undefined> {
+	const values = await runSteps(services.prompts.current, loginSteps(services, kind, prefill));
 	if (!values?.serviceUrl || !values.instanceId || !values.login || values.password === undefined) return undefined;
 	return { serviceUrl: values.serviceUrl, instanceId: values.instanceId, login: values.login, password: values.password };
 }
@@ -123,20 +122,20 @@ export async function askLogin(services: Services, prompts: PrompterSlot, kind: 
  * The whole login: ask, call Login, store. Returns the stored session, or undefined when
  * cancelled or failed (the failure was shown; nothing stored changed).
  */
-export async function runLoginFlow(services: Services, prompts: PrompterSlot, kind: AccountKind, prefill: LoginPrefill = {}): Promise<Session | undefined> {
-	const answers = await askLogin(services, prompts, kind, prefill);
+export async function runLoginFlow(services: Services, kind: AccountKind, prefill: LoginPrefill = {}): Promise<Session | undefined> {
+	const answers = await askLogin(services, kind, prefill);
 	if (!answers) {
 		services.log.info(`Login as ${kind} cancelled; nothing changed.`);
 		return undefined;
 	}
-	return logIn(services, prompts, kind, answers);
+	return logIn(services, kind, answers);
 }
 
 /** Calls Login with `answers` and stores the session (the flow after its questions; the demo uses it too). */
-export async function logIn(services: Services, prompts: PrompterSlot, kind: AccountKind, answers: LoginAnswers): Promise<Session | undefined> {
+export async function logIn(services: Services, kind: AccountKind, answers: LoginAnswers): Promise<Session | undefined> {
 	const { serviceUrl, instanceId, login, password } = answers;
 	const host = hostOf(serviceUrl);
-	const masking = asRedactingLog(services.log)?.addSecrets([password, kind === 'user' ? login : undefined]);
+	const masking = services.log.addSecrets([password, kind === 'user' ? login : undefined]);
 	try {
 		services.log.info(`Logging in as ${kind} to ${host}…`);
 		const response = await vscode.window.withProgress(
@@ -160,13 +159,13 @@ export async function logIn(services: Services, prompts: PrompterSlot, kind: Acc
 		void notify('info', vscode.l10n.t('Logged in as {0} (token valid for {1}).', label, left));
 		return session;
 	} catch (e) {
-		if (isApiError(e) && e.kind === 'cancelled') {
+		if (e instanceof ApiError && e.kind === 'cancelled') {
 			services.log.info('Login cancelled; nothing changed.');
 			return undefined;
 		}
 		showError(services, e, {
 			prefix: vscode.l10n.t('Could not log in to {0}.', host),
-			tryAgain: () => runLoginFlow(services, prompts, kind, { serviceUrl, instanceId, login }),
+			tryAgain: () => runLoginFlow(services, kind, { serviceUrl, instanceId, login }),
 		});
 		return undefined;
 	} finally {

@@ -15,9 +15,6 @@ function validation(step: LoginStep, value: string): string | undefined {
 }
 
 export class MultiStepInput implements Prompter {
-	/** The step on screen, if any (for tests: TestApi.quickInput()). */
-	current: vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox | undefined;
-
 	async pickKind(): Promise<AccountKind | undefined> {
 		const items: (vscode.QuickPickItem & { accountKind: AccountKind })[] = [
 			{
@@ -148,11 +145,9 @@ export class MultiStepInput implements Prompter {
 				done = true;
 				resolve(answer);
 				for (const d of disposables) d.dispose();
-				if (this.current === input) this.current = undefined;
 				input.dispose();
 			};
 			disposables.push(...wire(settle), input.onDidHide(() => settle(undefined)));
-			this.current = input as vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox;
 			input.show();
 		});
 	}

@@ -2,7 +2,7 @@
 // log) and what a person is told when an automatic refresh fails. Nothing here logs in by
 // itself: a login only starts from a command a person ran or a button they pressed.
 import * as vscode from 'vscode';
-import { isApiError } from '../../core/api/errors';
+import { ApiError } from '../../core/api/errors';
 import type { AccountKind } from '../../core/api/types';
 import type { Services } from '../../services';
 import type { RefreshFailure } from '../../core/sessions/contracts';
@@ -13,18 +13,17 @@ import { accountIdOf, pickAccount, resolveAccount } from '../accounts/accountArg
 import { errorText, showError } from '../notifications/showError';
 import { prefillFor, runLoginFlow } from './loginFlow';
 import { notify } from '../notifications/notifications';
-import type { PrompterSlot } from './prompter';
 import { formatRemaining } from '../../core/util/time';
 import { Command } from '../../commands';
 
-export function registerSessionCommands(services: Services, prompts: PrompterSlot): vscode.Disposable {
-	const loginAs = (kind: AccountKind) => () => runLoginFlow(services, prompts, kind);
+export function registerSessionCommands(services: Services): vscode.Disposable {
+	const loginAs = (kind: AccountKind) => () => runLoginFlow(services, kind);
 
 	const loginAgain = async (arg?: unknown): Promise<Session | undefined> => {
 		const id = accountIdOf(arg);
 		const session = id ? services.store.get(id) : await resolveAccount(services, arg, { placeHolder: vscode.l10n.t('Log in again to which account?') });
 		if (!session) return undefined;
-		return runLoginFlow(services, prompts, session.account.kind, prefillFor(session));
+		return runLoginFlow(services, session.account.kind, prefillFor(session));
 	};
 
 	const refreshOne = async (session: Session): Promise<Session | undefined> => {
@@ -38,7 +37,7 @@ export function registerSessionCommands(services: Services, prompts: PrompterSlo
 			vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Token for {0} refreshed (valid for {1})', label, left)}`, 5000);
 			return refreshed;
 		} catch (e) {
-			const needsLogin = isApiError(e) && (e.kind === 'badCredentials' || e.kind === 'forbidden');
+			const needsLogin = e instanceof ApiError && (e.kind === 'badCredentials' || e.kind === 'forbidden');
 			showError(services, e, {
 				prefix: vscode.l10n.t('Could not refresh the token for {0}.', label),
 				actions: needsLogin ? [{ title: vscode.l10n.t('Log In Again'), run: () => loginAgain({ accountId: session.account.id }) }] : [],
@@ -51,15 +50,15 @@ export function registerSessionCommands(services: Services, prompts: PrompterSlo
 		[Command.loginUser]: loginAs('user'),
 		[Command.loginAdmin]: loginAs('admin'),
 		[Command.login]: async () => {
-			const kind = await prompts.current.pickKind();
-			return kind ? runLoginFlow(services, prompts, kind) : undefined;
+			const kind = await services.prompts.current.pickKind();
+			return kind ? runLoginFlow(services, kind) : undefined;
 		},
 		[Command.loginAgain]: loginAgain,
 		[Command.logout]: async (arg?: unknown) => {
 			const session = await resolveAccount(services, arg, { pick: true, placeHolder: vscode.l10n.t('Log out of which account?') });
 			if (!session) return false;
 			const { label } = session.account;
-			const confirmed = await prompts.current.confirm(
+			const confirmed = await services.prompts.current.confirm(
 				vscode.l10n.t('Log out of {0}?', label),
 				vscode.l10n.t('Its tokens are deleted from this machine.'),
 				vscode.l10n.t('Log Out'),

@@ -1,11 +1,9 @@
 // Shows a failure as an error notification a person can act on: the message says what
 // happened and what to do; "Show Log" opens the log; a refused login offers "Try Again".
 import * as vscode from 'vscode';
-import { isApiError } from '../../core/api/errors';
-import { asRedactingLog } from '../../core/util/logger';
+import { ApiError } from '../../core/api/errors';
 import type { Services } from '../../services';
-import { redact } from '../../core/util/redact';
-import { isSecretStorageError } from '../../platform/secretBackend';
+import { SecretStorageError } from '../../platform/secretBackend';
 import { notify } from './notifications';
 
 export interface ErrorAction {
@@ -25,13 +23,13 @@ export interface ShowErrorOptions {
 /** The text to show for a failure, with every known secret masked. */
 export function errorText(services: Pick<Services, 'log'>, error: unknown): string {
 	let text: string;
-	if (isApiError(error) || isSecretStorageError(error)) {
+	if (error instanceof ApiError || error instanceof SecretStorageError) {
 		text = error.message;
 	} else {
 		const detail = error instanceof Error ? error.message : String(error);
 		text = vscode.l10n.t('Something went wrong: {0}. See the log for details.', detail.replace(/\.$/, ''));
 	}
-	return asRedactingLog(services.log)?.redact(text) ?? redact(text);
+	return services.log.redact(text);
 }
 
 /**
@@ -41,9 +39,9 @@ export function showError(services: Pick<Services, 'log' | 'output'>, error: unk
 	const text = errorText(services, error);
 	const message = options.prefix ? `${options.prefix} ${text}` : text;
 	services.log.error(message);
-	if (error instanceof Error && !isApiError(error) && error.stack) services.log.debug(error.stack);
+	if (error instanceof Error && !(error instanceof ApiError) && error.stack) services.log.debug(error.stack);
 	const actions: ErrorAction[] = [...(options.actions ?? [])];
-	if (options.tryAgain && isApiError(error) && error.kind === 'badCredentials') {
+	if (options.tryAgain && error instanceof ApiError && error.kind === 'badCredentials') {
 		actions.unshift({ title: vscode.l10n.t('Try Again'), run: options.tryAgain });
 	}
 	actions.push({ title: vscode.l10n.t('Show Log'), run: () => services.output.show(true) });

@@ -30,20 +30,6 @@ const BACKGROUND: Record<Severity, string | undefined> = {
 	error: 'statusBarItem.errorBackground',
 };
 
-export interface StatusBarSnapshot {
-	text: string;
-	/** The tooltip's markdown source. */
-	tooltip: string;
-	/** Theme color id of the background, if any. */
-	backgroundColor?: string;
-	accessibilityText: string;
-	command?: string;
-	/** Whether a timer is armed now. */
-	timerArmed: boolean;
-	/** Milliseconds until the armed timer fires, if one is. */
-	nextTickMs?: number;
-}
-
 function commandLink(icon: string, title: string, command: string, args?: unknown): string {
 	const query = args === undefined ? '' : `?${encodeURIComponent(JSON.stringify([args]))}`;
 	return `[$(${icon}) ${title}](command:${command}${query})`;
@@ -125,11 +111,10 @@ export function accountTooltip(session: Session, status: RefreshStatus | undefin
 
 /** Owns the status bar item from creation to disposal. */
 export class StatusBar implements vscode.Disposable {
-	private readonly item: vscode.StatusBarItem;
+	/** The item itself; TestApi reads what it shows. */
+	readonly item: vscode.StatusBarItem;
 	private readonly disposables: vscode.Disposable[] = [];
 	private timer: unknown;
-	private armedFor: number | undefined;
-	private last: StatusDescription | undefined;
 	private disposed = false;
 
 	constructor(private readonly services: Services) {
@@ -152,54 +137,36 @@ export class StatusBar implements vscode.Disposable {
 		const { store, scheduler, config, clock } = this.services;
 		const now = clock.now();
 		if (!store.loaded) {
-			this.show(loadingStatus(vscode.l10n.t), loadingTooltip(), now);
+			this.show(loadingStatus(vscode.l10n.t), loadingTooltip());
 			return;
 		}
 		const session = store.active();
 		const status = session ? scheduler.status(session.account.id) : undefined;
 		const d = describeStatus(session, status, now, config.refreshBeforeExpiryMs(), vscode.l10n.t);
-		this.show(d, session ? accountTooltip(session, status, now, true) : loggedOutTooltip(), now);
+		this.show(d, session ? accountTooltip(session, status, now, true) : loggedOutTooltip());
 	}
 
-	private show(d: StatusDescription, tooltip: vscode.MarkdownString, now: number): void {
-		this.last = d;
+	private show(d: StatusDescription, tooltip: vscode.MarkdownString): void {
 		this.item.text = d.text;
 		this.item.command = d.command;
 		this.item.accessibilityInformation = { label: d.accessibilityLabel, role: 'button' };
 		const background = BACKGROUND[d.severity];
 		this.item.backgroundColor = background ? new vscode.ThemeColor(background) : undefined;
 		this.item.tooltip = tooltip;
-		this.arm(d.nextTickMs, now);
+		this.arm(d.nextTickMs);
 	}
 
-	private arm(delay: number | undefined, now: number): void {
+	private arm(delay: number | undefined): void {
 		const { clock } = this.services;
 		if (this.timer !== undefined) {
 			clock.clearTimeout(this.timer);
 			this.timer = undefined;
-			this.armedFor = undefined;
 		}
 		if (delay === undefined) return;
-		this.armedFor = now + delay;
 		this.timer = clock.setTimeout(() => {
 			this.timer = undefined;
-			this.armedFor = undefined;
 			this.render();
 		}, delay);
-	}
-
-	snapshot(): StatusBarSnapshot {
-		const tooltip = this.item.tooltip;
-		const command = this.item.command;
-		return {
-			text: this.item.text,
-			tooltip: typeof tooltip === 'string' ? tooltip : tooltip?.value ?? '',
-			backgroundColor: this.last ? BACKGROUND[this.last.severity] : undefined,
-			accessibilityText: this.item.accessibilityInformation?.label ?? '',
-			command: typeof command === 'string' ? command : command?.command,
-			timerArmed: this.timer !== undefined,
-			nextTickMs: this.armedFor !== undefined ? Math.max(0, this.armedFor - this.services.clock.now()) : undefined,
-		};
 	}
 
 	dispose(): void {
@@ -209,9 +176,4 @@ export class StatusBar implements vscode.Disposable {
 		for (const d of this.disposables) d.dispose();
 		this.item.dispose();
 	}
-}
-
-/** Creates the status bar item; the returned StatusBar is also what TestApi snapshots. */
-export function registerStatusBar(services: Services): StatusBar {
-	return new StatusBar(services);
 }

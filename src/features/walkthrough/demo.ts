@@ -9,7 +9,6 @@ import type { Services } from '../../services';
 import type { Session } from '../../core/sessions/types';
 import { isSafeServiceUrl } from '../../core/util/url';
 import { logIn } from '../login/loginFlow';
-import type { PrompterSlot } from '../login/prompter';
 
 type DemoModule = typeof import('../../demo/demoBundle');
 
@@ -32,11 +31,11 @@ export class DemoService implements vscode.Disposable {
 }
 
 /** Starts the demo service and logs in as its demo driver. */
-export async function tryDemo(services: Services, prompts: PrompterSlot, demo: DemoService): Promise<Session | undefined> {
+export async function tryDemo(services: Services, demo: DemoService): Promise<Session | undefined> {
 	const { url, module } = await demo.start();
 	const user = module.DEMO_USERS[0]!;
 	services.log.info(`Started the built-in demo service at ${url}.`);
-	return logIn(services, prompts, 'user', { serviceUrl: url, instanceId: user.instanceId, login: user.deviceToken, password: user.instanceKey });
+	return logIn(services, 'user', { serviceUrl: url, instanceId: user.instanceId, login: user.deviceToken, password: user.instanceKey });
 }
 
 /** A first request for the active account's service, with no token in it yet. */

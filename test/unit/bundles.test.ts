@@ -1,0 +1,49 @@
+// The shipped bundles, built as `npm run build` builds them: the extension's classes and module
+// state exist once (so `instanceof` holds everywhere), and undici and the emulator load late.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { build, type Metafile } from 'esbuild';
+
+const root = path.resolve(__dirname, '../../..');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the build script is plain CommonJS
+const { buildOptions } = require(path.join(root, 'esbuild.js')) as { buildOptions(o: { outdir: string; production: boolean }): object };
+
+describe('shipped bundles', function () {
+	this.timeout(60_000);
+	let inputs: Map<string, string[]>;
+
+	before(async () => {
+		const result = await build({ ...buildOptions({ outdir: 'dist', production: true }), absWorkingDir: root, write: false, metafile: true });
+		const outputs = (result.metafile as Metafile).outputs;
+		inputs = new Map(Object.entries(outputs)
+			.filter(([file]) => file.endsWith('.js'))
+			.map(([file, output]) => [path.basename(file), Object.keys(output.inputs)]));
+	});
+
+	it('are the activation stubs, the rest of the extension, undici and the demo service', () => {
+		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'startup.js', 'undici.js']);
+	});
+
+	it('share no source module, but for stateless helpers the demo service reuses', () => {
+		const seen = new Map<string, string>();
+		for (const [bundle, files] of inputs) {
+			for (const file of files.filter((f) => f.startsWith('src/'))) {
+				const other = seen.get(file);
+				seen.set(file, bundle);
+				if (other === undefined) continue;
+				assert.ok([other, bundle].includes('demo.js'), `${file} is in both ${other} and ${bundle}`);
+				const text = fs.readFileSync(path.join(root, file), 'utf8');
+				assert.doesNotMatch(text, /^export (abstract )?class |^(export )?let /m, `${file}, in ${other} and ${bundle}, holds a class or state`);
+			}
+		}
+	});
+
+	it('load undici only in undici.js and the emulator only in demo.js', () => {
+		for (const [bundle, files] of inputs) {
+			if (bundle !== 'undici.js') assert.ok(!files.some((f) => f.includes('node_modules/undici/')), `undici is in ${bundle}`);
+			if (bundle !== 'demo.js') assert.ok(!files.some((f) => f.startsWith('src/emulator/')), `the emulator is in ${bundle}`);
+		}
+		assert.ok(inputs.get('extension.js')!.every((f) => !f.includes('node_modules')), 'activation loads no library');
+	});
+});
