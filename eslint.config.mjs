@@ -1,6 +1,5 @@
-// ESLint (flat config) with typescript-eslint, run by `npm test`. The pure core (src/core: API
-// client, sessions, models, REST-file edits, utilities; and the emulator) never imports `vscode`; promises are never
-// left floating (a lost rejection is a lost error message).
+// ESLint (flat config, typescript-eslint), run by `npm test`: the pure core (src/core, the emulator)
+// never imports `vscode`, and no promise is left floating (a lost rejection is a lost error message).
 import tseslint from 'typescript-eslint';
 
 const PURE_CORE = ['src/core/**', 'src/emulator/**', 'src/demo/**'];

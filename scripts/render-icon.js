@@ -1,6 +1,5 @@
-// Renders media/icon.png (128×128, the Marketplace icon) from media/telematics.svg, the
-// activity-bar drawing: the same paths, white on the brand colour. Run `node scripts/render-icon.js`
-// after changing the drawing (needs Chromium; `npm test` installs it). The PNG is committed.
+// Renders media/icon.png (the 128×128 Marketplace icon) from media/telematics.svg, white on the brand
+// colour. Run `node scripts/render-icon.js` after changing the drawing (needs Chromium); the PNG is committed.
 const fs = require('node:fs');
 const path = require('node:path');
 const { chromium } = require('playwright-core');

@@ -1,6 +1,5 @@
-// What `activate()` returns in test mode only (ExtensionMode.Test): the shared services, a way
-// to answer the login prompts without UI, and snapshots of what a person would see, read from
-// the real status bar item and the real Accounts view's data provider.
+// What `activate()` returns in ExtensionMode.Test only: the services, a way to answer the prompts
+// without UI, and what a person would see, read from the real status bar item and the real Accounts view.
 import * as vscode from 'vscode';
 import type { RedactingLog } from './core/util/logger';
 import type { Services } from './services';

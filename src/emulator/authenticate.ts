@@ -1,6 +1,5 @@
-// Deciding a login: which account the credentials name, or why they are refused.
-// 401 for anything wrong (the real service says no more), 403 for the wrong kind of login
-// (a user's device token at an API instance, or an admin's email at a user group instance).
+// Deciding a login: which account the credentials name, or why they are refused (401 for anything
+// wrong, as the real service; 403 for the wrong kind of login at an instance).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { EmulatorAdmin, EmulatorUser } from './config';
 import type { LoginAttempt } from './requests';

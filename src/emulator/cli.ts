@@ -1,6 +1,5 @@
-// `npm run emulator`: runs the service emulator until Ctrl+C. `--json` prints one line
-// `{"url":…,"users":…,"admins":…}` once listening, for scripts; otherwise a banner with the
-// demo credentials (emulator-only values, never real ones).
+// `npm run emulator`: the service emulator until Ctrl+C. `--json` prints one line with its URL and demo
+// accounts for scripts; otherwise a banner with the demo credentials (emulator-only values).
 import { readFileSync } from 'node:fs';
 import type { EmulatorConfig, EmulatorFaults, FaultMode } from './config';
 import { FAULT_MODES, startEmulator, type RunningEmulator } from './server';

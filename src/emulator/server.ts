@@ -1,6 +1,5 @@
-// The service emulator: a real HTTP server on loopback that answers Login and RefreshToken
-// as the telematics user service does (envelope, rotation, rate limit), with switchable
-// faults. Node only (node:http, node:crypto); prints nothing. Ships as the demo service (dist/demo.js).
+// The service emulator: a real HTTP server on loopback answering Login and RefreshToken as the service does
+// (envelope, rotation, rate limit), with switchable faults. Ships as the demo service (dist/demo.js).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { authenticate } from './authenticate';

@@ -1,6 +1,5 @@
-// Issuing access and refresh tokens, and rotating them on refresh. A refresh token is good
-// once: refreshing spends it, and (by default) a new login or refresh for the same subject
-// spends the one before.
+// Issuing access and refresh tokens, and rotating them: a refresh token is good once, and (by default)
+// a new login or refresh for the same subject spends the one before.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Identity } from './authenticate';
 import type { TokenResult } from './envelope';

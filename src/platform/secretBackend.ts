@@ -1,6 +1,5 @@
-// `context.secrets` for the session store, after VS Code's github-authentication keychain.ts:
-// a failed read is logged and reads as "no secret"; a failed write or delete is logged and
-// thrown, so a login or logout reports it instead of pretending it worked.
+// `context.secrets` for the session store: a failed read is logged and reads as no secret; a failed
+// write or delete is logged and thrown, so a login or logout reports it instead of pretending it worked.
 import type * as vscode from 'vscode';
 import type { SecretBackend } from '../core/sessions/types';
 import type { Log } from '../core/util/log';

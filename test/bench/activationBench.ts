@@ -1,6 +1,5 @@
-// Activation: the size of the activation bundle (development and production builds) and the
-// activation time VS Code itself measures (Developer: Show Running Extensions: code loading
-// + the activate() call) in a real extension host, with a stored session, after a reload.
+// Activation with a stored session: the activation bundle's size and VS Code's own activation figure
+// (Running Extensions) in a real extension host, after reloads.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

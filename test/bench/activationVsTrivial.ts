@@ -1,7 +1,5 @@
-// Activation as users run it: our VSIX and a trivial extension that only shows a status bar
-// item (built here), installed side by side into one fresh code-server profile, the window
-// reloaded 9 times; each reload reads both figures from VS Code's own Running Extensions view
-// (loading + activate()), so every sample pair shares the same host conditions.
+// Activation as users run it: our VSIX beside a trivial status-bar extension in one fresh profile,
+// 9 reloads, both figures read from VS Code's Running Extensions view on each reload.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

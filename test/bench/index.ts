@@ -1,6 +1,5 @@
-// `npm run bench`: prints the project's figures with their targets. Never fails on time
-// (exit 0 unless a measurement itself crashes the runner); a figure that cannot be measured
-// here is printed as n/a with the reason.
+// `npm run bench`: prints the project's figures with their targets. Never fails on time; a figure that
+// cannot be measured here is printed as n/a with the reason.
 import { benchActivation, benchBundleSize, restoreDevelopmentBuild } from './activationBench';
 import { benchActivationVsTrivial } from './activationVsTrivial';
 import { benchStartupProfile } from './startupProfile';

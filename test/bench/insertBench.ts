@@ -1,6 +1,5 @@
-// How long planning "Insert Authorization Header" takes in a 10,000-line REST file
-// (cursors in the first, middle and last request), and updating every token in it.
-// Pure core only; prints nothing (the bench runner reports).
+// How long planning "Insert Authorization Header" takes in a 10,000-line REST file (cursors in the
+// first, middle and last request), and updating every token in it. Pure core only.
 import { planAuthEdit } from '../../src/core/restFile/authHeaderEdit';
 import { planTokenUpdates } from '../../src/core/restFile/jwtScan';
 

@@ -1,8 +1,5 @@
-// Where start-up time goes: our VSIX and the trivial status-bar extension installed side by
-// side, the extension host started paused on an inspector port, a CPU profile taken through
-// the DevTools protocol from its first line until both extensions have settled. Each sample
-// counts for the extension whose code is on its stack (a call into VS Code's API counts for
-// the caller); ours is broken down by bundle and by function.
+// Where start-up CPU goes: our VSIX beside a trivial extension, the host paused on an inspector port and
+// profiled from its first line; a sample counts for the extension whose code is on its stack.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { WebSocket } from 'undici';
@@ -120,8 +117,9 @@ export function attribute(profile: CpuProfile, folder: string): Attribution {
 	return result;
 }
 
-export async function benchStartupProfile(): Promise<BenchRow[]> {
-	const server = await startCodeServer({ installExtensions: [packageVsix(), trivialVsix()] });
+/** Profiles `runs` start-ups of a fresh profile holding `vsix` and the trivial extension. */
+export async function profileStarts(vsix: string, runs: number): Promise<{ ours: Attribution[]; trivial: Attribution[] }> {
+	const server = await startCodeServer({ installExtensions: [vsix, trivialVsix()] });
 	const browser = await launchBrowser({ persistentProfile: makeTempDir('chromium'), origin: server.url });
 	const keep = process.env.TELEMATICS_PROFILE_DIR;
 	try {
@@ -129,33 +127,37 @@ export async function benchStartupProfile(): Promise<BenchRow[]> {
 		const wb = new Workbench(page);
 		const ours: Attribution[] = [];
 		const trivial: Attribution[] = [];
-		const oursFolder = fs.readdirSync(server.extensionsDir).find((d) => d.includes('telematics-auth'))!;
-		const trivialFolder = fs.readdirSync(server.extensionsDir).find((d) => d.includes('trivial-status'))!;
-		for (let run = 0; run < RUNS; run++) {
+		const folder = (name: string) => fs.readdirSync(server.extensionsDir).find((d) => d.includes(name))!;
+		for (let run = 0; run < runs; run++) {
 			const port = await freePort();
 			const opened = wb.open(server.workbenchUrl({ inspectBrkExtensions: port }));
 			const profile = await profileStartup(port, async () => {
 				await opened;
 				await waitFor('both status bar items', () => page.locator('.statusbar-item[id^="bench.trivial-status"], .statusbar-item[id*="telematics"]').count(), (n) => n >= 2, 60_000);
 			});
-			if (keep) fs.writeFileSync(path.join(keep, `startup-${run}.cpuprofile`), JSON.stringify(profile));
-			ours.push(attribute(profile, oursFolder));
-			trivial.push(attribute(profile, trivialFolder));
+			if (keep) fs.writeFileSync(path.join(keep, `startup-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+			ours.push(attribute(profile, folder('telematics-auth')));
+			trivial.push(attribute(profile, folder('trivial-status')));
 		}
-		const files = [...new Set(ours.flatMap((a) => [...a.byFile.keys()]))].sort();
-		const functions = new Map<string, number[]>();
-		for (const a of ours) for (const [fn, ms] of a.byFunction) functions.set(fn, [...(functions.get(fn) ?? []), ms]);
-		const top = [...functions].map(([fn, ms]) => ({ fn, ms: median([...ms, ...Array<number>(RUNS - ms.length).fill(0)]) }))
-			.sort((a, b) => b.ms - a.ms).slice(0, 8);
-		const ms = (values: number[]) => values.map((v) => round(v, 1)).join(', ');
-		return [
-			{ name: `start-up CPU, ours (profile, median of ${RUNS} starts; ${ms(ours.map((a) => a.totalMs))} ms)`, value: round(median(ours.map((a) => a.totalMs)), 1), unit: 'ms' },
-			{ name: `start-up CPU, the trivial extension (same starts; ${ms(trivial.map((a) => a.totalMs))} ms)`, value: round(median(trivial.map((a) => a.totalMs)), 1), unit: 'ms' },
-			...files.map((file): BenchRow => ({ name: `  ours in ${file}`, value: round(median(ours.map((a) => a.byFile.get(file) ?? 0)), 1), unit: 'ms' })),
-			...top.map(({ fn, ms: value }): BenchRow => ({ name: `  ours, function ${fn}`, value: round(value, 1), unit: 'ms' })),
-		];
+		return { ours, trivial };
 	} finally {
 		await browser.close();
 		await server.stop();
 	}
+}
+
+export async function benchStartupProfile(): Promise<BenchRow[]> {
+	const { ours, trivial } = await profileStarts(packageVsix(), RUNS);
+	const files = [...new Set(ours.flatMap((a) => [...a.byFile.keys()]))].sort();
+	const functions = new Map<string, number[]>();
+	for (const a of ours) for (const [fn, ms] of a.byFunction) functions.set(fn, [...(functions.get(fn) ?? []), ms]);
+	const top = [...functions].map(([fn, ms]) => ({ fn, ms: median([...ms, ...Array<number>(RUNS - ms.length).fill(0)]) }))
+		.sort((a, b) => b.ms - a.ms).slice(0, 8);
+	const ms = (values: number[]) => values.map((v) => round(v, 1)).join(', ');
+	return [
+		{ name: `start-up CPU, ours (profile, median of ${RUNS} starts; ${ms(ours.map((a) => a.totalMs))} ms)`, value: round(median(ours.map((a) => a.totalMs)), 1), unit: 'ms' },
+		{ name: `start-up CPU, the trivial extension (same starts; ${ms(trivial.map((a) => a.totalMs))} ms)`, value: round(median(trivial.map((a) => a.totalMs)), 1), unit: 'ms' },
+		...files.map((file): BenchRow => ({ name: `  ours in ${file}`, value: round(median(ours.map((a) => a.byFile.get(file) ?? 0)), 1), unit: 'ms' })),
+		...top.map(({ fn, ms: value }): BenchRow => ({ name: `  ours, function ${fn}`, value: round(value, 1), unit: 'ms' })),
+	];
 }

@@ -1,7 +1,5 @@
-// One e2e environment: the service emulator in this process, a real VS Code (code-server)
-// whose user settings point `telematicsAuth.baseUrl` at it, the extension loaded through
-// `extensionDevelopmentPath`, and Chromium with a persistent profile (SecretStorage lives
-// in the browser profile here, so a reload keeps it).
+// One e2e environment: the emulator in this process, code-server with `telematicsAuth.baseUrl` pointed at
+// it and the extension under development, and Chromium with a persistent profile (SecretStorage lives there).
 import type { EmulatorConfig, EmulatorUser, RunningEmulator } from '../../src/emulator/server';
 import { startEmulator } from '../../src/emulator/server';
 import { launchBrowser, makeTempDir, startCodeServer, type RunningCodeServer } from '../host/codeServer';

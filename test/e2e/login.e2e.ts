@@ -1,6 +1,5 @@
-// A person logs in from the command palette, sees the account in the status bar, keeps it
-// across a reload, survives a wrong password, sees it in the Accounts view and puts its
-// token into a .http file. Screenshots go to media/screenshots/.
+// A person logs in from the palette (step by step), sees the account in the status bar, keeps it across
+// a reload, survives a wrong password, sees the Accounts view and inserts the token. Screenshots: media/screenshots.
 import * as assert from 'node:assert/strict';
 import { DEMO_USERS } from '../../src/emulator/server';
 import { logInAsUser, startE2e, type E2eEnvironment } from './environment';

@@ -1,6 +1,5 @@
-// With 40-second tokens, a logged-in person keeps a live token for minutes without logging in
-// again: the extension refreshes in the background and the status bar counts down, never
-// showing "expired". A refresh the service answers with an HTML 502 page gives a clear message.
+// With 40-second tokens a person keeps a live token for minutes without logging in again, never seeing
+// "expired"; a refresh answered with an HTML 502 page gives a clear message.
 import * as assert from 'node:assert/strict';
 import { DEMO_USERS } from '../../src/emulator/server';
 import { logInAsUser, startE2e, type E2eEnvironment } from './environment';

@@ -1,7 +1,5 @@
-// The first day, as a new user lives it: the VSIX installed into a fresh profile (no development
-// path), the extension page's pictures and icon inside the package, then the walkthrough alone
-// from install to a first authorized request with a live token, sent by a real client (httpyac)
-// against the built-in demo service. Prints the number of user actions and the time it took.
+// The first day: the VSIX in a fresh profile, its pictures and icon inside the package, then the walkthrough
+// alone to a first authorized request sent by httpyac to the demo service. Prints the actions and the time.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

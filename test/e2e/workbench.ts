@@ -1,7 +1,5 @@
-// Drives the VS Code workbench in Chromium as a person would: the command palette, quick
-// inputs, the status bar, notifications, the activity bar and editors. Selectors are VS
-// Code's own DOM (1.100); the status bar item is found by its id, which VS Code builds as
-// `<extension id>.<item id>`.
+// Drives the VS Code workbench in Chromium as a person would, through VS Code's own DOM (1.100): palette,
+// quick inputs, status bar (item id `<extension id>.<item id>`), notifications, views and editors.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';

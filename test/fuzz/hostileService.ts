@@ -1,9 +1,5 @@
-// A hostile or broken service, generated: fast-check writes answers (wrong types, huge and
-// negative numbers, absurd `exp`, control characters and quotes in every string, HTML,
-// truncated JSON, 200 with error envelopes, oversized bodies, echoed secrets in several
-// encodings) and they go through the real API client, the real session store and the real
-// refresh scheduler, over a keychain that refuses writes at random. It counts what must never
-// happen. The unit suite asserts every count is 0; `npm run bench` prints them.
+// A hostile service, generated (fast-check), through the real client, store and scheduler over a keychain
+// that refuses writes at random; counts what must never happen (the unit suite asserts 0, `npm run bench` prints).
 import * as fc from 'fast-check';
 import { ApiError } from '../../src/core/api/errors';
 import { createApiClient } from '../../src/core/api/client';

@@ -1,7 +1,5 @@
-// Starts and stops a real VS Code (code-server: VS Code's server and web workbench) on
-// loopback, with a fresh user-data dir, extensions dir and workspace, and opens it in
-// Debian's Chromium through playwright-core. Used by the integration runner, the e2e
-// tests, `npm start` and the benchmarks.
+// Starts and stops a real VS Code (code-server) on loopback with a fresh profile and workspace, and opens it
+// in Debian's Chromium through playwright-core: for the integration runner, the e2e tests, `npm start`, the benches.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';

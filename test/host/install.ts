@@ -1,8 +1,5 @@
-// Installs what the real-VS-Code test host needs, idempotently: Debian's Chromium and
-// code-server (VS Code's server and web workbench) into .cache/code-server.
-// The code-server install skips its postinstall (it refuses root and downloads ripgrep
-// from GitHub) and does the needed part by hand; a marker file is written only when every
-// step succeeded, so a half-done install is redone. See docs: the offline host recipe.
+// Installs the test host idempotently: Debian's Chromium, and code-server into .cache/code-server without its
+// postinstall (it refuses root and downloads ripgrep); a marker file is written only when every step succeeded.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,7 +1,5 @@
-// `npm run test:e2e`: the end-to-end tests (out/test/e2e/*.e2e.js), mocha in plain Node,
-// each driving a real VS Code (code-server) in Chromium as a person would. Screenshots are
-// written to media/screenshots/. Prints a final `N passed, N failed` line.
-// Arguments: file name filters (e.g. `login`), `--grep TEXT`.
+// `npm run test:e2e`: the end-to-end tests, mocha in plain Node, each driving code-server in Chromium; prints
+// `N passed, N failed`. Arguments: file name filters (e.g. `login`), `--grep TEXT`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';

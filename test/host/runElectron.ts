@@ -1,7 +1,5 @@
-// `npm run test:electron`: the same integration suite in desktop VS Code, through
-// @vscode/test-electron (2.5 line: Node 20). It downloads VS Code into .vscode-test/ unless
-// VSCODE_EXECUTABLE_PATH names an installed one, so it needs the internet; the offline CI
-// uses `npm run test:integration` (code-server) instead. Headless Linux: `xvfb-run -a npm run test:electron`.
+// `npm run test:electron`: the integration suite in desktop VS Code through @vscode/test-electron; it downloads
+// VS Code (internet needed) unless VSCODE_EXECUTABLE_PATH names one. Headless Linux: `xvfb-run -a`.
 import * as path from 'node:path';
 import { runTests } from '@vscode/test-electron';
 import { makeTempDir } from './codeServer';

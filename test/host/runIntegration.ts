@@ -1,8 +1,5 @@
-// `npm run test:integration`: runs the integration suite (out/test/integration/index.js,
-// mocha) inside a real VS Code extension host: code-server on loopback, opened in Debian's
-// Chromium with the `payload` that names the extension under development and the tests.
-// Streams mocha's output, exits with the suite's result, fails loudly on a timeout.
-// Expects `npm test` (or `npm run compile-tests` and `npm run build`) to have built things.
+// `npm run test:integration`: the integration suite inside a real extension host (code-server in Chromium,
+// the `payload` naming extension and tests); streams mocha's output and exits with its result.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { launchBrowser, makeTempDir, startCodeServer } from './codeServer';

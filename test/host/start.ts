@@ -1,9 +1,5 @@
-// `npm start`: the service emulator with its demo accounts on a free loopback port, and a
-// VS Code with the extension loaded and `telematicsAuth.baseUrl` pointed at the emulator:
-// the desktop `code` when it is on PATH, otherwise code-server at a printed loopback URL.
-// Runs until Ctrl+C, then cleans up.
-// Flags: --exit-when-ready (print, then exit 0: for CI and the e2e), --no-open (never start a
-// desktop window or a browser; use code-server and print its URL), --port N (emulator port).
+// `npm start`: the emulator on loopback and a VS Code with the extension pointed at it (desktop `code` if on
+// PATH, else code-server at a printed URL) until Ctrl+C. Flags: --exit-when-ready, --no-open, --port N.
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,6 +1,5 @@
-// Packages the extension as users get it: a production build staged in a temporary folder
-// with the manifest, README, media and licence, then `vsce package` there. The project's own
-// dist/ (the development build the other tests load) is left alone.
+// Packages the extension as users get it: a production build staged with the manifest, README, media and
+// licence in a temporary folder, then `vsce package` there; dist/ is left alone.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,6 +1,5 @@
-// The `telematics` authentication provider in the real extension host, against the in-process
-// emulator: what another extension gets from `vscode.authentication`, and the provider's own
-// behaviour (refresh before handing out, sign-in, sign-out from the Accounts menu).
+// The `telematics` authentication provider in the real host: what another extension gets from
+// `vscode.authentication`, refresh before handing out, sign-in, and sign-out from the Accounts menu.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RunningEmulator } from '../../src/emulator/server';

@@ -1,8 +1,5 @@
-// A company network in the real extension host: the service behind HTTPS signed by a root CA
-// that only the OS store holds (the host's SSL_CERT_FILE bundle; runIntegration removes
-// NODE_EXTRA_CA_CERTS), certificate checks on. Logged in through the palette: direct, through
-// a CONNECT proxy from http.proxy and from HTTPS_PROXY, with http.proxySupport off ignoring
-// them; and an untrusted CA gives a message naming it while the earlier session stays.
+// A company network in the real host: HTTPS signed by a CA only the OS store holds, logged in directly,
+// through CONNECT proxies (http.proxy, HTTPS_PROXY, proxySupport off), and an untrusted CA named in the error.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';

@@ -1,7 +1,5 @@
-// The live token with no token in any .http file, proved with a real REST client: the httpyac
-// package (the engine of vscode-httpyac, written by others) sends a file that says only
-// `Authorization: Bearer {{TELEMATICS_TOKEN}}` (or REST Client's `{{$processEnv …}}`) from the
-// workspace, against the emulator, while telematicsAuth.exposeToken keeps the token current.
+// The live token with none in any .http file, proved with a real REST client: httpyac sends
+// `Authorization: Bearer {{TELEMATICS_TOKEN}}` to the emulator while exposeToken keeps it current.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,9 +1,5 @@
-// A hostile or broken service, met as a person would in the real extension host: the in-process
-// emulator answers Login and RefreshToken with a token carrying a new .http request or a shell
-// command, with a token that is already expired, or with an `exp` no Date can hold. Each ends
-// with a clear message, an unchanged file and clipboard, a few refresh calls at most, and the
-// user still logged in where the service allows it. (A failing keychain and a logout in another
-// window cannot be staged in this host: the unit suites cover them over a shared keychain.)
+// A hostile service met in the real host: tokens carrying a request or a shell command, expired or absurd
+// `exp`. Clear messages, files and clipboard unchanged, no refresh storm (keychain and windows: unit suites).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -12,12 +8,9 @@ import * as vscode from 'vscode';
 import type { RunningEmulator } from '../../src/emulator/server';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from '../../src/testApi';
-import { insertAuthorizationHeader } from '../../src/features/restFiles/insertCommand';
-import type { TrackedFileDeps } from '../../src/features/restFiles/gitTracked';
 import { lastError, logIn, ScriptedPrompter, storedSecret, until, useEmulatorSuite, userCredentials } from './loginHelpers';
 
 const HTTP = '### trips\nGET https://api.example.test/v1/trips\nAccept: application/json\n';
-const notTracked: TrackedFileDeps = { gitExposure: async () => 'none', ask: async () => 'cancel', askReplaceForeign: async () => false };
 
 let counter = 0;
 async function openHttp(content: string): Promise<vscode.TextEditor> {
@@ -69,7 +62,7 @@ describe('A hostile or broken service (real VS Code)', () => {
 			assert.equal(await vscode.env.clipboard.readText(), `-H 'Authorization: Bearer ${tokens.accessToken}'`);
 			const editor = await openHttp(HTTP);
 			editor.selection = new vscode.Selection(1, 1, 1, 1);
-			await insertAuthorizationHeader(api.services, undefined, notTracked);
+			await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader'); // the workspace is outside git: no question
 			assert.equal(editor.document.getText(), HTTP.replace('\nAccept', `\nAuthorization: Bearer ${tokens.accessToken}\nAccept`));
 			await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 		});

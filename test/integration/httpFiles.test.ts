@@ -10,9 +10,9 @@ import type { RunningEmulator } from '../../src/emulator/server';
 import type { Session } from '../../src/core/sessions/types';
 import { decodeClaims } from '../../src/core/sessions/token';
 import type { TestApi } from '../../src/testApi';
-import { gitExposure, TRACKED_WARNING_KEY, type GitExposure, type TrackedFileAnswer, type TrackedFileDeps } from '../../src/features/restFiles/gitTracked';
-import { insertAuthorizationHeader } from '../../src/features/restFiles/insertCommand';
-import { logIn, settings, useEmulatorSuite } from './loginHelpers';
+import { gitExposure, TRACKED_WARNING_KEY } from '../../src/features/restFiles/gitTracked';
+import type { TrackedFileAnswer } from '../../src/features/login/prompter';
+import { logIn, ScriptedPrompter, settings, useEmulatorSuite } from './loginHelpers';
 
 /** A token shaped like `base`'s (same sub, iss, instanceId) that expired `minutesAgo` minutes ago. Not signed: it only has to be read. */
 function staleTokenLike(base: string, minutesAgo: number): string {
@@ -25,8 +25,8 @@ function staleTokenLike(base: string, minutesAgo: number): string {
 const FOREIGN = `${Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: 'someone-else', exp: 4102444800 })).toString('base64url')}.Zm9yZWlnbg`;
 
 let counter = 0;
-async function openHttp(content: string): Promise<vscode.TextEditor> {
-	const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? fs.mkdtempSync(path.join(os.tmpdir(), 'http-'));
+/** Opens a new .http file in `folder` (default: the workspace folder, which is outside git). */
+async function openHttp(content: string, folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? fs.mkdtempSync(path.join(os.tmpdir(), 'http-'))): Promise<vscode.TextEditor> {
 	const file = path.join(folder, `requests-${process.pid}-${++counter}.http`);
 	fs.writeFileSync(file, content);
 	const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
@@ -131,23 +131,28 @@ describe('REST files (real VS Code)', function () {
 
 	describe('another kind of Authorization', () => {
 		const BASIC = '### oauth client\nPOST https://auth.example.com/token\nAuthorization: Basic Y2xpZW50OnNlY3JldA==\n\n###\nGET https://api.example.com/v1\n';
-		function answering(replace: boolean, asked: string[][]): TrackedFileDeps {
-			return { gitExposure: async () => 'none', ask: async () => 'cancel', askReplaceForeign: async (schemes) => (asked.push([...schemes]), replace) };
+		function answering(replace: boolean): ScriptedPrompter {
+			const prompter = new ScriptedPrompter([]);
+			prompter.replaceForeign = replace;
+			api.setPrompter(prompter);
+			return prompter;
 		}
+		afterEach(() => api.setPrompter(undefined));
 
 		it('asks before replacing Basic; "Leave Them Alone" changes only the other requests', async () => {
 			const editor = await openHttp(BASIC);
 			cursorsAt(editor, 'POST', 'GET');
-			const asked: string[][] = [];
-			await insertAuthorizationHeader(api.services, undefined, answering(false, asked));
-			assert.deepEqual(asked, [['Basic']]);
+			const prompter = answering(false);
+			await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+			assert.deepEqual(prompter.foreignAsked, [['Basic']]);
 			assert.equal(editor.document.getText(), BASIC.replace('GET https://api.example.com/v1\n', `GET https://api.example.com/v1\nAuthorization: Bearer ${token}\n`));
 		});
 
 		it('"Replace" puts the token in its place', async () => {
 			const editor = await openHttp(BASIC);
 			cursorsAt(editor, 'POST');
-			await insertAuthorizationHeader(api.services, undefined, answering(true, []));
+			answering(true);
+			await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
 			assert.equal(editor.document.getText(), BASIC.replace('Basic Y2xpZW50OnNlY3JldA==', `Bearer ${token}`));
 		});
 
@@ -160,56 +165,61 @@ describe('REST files (real VS Code)', function () {
 	});
 
 	describe('a file git may commit', () => {
-		function deps(answers: TrackedFileAnswer[], exposure: GitExposure = 'tracked'): TrackedFileDeps & { asked: string[] } {
-			const asked: string[] = [];
-			return {
-				asked,
-				gitExposure: async () => exposure,
-				ask: async (e, offerReference) => {
-					// The question comes before anything is written.
-					asked.push(`${e}:${offerReference}:${vscode.window.activeTextEditor?.document.getText() === TWO_REQUESTS}`);
-					return answers.shift() ?? 'cancel';
-				},
-				askReplaceForeign: async () => false,
-			};
+		/** A new git repository; `tracked`: the .http file opened in it is added to the index. */
+		async function openInRepo(tracked: boolean): Promise<vscode.TextEditor> {
+			const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'http-repo-'));
+			execFileSync('git', ['init', '-q'], { cwd: repo });
+			const editor = await openHttp(TWO_REQUESTS, repo);
+			if (tracked) execFileSync('git', ['add', path.basename(editor.document.uri.fsPath)], { cwd: repo });
+			return editor;
 		}
+		function answering(...answers: TrackedFileAnswer[]): ScriptedPrompter {
+			const prompter = new ScriptedPrompter([]);
+			prompter.trackedAnswers.push(...answers);
+			api.setPrompter(prompter);
+			return prompter;
+		}
+		const insert = () => vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+		afterEach(() => api.setPrompter(undefined));
 
 		it('asks first; Cancel writes nothing', async () => {
-			const editor = await openHttp(TWO_REQUESTS);
+			const editor = await openInRepo(true);
 			cursorsAt(editor, 'GET {{host}}');
-			const stub = deps(['cancel']);
-			assert.equal(await insertAuthorizationHeader(api.services, undefined, stub), undefined);
-			assert.deepEqual(stub.asked, ['tracked:true:true']);
+			const prompter = answering('cancel');
+			assert.equal(await insert(), undefined);
+			assert.ok(['tracked:true', 'notIgnored:true'].includes(prompter.trackedAsked.join()), prompter.trackedAsked.join());
 			assert.equal(editor.document.getText(), TWO_REQUESTS);
 		});
 
 		it('"Use {{variable}} Only" writes the reference and no token', async () => {
-			const editor = await openHttp(TWO_REQUESTS);
+			const editor = await openInRepo(false);
 			cursorsAt(editor, 'GET {{host}}');
-			await insertAuthorizationHeader(api.services, undefined, deps(['reference'], 'notIgnored'));
+			const prompter = answering('reference');
+			await insert();
+			assert.deepEqual(prompter.trackedAsked, ['notIgnored:true']);
 			const text = editor.document.getText();
 			assert.equal(text, TWO_REQUESTS.replace('GET {{host}}/v1/trips\n', 'GET {{host}}/v1/trips\nAuthorization: Bearer {{telematicsToken}}\n'));
 			assert.ok(!text.includes(token));
 		});
 
 		it('"Continue" writes the token and is not asked again in this workspace', async () => {
-			const editor = await openHttp(TWO_REQUESTS);
+			const editor = await openInRepo(true);
 			cursorsAt(editor, 'GET {{host}}');
-			const stub = deps(['continue']);
-			await insertAuthorizationHeader(api.services, undefined, stub);
+			const prompter = answering('continue');
+			await insert();
 			assert.ok(editor.document.getText().includes(`GET {{host}}/v1/trips\nAuthorization: Bearer ${token}\n`));
 			cursorsAt(editor, 'POST {{host}}');
-			await insertAuthorizationHeader(api.services, undefined, stub);
-			assert.equal(stub.asked.length, 1);
+			await insert();
+			assert.equal(prompter.trackedAsked.length, 1);
 			assert.equal(api.services.context.workspaceState.get(TRACKED_WARNING_KEY), true);
 		});
 
 		it('a file outside git is written without a question', async () => {
-			const editor = await openHttp(TWO_REQUESTS);
+			const editor = await openHttp(TWO_REQUESTS, fs.mkdtempSync(path.join(os.tmpdir(), 'http-nogit-')));
 			cursorsAt(editor, 'GET {{host}}');
-			const stub = deps([], 'none');
-			await insertAuthorizationHeader(api.services, undefined, stub);
-			assert.deepEqual(stub.asked, []);
+			const prompter = answering();
+			await insert();
+			assert.deepEqual(prompter.trackedAsked, []);
 			assert.ok(editor.document.getText().includes(`Authorization: Bearer ${token}`));
 		});
 

@@ -1,7 +1,5 @@
-// The integration suite's entry point: VS Code's extension host calls `run()` (through
-// code-server's `extensionTestsPath` payload here, or @vscode/test-electron on a desktop).
-// Runs every compiled `*.test.js` in this folder with mocha and prints a final
-// `N passed, N failed` line the runner and CI read.
+// The integration suite's entry point: VS Code's extension host calls `run()`, which runs every compiled
+// `*.test.js` here with mocha and prints the `N passed, N failed` line the runner reads.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';

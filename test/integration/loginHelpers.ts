@@ -1,6 +1,5 @@
-// Shared by the integration suites: the TestApi, a scripted Prompter that answers the login
-// steps without UI, the demo credentials of the in-process emulator, and `useEmulatorSuite`,
-// the mocha hooks that start the emulator, point the extension at it and clean up after.
+// Shared by the integration suites: the TestApi, a scripted Prompter, the emulator's demo credentials and
+// `useEmulatorSuite` (start the emulator, point the extension at it, clean up).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RunningEmulator } from '../../src/emulator/server';
@@ -8,7 +7,7 @@ import type { AccountKind } from '../../src/core/api/types';
 import { secretKeyFor } from '../../src/core/sessions/sessionStore';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from '../../src/testApi';
-import type { LoginField, LoginStep, Prompter, StepAnswer } from '../../src/features/login/prompter';
+import type { GitExposure, LoginField, LoginStep, Prompter, StepAnswer, TrackedFileAnswer } from '../../src/features/login/prompter';
 
 export const EXTENSION_ID = 'telematics-tools.telematics-auth';
 
@@ -64,6 +63,24 @@ export class ScriptedPrompter implements Prompter {
 	async confirm(message: string, detail: string): Promise<boolean> {
 		this.confirmations.push(`${message} ${detail}`);
 		return this.confirmAnswer;
+	}
+
+	/** Answers to "this file may be committed", first to last (then Cancel), and what was asked (`exposure:offerReference`). */
+	readonly trackedAnswers: TrackedFileAnswer[] = [];
+	readonly trackedAsked: string[] = [];
+
+	async askTrackedFile(exposure: GitExposure, offerReference: boolean): Promise<TrackedFileAnswer> {
+		this.trackedAsked.push(`${exposure}:${offerReference}`);
+		return this.trackedAnswers.shift() ?? 'cancel';
+	}
+
+	/** The answer to "replace another kind of Authorization?", and the schemes each time it was asked. */
+	replaceForeign = false;
+	readonly foreignAsked: string[][] = [];
+
+	async askReplaceForeign(schemes: readonly string[]): Promise<boolean> {
+		this.foreignAsked.push([...schemes]);
+		return this.replaceForeign;
 	}
 }
 

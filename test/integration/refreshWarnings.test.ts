@@ -1,7 +1,5 @@
-// What a person is told when an AUTOMATIC refresh fails for good, in the real extension host
-// against the in-process emulator: a rate limit (429) is never retried, a transient failure
-// (5xx) is retried with back-off until the token expires. Neither ever logs in by itself.
-// The 401 case is in login.test.ts.
+// What a person is told when an automatic refresh fails for good: a rate limit (429) is never retried, a
+// 5xx is retried with back-off until the token expires; neither logs in by itself (the 401 case: login.test.ts).
 import * as assert from 'node:assert/strict';
 import type { RunningEmulator } from '../../src/emulator/server';
 import type { Session } from '../../src/core/sessions/types';

@@ -1,6 +1,5 @@
-// Tokens, refresh tokens, device tokens, InstanceKeys and passwords stay in SecretStorage:
-// after real logins and a refresh, none of them is in globalState, workspaceState, the user
-// settings, the log, a notification or the snapshots of the status bar and the tree.
+// Tokens, device tokens, InstanceKeys and passwords stay in SecretStorage: after real logins and a
+// refresh, none is in globalState, workspaceState, settings, the log, a notification, the status bar or the tree.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RunningEmulator } from '../../src/emulator/server';

@@ -1,7 +1,5 @@
-// A test root CA and a server certificate it signs (localhost, 127.0.0.1, telematics.test),
-// made with the openssl command line, and an HTTPS front that passes requests on to the
-// emulator. Stands in for a company CA that only the OS store holds: tests point the loader at
-// a bundle of their own (SSL_CERT_FILE) instead of changing the machine's store.
+// A test root CA and a server certificate it signs (made with openssl), and an HTTPS front to the emulator:
+// a company CA that only the OS store holds, with tests pointing SSL_CERT_FILE at a bundle of their own.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';

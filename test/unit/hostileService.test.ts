@@ -1,6 +1,5 @@
-// The fault and fuzz suite (see test/fuzz/hostileService.ts): 1,000 scenarios of two generated
-// hostile answers each, through the real client, store and scheduler, with a keychain that
-// refuses writes at random. Every count of what must never happen is 0.
+// The fault and fuzz suite (test/fuzz/hostileService.ts): 1,000 scenarios through the real client, store
+// and scheduler, with a keychain that refuses writes at random; every count of what must never happen is 0.
 import * as assert from 'node:assert/strict';
 import { runHostileService } from '../fuzz/hostileService';
 

@@ -13,6 +13,8 @@ class ScriptedPrompter implements Prompter {
 		return this.answers.shift();
 	}
 	async confirm(): Promise<boolean> { return false; }
+	async askTrackedFile(): Promise<'cancel'> { return 'cancel'; }
+	async askReplaceForeign(): Promise<boolean> { return false; }
 }
 
 const STEPS: Omit<LoginStep, 'step' | 'totalSteps'>[] = [

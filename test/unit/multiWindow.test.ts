@@ -1,6 +1,5 @@
-// Three VS Code windows share one keychain (SecretStorage) and one globalState, and each runs
-// its own store, scheduler and lease. Refresh tokens rotate, so if two windows refreshed the
-// same token, one would get a 401 and the account would need a new login.
+// Three windows share one keychain and one globalState, each with its own store, scheduler and lease.
+// Refresh tokens rotate, so if two windows refreshed the same token one would need a new login.
 import * as assert from 'node:assert/strict';
 import type { RefreshFailure } from '../../src/core/sessions/contracts';
 import type { AccountRecord } from '../../src/core/sessions/types';

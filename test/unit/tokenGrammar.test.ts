@@ -1,6 +1,5 @@
-// The token grammar and the shell quoting, by generated input (fast-check): what passes the
-// grammar can carry no line break, quote, brace or shell character into a file, a header or a
-// command line; a shell reads back exactly what was quoted; a .http edit adds one line or none.
+// The token grammar and the shell quoting, by generated input: what passes carries no line break, quote,
+// brace or shell character; a shell reads back what was quoted; a .http edit adds one line or none.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fc from 'fast-check';

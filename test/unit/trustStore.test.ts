@@ -1,8 +1,5 @@
-// What the extension trusts for HTTPS: the OS store loader on every platform's code path
-// (Linux for real, with a bundle of the test's own; macOS and Windows with their programs'
-// output), and the real client over HTTPS to a server signed by a CA only that bundle holds:
-// direct, through a CONNECT proxy, with `http.proxySupport: off`, and refused with a message
-// that names the untrusted issuer when the CA is in no store.
+// What HTTPS trusts: the OS store loader on each platform's code path (Linux for real, macOS and Windows on
+// their programs' output), and the real client to a server signed by a CA only a test bundle holds.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -1,6 +1,5 @@
-// Typed failures of the API client, and the messages people see for them. Messages say what
-// happened and what to do, and never carry a token, a password or a raw response body.
-// Pure: each message goes through `t` (the VS Code layer passes `vscode.l10n.t`).
+// Typed failures of the API client and the messages people see for them: what happened and what to do,
+// never a token, a password or a raw body. Each message goes through `t` (the VS Code layer passes `vscode.l10n.t`).
 import type { Failure } from './parse';
 import type { AccountKind, ApiErrorKind, ValidationDetail } from './types';
 import { untranslated, type Translate } from '../util/translate';

@@ -1,6 +1,5 @@
-// Reads the service's answers tolerantly: any casing of the envelope's names, token objects
-// or bare strings, several error shapes. Pure: no `vscode` import, no I/O, no messages
-// (see errors.ts). Decides success or failure from both the HTTP status and the body's Status.
+// Reads the service's answers tolerantly (any casing, token objects or bare strings, several error
+// shapes) and decides success from both the HTTP status and the body's Status. No I/O, no messages.
 import type { ApiErrorKind, HttpResponse, TokenResponse, ValidationDetail } from './types';
 
 export interface Envelope {

@@ -1,7 +1,5 @@
-// What the extension trusts for HTTPS: Node's built-in roots, the operating system's
-// certificate store, NODE_EXTRA_CA_CERTS and the PEM files of `telematicsAuth.extraCertificates`.
-// Never less than Node's roots; certificate checks are never turned off here.
-// Pure Node (no `vscode`); loaded with the network code, on the first request.
+// What HTTPS trusts: Node's roots, the OS certificate store, NODE_EXTRA_CA_CERTS and the PEM files of
+// `telematicsAuth.extraCertificates`. Never fewer than Node's roots; checks are never turned off here.
 import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';

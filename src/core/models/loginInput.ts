@@ -1,8 +1,5 @@
-// Checks what a person types into the login steps, before anything is sent.
-// Pure: no `vscode` import. Messages say what to do and never repeat the input
-// (a password typed into the wrong field must not end up on screen or in a log).
-// Messages go through `t` (the VS Code layer passes `vscode.l10n.t`); whole sentences, so
-// translators never see fragments.
+// Checks what a person types into the login steps before anything is sent. Messages say what to do
+// and never repeat the input (a password in the wrong field must not reach the screen or a log).
 import { untranslated, type Translate } from '../util/translate';
 import { isLoopbackHost } from '../util/url';
 

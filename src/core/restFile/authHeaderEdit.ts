@@ -1,6 +1,5 @@
-// Plans the edits that give each request under a cursor exactly one
-// `Authorization: Bearer …` header. Pure: no `vscode`. Bodies, comments, variables,
-// `# @name` lines and response handlers are never touched.
+// Plans the edits that give each request under a cursor exactly one `Authorization: Bearer …` header;
+// bodies, comments, variables, `# @name` lines and response handlers are never touched.
 import { DEFAULT_TOKEN_VARIABLE, planFileVariable } from './fileVariable';
 import { blockAt, lineAt, parseBlock, parseBlocks, parseLayout, type Layout, type ParsedRequest } from './requestParser';
 import { deleteLine, sortEdits, type TextEdit } from './textEdit';

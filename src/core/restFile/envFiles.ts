@@ -1,6 +1,5 @@
-// The env files REST clients read, edited so that only our keys change: `.env` (REST Client's
-// `{{$dotenv NAME}}`, httpYac) and `http-client.private.env.json` (JetBrains HTTP Client,
-// httpYac; our keys go in `$shared`, which every environment sees). Pure: no `vscode`, no I/O.
+// The env files REST clients read, edited so that only our keys change: `.env` (REST Client, httpYac)
+// and `http-client.private.env.json` (JetBrains, httpYac; our keys in every environment). No I/O.
 import { isSafeToken } from '../util/tokenGrammar';
 import { isSafeServiceUrl } from '../util/url';
 

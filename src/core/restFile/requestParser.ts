@@ -1,6 +1,5 @@
-// Reads a REST file (.http/.rest, as REST Client and httpYac write them) into lines and
-// requests: where each request line, its headers and its file variables are. Pure: no `vscode`.
-// Only the parts an edit may touch are located; bodies and response handlers are left alone.
+// Reads a REST file (.http/.rest, as REST Client and httpYac write them) into requests: where each
+// request line, its headers and its file variables are. Bodies and response handlers are left alone.
 
 export interface Line {
 	/** Offset of the first character. */

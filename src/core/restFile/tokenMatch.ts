@@ -1,9 +1,5 @@
-// Decides which logged-in account a JWT found in a file belongs to. Pure: no `vscode`.
-//
-// Rule: a token belongs to an account when it IS the account's current access token, or
-// when its `sub` equals the current token's `sub` and, where both tokens carry them, its
-// `iss` and `instanceId` claims are equal too. The store keeps only the current token, so
-// older tokens are recognised by these claims, never by a list of past tokens.
+// Which logged-in account a JWT found in a file belongs to: the account's current token, or one with
+// the same `sub` (and `iss`/`instanceId` where both carry them); the store keeps no list of past tokens.
 import { decodeClaims } from '../sessions/token';
 
 export interface KnownToken {

@@ -1,6 +1,5 @@
-// The stable id of an account: the same person logging in again to the same service and
-// instance gets the same id, so their tokens are replaced rather than duplicated.
-// Pure: no `vscode` import. The login (a device token or an email) is hashed, never kept here.
+// The stable id of an account: the same person logging in again to the same service and instance
+// gets the same id, so their tokens are replaced, not duplicated. The login is hashed, never kept.
 import { createHash } from 'node:crypto';
 import type { AccountKind } from '../api/types';
 

@@ -1,14 +1,5 @@
 // Our sessions as VS Code authentication sessions, as plain data: which accounts a caller of
-// `vscode.authentication.getSession('telematics', scopes)` may get, and what changed between
-// two lists (the provider's `onDidChangeSessions`). Pure: no `vscode` import.
-//
-// Scopes (kept small on purpose):
-// - `[]`                 every account with a usable token
-// - `['user']`/`['admin']` only accounts of that kind
-// - `['account:<id>']`   only that account (ids are the stable hashes in AccountRecord.id)
-// A kind and an account scope may be combined; they must both hold. Any other scope is
-// refused, so a caller asking for something we do not offer gets nothing rather than a
-// token that means something else.
+// `vscode.authentication.getSession('telematics', scopes)` may get, and what changed between two lists.
 import type { AccountKind } from '../api/types';
 import type { Session } from './types';
 import { hostOf } from '../util/url';
@@ -37,7 +28,12 @@ export interface AuthSessionsDiff {
 
 const ACCOUNT_SCOPE = 'account:';
 
-/** Reads the scopes a caller asked for. Unknown or contradictory scopes are refused with a reason. */
+/**
+ * Reads the scopes a caller asked for (kept small on purpose): `[]` every account with a usable
+ * token; `['user']`/`['admin']` accounts of that kind; `['account:<id>']` that account (the stable
+ * AccountRecord.id). A kind and an account scope must both hold. Anything else is refused with a
+ * reason, so a caller asking for something we do not offer gets nothing, not a token that means something else.
+ */
 export function parseScopes(scopes: readonly string[] | undefined): ParsedScopes {
 	const filter: ScopeFilter = {};
 	for (const raw of scopes ?? []) {

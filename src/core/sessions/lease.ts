@@ -1,6 +1,5 @@
-// A short lease in SecretStorage, so that of several VS Code windows sharing one account only
-// one refreshes it (refresh tokens rotate: two refreshes with the same token would spend it
-// twice). Pure: no `vscode` import. Stored as `{owner, until}` under `telematicsAuth.lease.<id>`.
+// A short lease in SecretStorage so that of several windows sharing an account only one refreshes it
+// (refresh tokens rotate: two refreshes with one token spend it twice). Stored under `telematicsAuth.lease.<id>`.
 
 import type { SecretBackend } from './types';
 import type { Clock } from '../util/clock';

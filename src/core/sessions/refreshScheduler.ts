@@ -1,10 +1,5 @@
-// Refreshes access tokens before they expire: one timer per account, never a polling loop.
-// Pure: no `vscode` import. It only ever uses the refresh token; it has no way to log in.
-//
-// Wake-ups: a timer is never longer than `maxTimerMs` (10 min by default); a longer wait is
-// a chain of such timers, so after the machine sleeps a due refresh is noticed within
-// 10 minutes of waking (or at once if the VS Code layer calls `checkDue()` on window focus).
-// Idle cost: at most 6 wake-ups an hour per account, plus one per refresh.
+// Refreshes access tokens before they expire, one timer per account, never a polling loop. It only
+// ever uses the refresh token: it has no way to log in.
 import { ApiError } from '../api/errors';
 import { Emitter } from '../util/emitter';
 import type { Log } from '../util/log';
@@ -58,6 +53,11 @@ interface Plan {
 	reported?: string;
 }
 
+/**
+ * A timer is never longer than `maxTimerMs` (10 min by default): a longer wait is a chain of them, so
+ * after sleep a due refresh is noticed within 10 minutes of waking (at once when the window gets focus
+ * and the VS Code layer calls `checkDue()`). Idle cost: at most 6 wake-ups an hour per account.
+ */
 export class RefreshScheduler implements IRefreshScheduler {
 	private readonly plans = new Map<string, Plan>();
 	private readonly inFlight = new Map<string, Promise<Session>>();

@@ -1,6 +1,5 @@
-// The session store: accounts in globalState (no secrets), tokens in SecretStorage (one key
-// per account), kept in step with other windows. Pure: no `vscode` import; the VS Code
-// layer hands in `context.secrets` and `context.globalState`.
+// The session store: accounts in globalState (no secrets), tokens in SecretStorage (one key per
+// account), kept in step with other windows; the VS Code layer hands in `context.secrets` and `globalState`.
 import { Emitter } from '../util/emitter';
 import { isSafeToken } from '../util/tokenGrammar';
 import { silentLog, type Log } from '../util/log';

@@ -1,6 +1,5 @@
-// The token model: when an access token expires, and what it says about itself.
-// Pure: no `vscode` import. The JWT's own `exp` is the reliable source; `ExpiresIn`
-// (seconds in practice, "milliseconds" per the spec) is the fallback; 2 hours is the last resort.
+// The token model: when an access token expires and what it says about itself. The JWT's own `exp`
+// first, then `ExpiresIn` (seconds in practice, "milliseconds" per the spec), then 2 hours.
 import { jwtDecode, type JwtPayload } from 'jwt-decode';
 import type { StoredTokens } from './types';
 

@@ -1,6 +1,5 @@
-// Text from outside (a service's claims, a server certificate's names) made safe to show on one
-// line: control and bidi characters go, `$(` cannot start a status bar icon, long text is cut.
-// Pure: no `vscode` import.
+// Text from outside (a service's claims, a certificate's names) made safe to show on one line: control
+// and bidi characters go, `$(` cannot start a status bar icon, long text is cut.
 
 export function displayText(value: string, max = 64): string {
 	const flat = value

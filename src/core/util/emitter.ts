@@ -1,6 +1,5 @@
-// A tiny event emitter for the pure core, shaped like `vscode.EventEmitter`: a private
-// emitter, a public `event` that is a `vscode.Event`-compatible function, both disposed
-// with their owner. Pure: no `vscode` import.
+// A tiny event emitter for the pure core, shaped like `vscode.EventEmitter` (a public `event` any
+// `vscode.Event` consumer accepts), disposed with its owner.
 import type { Disposable, Event } from '../types';
 
 export class Emitter<T> implements Disposable {

@@ -1,8 +1,5 @@
-// The extension's log: every line passes through `redact()` with the secrets known right now
-// (the tokens of stored sessions, the credentials of a login in progress) before it reaches
-// the "Telematics Auth" output channel. In ExtensionMode.Test it also keeps the last lines
-// (TestApi.logLines()); otherwise it keeps nothing.
-// No runtime `vscode` import: the channel is anything shaped like a Log.
+// The extension's log: every line is redacted with the secrets known right now (stored tokens, a login's
+// credentials) before it reaches the output channel. In ExtensionMode.Test it keeps the last lines.
 
 import type { Log } from './log';
 import { redact } from './redact';

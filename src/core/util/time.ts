@@ -1,8 +1,5 @@
-// Every time and duration as a person reads it (status bar, tooltip, tree rows, CodeLens,
-// hover, diagnostics, notifications, messages, log): one module, so the same instant and the
-// same span read the same everywhere, all worded through one `Translate` function.
-// Pure: no `vscode`. Total: any number in (NaN, ±Infinity, ±1e16) gives text, never a throw,
-// because expiry times come from tokens in files and from services we do not control.
+// Every time and duration as a person reads it, in one module worded through one `Translate`. Total: any
+// number (NaN, ±Infinity, ±1e16) gives text, because expiry times come from files and services we do not control.
 import { untranslated, type Translate } from './translate';
 
 const TIME: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };

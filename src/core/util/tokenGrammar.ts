@@ -1,7 +1,5 @@
-// The one grammar a token must fit before this extension stores it, writes it into a file,
-// puts it in a header or on the clipboard. Pure: no `vscode` import.
-// Tokens are base64url/JWT text: letters, digits and `-_.~+/=`. Nothing else, so no line
-// break, quote, brace, space or shell character can ride along into a file or a command line.
+// The grammar a token must fit before it is stored or written anywhere: base64url/JWT characters and
+// `-_.~+/=` only, so no line break, quote, brace, space or shell character rides along.
 
 /** A JWT's shape: base64url of `{"` (`eyJ`), then two more base64url segments (the last may be empty). */
 export const JWT_SHAPE = 'eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*';

@@ -1,7 +1,5 @@
-// The Accounts view's rendering: one node per account, with its facts and token claims beneath.
-// Lives in the features bundle; the activation bundle's shell (accountsView.ts) owns the view,
-// its events and context key, and delegates here once the view asks for its nodes.
-// The node model (labels, descriptions, rows) is plain data from core/models/treeModel.ts.
+// The Accounts view's nodes and rows: one node per account, its facts and token claims beneath,
+// from the plain-data model in core/models/treeModel.ts.
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import { accountNode, accountRows, type RowModel } from '../../core/models/treeModel';

@@ -1,8 +1,5 @@
-// Our accounts as a VS Code authentication provider (`telematics`), so any extension can ask
-// `vscode.authentication.getSession('telematics', [], { createIfNone: true })` for a bearer
-// token, behind VS Code's own consent prompt, and the Accounts menu lists and signs out our
-// accounts. The access token is the only secret handed out, and only through this API.
-// Which scopes mean what: see src/core/sessions/authSessions.ts.
+// Our accounts as the `telematics` authentication provider: any extension may ask VS Code for a bearer
+// token behind its consent prompt; the access token is the only secret handed out (scopes: authSessions.ts).
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import {

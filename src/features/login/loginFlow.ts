@@ -1,6 +1,5 @@
-// Logging in: ask the four fields (through a Prompter), call Login with a cancellable
-// progress notification, store the result. A failed or cancelled login changes nothing
-// stored, so an earlier session of the same account stays usable. Never runs by itself.
+// Logging in: the four fields through the Prompter, Login with cancellable progress, the result stored.
+// A failed or cancelled login changes nothing stored. Never runs by itself.
 import * as vscode from 'vscode';
 import { ApiError } from '../../core/api/errors';
 import type { AccountKind, TokenResponse } from '../../core/api/types';

@@ -1,8 +1,8 @@
-// The real Prompter: one quick input per login step, numbered `n/4` by VS Code, a Back button
-// from step 2 on, live validation, Escape to cancel, and focus loss that does not close it.
+// The real Prompter: a quick input per login step (numbered, Back from step 2, live validation,
+// Escape cancels, focus loss does not) and modal questions before anything risky.
 import * as vscode from 'vscode';
 import type { AccountKind } from '../../core/api/types';
-import type { LoginStep, Prompter, StepAnswer } from './prompter';
+import type { GitExposure, LoginStep, Prompter, StepAnswer, TrackedFileAnswer } from './prompter';
 
 interface UrlItem extends vscode.QuickPickItem {
 	value: string;
@@ -43,6 +43,38 @@ export class MultiStepInput implements Prompter {
 	async confirm(message: string, detail: string, action: string): Promise<boolean> {
 		const chosen = await vscode.window.showWarningMessage(message, { modal: true, detail }, action);
 		return chosen === action;
+	}
+
+	async askTrackedFile(exposure: GitExposure, offerReference: boolean): Promise<TrackedFileAnswer> {
+		const proceed = vscode.l10n.t('Continue');
+		const reference = vscode.l10n.t('Use {{variable}} Only');
+		const where = exposure === 'tracked'
+			? vscode.l10n.t('This file is tracked by git.')
+			: exposure === 'remote'
+				? vscode.l10n.t('This file lives in a remote repository.')
+				: vscode.l10n.t('This file is in a git repository and not ignored.');
+		const detail = [
+			vscode.l10n.t('An access token written here can end up in a commit, where anyone with the repository can use it until it expires.'),
+			offerReference
+				? vscode.l10n.t('"Use {{variable}} Only" writes "Authorization: Bearer {{telematicsToken}}" and no token: define telematicsToken in an untracked environment file (REST Client: your user settings\' rest-client.environmentVariables or {{$dotenv}}; httpYac: .env or http-client.private.env.json).')
+				: '',
+			vscode.l10n.t('"Continue" writes the token and does not ask again in this workspace.'),
+		].filter(Boolean).join('\n\n');
+		const choices = offerReference ? [proceed, reference] : [proceed];
+		const choice = await vscode.window.showWarningMessage(where, { modal: true, detail }, ...choices);
+		return choice === proceed ? 'continue' : choice === reference ? 'reference' : 'cancel';
+	}
+
+	async askReplaceForeign(schemes: readonly string[]): Promise<boolean> {
+		const replace = vscode.l10n.t('Replace');
+		const leave = vscode.l10n.t('Leave Them Alone');
+		const listed = [...new Set(schemes)].join(', ');
+		const message = schemes.length === 1
+			? vscode.l10n.t('This request already has an Authorization header of another kind ({0}).', listed)
+			: vscode.l10n.t('{0} requests already have an Authorization header of another kind ({1}).', schemes.length, listed);
+		const detail = vscode.l10n.t('It may be another service\'s credentials (an OAuth client\'s Basic login, a token from another tool). "Replace" puts the Telematics token in its place; "Leave Them Alone" changes only the other requests.');
+		const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, replace, leave);
+		return choice === replace;
 	}
 
 	/** VS Code itself shows `(n/4)` after the title from `step`/`totalSteps`. */

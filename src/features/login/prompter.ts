@@ -1,6 +1,5 @@
-// What the login flow asks a person, as an interface: the multi-step input answers it in
-// the editor (multiStepInput.ts), integration tests answer it through TestApi.setPrompter.
-// Pure: no `vscode` import, so the step logic runs in plain unit tests.
+// Everything the extension asks a person, as one interface: multiStepInput.ts asks on screen,
+// integration tests answer through TestApi.setPrompter. No `vscode` import (unit-tested steps).
 import type { AccountKind } from '../../core/api/types';
 import type { Checked } from '../../core/models/loginInput';
 
@@ -32,6 +31,15 @@ export interface LoginStep {
  */
 export type StepAnswer = { value: string; back?: boolean } | 'back' | undefined;
 
+/**
+ * How a token written into a file could reach git. `tracked`: git tracks it. `notIgnored`: in a
+ * repository and not ignored. `remote`: a virtual or remote-repository workspace (a save may be a commit).
+ */
+export type GitExposure = 'tracked' | 'notIgnored' | 'remote' | 'ignored' | 'none';
+
+/** Write the token, write a `{{telematicsToken}}` reference only, or nothing. */
+export type TrackedFileAnswer = 'continue' | 'reference' | 'cancel';
+
 export interface Prompter {
 	/** "User or Admin", for the plain Log In command. Undefined: cancelled. */
 	pickKind(): Promise<AccountKind | undefined>;
@@ -39,6 +47,10 @@ export interface Prompter {
 	ask(step: LoginStep): Promise<StepAnswer>;
 	/** A modal confirmation; true only when the person chose `action`. */
 	confirm(message: string, detail: string, action: string): Promise<boolean>;
+	/** A token is about to go into a file git may commit; `offerReference`: a reference would do. */
+	askTrackedFile(exposure: GitExposure, offerReference: boolean): Promise<TrackedFileAnswer>;
+	/** Requests already carry another kind of Authorization (`schemes`): replace them (true) or leave them alone. */
+	askReplaceForeign(schemes: readonly string[]): Promise<boolean>;
 }
 
 /** Holds the prompter in use, so tests can swap in theirs. */

@@ -1,6 +1,5 @@
-// The session commands (log in, log in again, log out, switch, make active, refresh, show
-// log) and what a person is told when an automatic refresh fails. Nothing here logs in by
-// itself: a login only starts from a command a person ran or a button they pressed.
+// The session commands (log in, log in again, log out, switch, make active, refresh, show log) and what
+// a person is told when an automatic refresh fails. A login only starts from a person's command or button.
 import * as vscode from 'vscode';
 import { ApiError } from '../../core/api/errors';
 import type { AccountKind } from '../../core/api/types';

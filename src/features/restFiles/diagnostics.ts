@@ -1,6 +1,5 @@
-// Warnings on expired JWTs in REST files (collection 'telematicsAuth'), saying when the token
-// expired and how to put a current one in. Kept up to date on open, change (debounced),
-// store changes and the minute tick; cleared when the file closes.
+// Warnings on expired JWTs in REST files, saying when the token expired and how to put a current one
+// in; kept current on open, change (debounced), store changes and the minute tick.
 import * as vscode from 'vscode';
 
 import { findJwts } from '../../core/restFile/jwtScan';

@@ -11,7 +11,7 @@ import { notify } from '../notifications/notifications';
 import { unsafeStoredTokenMessage } from '../tokens/tokenCommands';
 import { isSafeToken } from '../../core/util/tokenGrammar';
 import { ensureFreshToken, type FreshSession } from './freshToken';
-import { defaultTrackedFileDeps, guardTrackedFile, type TrackedFileDeps } from './gitTracked';
+import { guardTrackedFile } from './gitTracked';
 import { applyTextEdits, isHttpDocument, targetEditor } from './httpDocuments';
 import { formatRemaining } from '../../core/util/time';
 import { Command } from '../../commands';
@@ -25,7 +25,7 @@ export interface InsertOutcome {
 }
 
 /** The command. `arg`: `{ accountId }`, a file Uri (editor title), or nothing. */
-export async function insertAuthorizationHeader(services: Services, arg?: unknown, deps: TrackedFileDeps = defaultTrackedFileDeps): Promise<InsertOutcome | undefined> {
+export async function insertAuthorizationHeader(services: Services, arg?: unknown): Promise<InsertOutcome | undefined> {
 	const editor = targetEditor(arg);
 	if (!editor || !isHttpDocument(editor.document)) {
 		void notify('info', vscode.l10n.t('Open a .http or .rest file and put the cursor in a request to insert an Authorization header.'));
@@ -60,7 +60,7 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 		value = style === 'variable'
 			? { style: 'variable', token: session.tokens.accessToken }
 			: { style: 'header', token: session.tokens.accessToken };
-		const answer = await guardTrackedFile(services.context, editor.document.uri, deps, true);
+		const answer = await guardTrackedFile(services.context, editor.document.uri, services.prompts.current, true);
 		if (answer === 'cancel') return undefined;
 		if (answer === 'reference') value = { style: 'reference' };
 	}
@@ -68,7 +68,7 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 	const text = editor.document.getText();
 	const cursors = editor.selections.map((s) => editor.document.offsetAt(s.active));
 	const foreign = foreignAuthorizations(text, cursors, variableNameOf(value));
-	const replaceForeign = foreign.length > 0 && await deps.askReplaceForeign(foreign.map((f) => f.scheme));
+	const replaceForeign = foreign.length > 0 && await services.prompts.current.askReplaceForeign(foreign.map((f) => f.scheme));
 	if (foreign.length === requestsUnderCursor && !replaceForeign) {
 		void notify('info', vscode.l10n.t('Nothing changed: the request keeps its own Authorization header.'));
 		return { requests: requestsUnderCursor, edits: 0, style: value.style };

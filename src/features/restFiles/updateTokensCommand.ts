@@ -1,7 +1,5 @@
-// "Update Tokens in File": every token in the file that belongs to a logged-in account and
-// is older than that account's current token is replaced by the current one, in one edit.
-// Ownership: the same token, or the same `sub` (and `iss`/`instanceId` where both tokens
-// carry them); see core/restFile/tokenMatch.ts.
+// "Update Tokens in File": every token in the file that belongs to a logged-in account (tokenMatch.ts)
+// and is older than its current token is replaced by the current one, in one edit.
 import * as vscode from 'vscode';
 import { findJwts, planTokenUpdates } from '../../core/restFile/jwtScan';
 import { findOwner, planReplacements } from '../../core/restFile/tokenMatch';
@@ -9,7 +7,7 @@ import type { Services } from '../../services';
 import { notify } from '../notifications/notifications';
 import { isSafeToken } from '../../core/util/tokenGrammar';
 import { ensureFreshToken, knownTokens } from './freshToken';
-import { defaultTrackedFileDeps, guardTrackedFile, type TrackedFileDeps } from './gitTracked';
+import { guardTrackedFile } from './gitTracked';
 import { applyTextEdits, isHttpDocument, targetEditor } from './httpDocuments';
 
 export interface UpdateOutcome {
@@ -20,7 +18,7 @@ export interface UpdateOutcome {
 }
 
 /** The command. `arg`: a file Uri (CodeLens, editor menus) or nothing (the active editor). */
-export async function updateTokensInFile(services: Services, arg?: unknown, deps: TrackedFileDeps = defaultTrackedFileDeps): Promise<UpdateOutcome | undefined> {
+export async function updateTokensInFile(services: Services, arg?: unknown): Promise<UpdateOutcome | undefined> {
 	const editor = targetEditor(arg);
 	if (!editor || !isHttpDocument(editor.document)) {
 		void notify('info', vscode.l10n.t('Open a .http or .rest file to update the tokens in it.'));
@@ -48,7 +46,7 @@ export async function updateTokensInFile(services: Services, arg?: unknown, deps
 			: vscode.l10n.t('None of the tokens in this file belong to a logged-in account.'));
 		return { updated: 0, found: found.length };
 	}
-	if (await guardTrackedFile(services.context, editor.document.uri, deps, false) !== 'continue') return undefined;
+	if (await guardTrackedFile(services.context, editor.document.uri, services.prompts.current, false) !== 'continue') return undefined;
 
 	const text = editor.document.getText();
 	const edits = planTokenUpdates(text, new Map([...replacements].map(([old, r]) => [old, r.newToken])));

@@ -1,8 +1,5 @@
-// Keeps the active account's live access token where other tools read it, when the person
-// chose so (telematicsAuth.exposeToken): the extension host's process environment
-// (TELEMATICS_TOKEN, TELEMATICS_BASE_URL: REST Client's {{$processEnv}}), and optionally the
-// git-ignored env files of each workspace folder (.env, http-client.private.env.json).
-// Follows every login, refresh, switch and logout; nothing is written while it is off.
+// Keeps the active account's live token where other tools read it, when telematicsAuth.exposeToken says
+// so: the process environment and the git-ignored env files. Nothing is written while it is off.
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';

@@ -1,7 +1,5 @@
-// "Try the Built-in Demo Service" and "Open a Sample .http File": what the walkthrough's first
-// steps run, so a first-time user gets a live token and a first request without credentials.
-// The demo service is the project's emulator, loaded from its own bundle on first use and
-// listening on 127.0.0.1 only, for as long as this window is open.
+// "Try the Built-in Demo Service" and "Open a Sample .http File": a live token and a first request
+// without credentials. The demo service (the emulator, dist/demo.js) listens on 127.0.0.1 while the window is open.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';

@@ -1,6 +1,5 @@
-// A `Clock` over @sinonjs/fake-timers, for tests that move time by hand. The fake clock is
-// not installed globally: real `setImmediate` still works, and `settle()` uses it to let
-// every pending promise chain (and the backend's async change events) run to completion.
+// A `Clock` over @sinonjs/fake-timers, not installed globally: real `setImmediate` still works, and
+// `settle()` uses it to let every pending promise chain run to completion.
 import * as FakeTimers from '@sinonjs/fake-timers';
 import type { Clock } from '../../../src/core/util/clock';
 

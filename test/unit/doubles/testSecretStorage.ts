@@ -1,7 +1,5 @@
-// An in-memory SecretStorage that several "windows" can share, like the OS keychain behind
-// VS Code's SecretStorage: every view sees every write, and every view's onDidChange fires
-// (asynchronously, as in VS Code) for changes made through any view. Hooks make reads or
-// writes fail, to test failure paths.
+// An in-memory SecretStorage several "windows" share, like the OS keychain: every view sees every write and
+// gets onDidChange (asynchronously, as in VS Code); hooks make reads or writes fail.
 import { Emitter } from '../../../src/core/util/emitter';
 import type { SecretBackend } from '../../../src/core/sessions/types';
 import type { Disposable } from '../../../src/core/types';

@@ -1,6 +1,5 @@
-// One VS Code window's session machinery on a fake clock, wired the way the extension wires it:
-// a SessionStore over its own view of the shared keychain, a Lease and a RefreshScheduler.
-// Shared by the scheduler tests (one window) and the several-windows tests.
+// One VS Code window's session machinery on a fake clock, wired as the extension wires it: a store over its
+// own view of the shared keychain, a Lease and a RefreshScheduler.
 import type { RefreshFn } from '../../../src/core/sessions/contracts';
 import { Lease } from '../../../src/core/sessions/lease';
 import { RefreshScheduler } from '../../../src/core/sessions/refreshScheduler';
