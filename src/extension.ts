@@ -1,9 +1,9 @@
 // Activation: a stub for each declared command, then the rest (startup.ts, dist/startup.js) loads
 // right after activate() returns. A command run before the real ones are registered waits for them.
 import * as vscode from 'vscode';
-import type { TestApi } from './testApi';
+import type { TestHandles } from './startup';
 
-export function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> | undefined {
+export function activate(context: vscode.ExtensionContext): Promise<TestHandles | undefined> | undefined {
 	const activateStartedAt = performance.now();
 	const declared = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? [];
 	const stubs = declared.map(({ command }) => vscode.commands.registerCommand(command, async (...args: unknown[]) => {
@@ -11,7 +11,7 @@ export function activate(context: vscode.ExtensionContext): Promise<TestApi | un
 		return vscode.commands.executeCommand(command, ...args);
 	}));
 	context.subscriptions.push(...stubs);
-	const core: Promise<TestApi | undefined> = new Promise<void>((resolve) => setImmediate(resolve))
+	const core: Promise<TestHandles | undefined> = new Promise<void>((resolve) => setImmediate(resolve))
 		.then(() => import('./startup'))
 		.then((m) => m.startCore(context, stubs, activateStartedAt));
 	if (context.extensionMode === vscode.ExtensionMode.Test) return core;

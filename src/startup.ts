@@ -10,7 +10,6 @@ import type { Services } from './services';
 import { Lease } from './core/sessions/lease';
 import { RefreshScheduler } from './core/sessions/refreshScheduler';
 import { SessionStore } from './core/sessions/sessionStore';
-import { createTestApi, type TestApi } from './testApi';
 import { registerAccountActions } from './features/accounts/accountActions';
 import { AccountsView } from './features/accounts/accountsView';
 import { registerAuthenticationProvider } from './features/authProvider/authProvider';
@@ -18,7 +17,7 @@ import { registerHttpFileFeatures } from './features/restFiles/index';
 import { MultiStepInput } from './features/login/multiStepInput';
 import { PrompterSlot } from './features/login/prompter';
 import { registerSessionCommands } from './features/login/sessionCommands';
-import { recordMessages } from './features/notifications/notifications';
+import { recordMessages, type ShownMessage } from './features/notifications/notifications';
 import { StatusBar } from './features/statusBar/statusBar';
 import { chooseTokenExposure } from './features/tokens/exposureCommand';
 import { registerTokenCommands } from './features/tokens/tokenCommands';
@@ -28,11 +27,20 @@ import { KeychainSecretBackend } from './platform/secretBackend';
 import { systemClock } from './core/util/clock';
 import { Command } from './commands';
 
+/** The live parts `activate()` hands out in ExtensionMode.Test (test/integration/testApi.ts reads them). */
+export interface TestHandles {
+	readonly services: Services;
+	readonly statusBar: StatusBar;
+	readonly accountsView: AccountsView;
+	/** The notifications shown lately (recorded in ExtensionMode.Test only). */
+	readonly recentMessages: () => readonly ShownMessage[];
+}
+
 /**
  * Starts everything. `stubs`: the command stubs activate() registered; a command run before the
  * real ones are registered waits for this promise, then runs the real one.
  */
-export async function startCore(context: vscode.ExtensionContext, stubs: vscode.Disposable[], activateStartedAt: number): Promise<TestApi | undefined> {
+export async function startCore(context: vscode.ExtensionContext, stubs: vscode.Disposable[], activateStartedAt: number): Promise<TestHandles | undefined> {
 	const coreStartedAt = performance.now();
 	const msSince = (start: number): number => Math.round(performance.now() - start);
 	const add = (...registered: vscode.Disposable[]): void => void context.subscriptions.push(...registered);
@@ -109,5 +117,5 @@ export async function startCore(context: vscode.ExtensionContext, stubs: vscode.
 		vscode.commands.registerCommand(Command.tryDemo, () => tryDemo(services, demo)),
 		vscode.commands.registerCommand(Command.openSample, () => openSample(services)),
 	);
-	return testMode ? createTestApi({ services, log, statusBar, accountsView, recentMessages }) : undefined;
+	return testMode ? { services, statusBar, accountsView, recentMessages } : undefined;
 }

@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DEMO_ADMINS, DEMO_USERS, type RunningEmulator } from '../../src/emulator/server';
-import type { TestApi } from '../../src/testApi';
-import type { TreeSnapshotNode as TreeNodeSnapshot } from '../../src/testApi';
+import type { TestApi } from './testApi';
+import type { TreeSnapshotNode as TreeNodeSnapshot } from './testApi';
 import { logIn, until, useEmulatorSuite, withSetting } from './loginHelpers';
 
 /** The account nodes, rows and claims expanded. */

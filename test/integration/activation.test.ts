@@ -2,15 +2,9 @@
 // every command its manifest declares, and shows its status bar item.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-
-const EXTENSION_ID = 'telematics-tools.telematics-auth';
+import { EXTENSION_ID, testApi } from './loginHelpers';
 
 interface ManifestCommand { command: string; title: string }
-
-/** The part of the TestApi this file relies on (see src/testApi.ts). */
-interface StatusBarProbe {
-	statusBar?: () => { text: string; tooltip?: unknown; accessibilityText?: string };
-}
 
 describe('Extension activation (real VS Code)', () => {
 	it('is installed under its published id', () => {
@@ -36,10 +30,7 @@ describe('Extension activation (real VS Code)', () => {
 	});
 
 	it('shows its status bar item', async () => {
-		const ext = vscode.extensions.getExtension<StatusBarProbe>(EXTENSION_ID)!;
-		const api = await ext.activate();
-		assert.ok(api && typeof api.statusBar === 'function', 'the TestApi (statusBar snapshot) is returned in test mode');
-		const snapshot = api.statusBar!();
+		const snapshot = (await testApi()).statusBar();
 		assert.ok(snapshot.text.length > 0, 'the status bar item has text');
 	});
 });

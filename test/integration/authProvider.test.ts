@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RunningEmulator } from '../../src/emulator/server';
-import type { TestApi } from '../../src/testApi';
+import type { TestApi } from './testApi';
 import { AUTH_PROVIDER_ID, TelematicsAuthProvider } from '../../src/features/authProvider/authProvider';
 import { adminCredentials, logIn, ScriptedPrompter, settings, until, useEmulatorSuite } from './loginHelpers';
 

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { AccountKind } from '../../src/core/api/types';
 import type { RunningEmulator } from '../../src/emulator/server';
 import type { Session } from '../../src/core/sessions/types';
-import type { TestApi } from '../../src/testApi';
+import type { TestApi } from './testApi';
 import { startConnectProxy, type ConnectProxy } from '../support/connectProxy';
 import { makeTestCa, startHttpsFront } from '../support/testCa';
 import { adminCredentials, lastError, ScriptedPrompter, storedSecret, useEmulatorSuite, userCredentials } from './loginHelpers';

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunningEmulator } from '../../src/emulator/server';
 import type { Session } from '../../src/core/sessions/types';
-import type { TestApi } from '../../src/testApi';
+import type { TestApi } from './testApi';
 import { logIn, settings, until, useEmulatorSuite } from './loginHelpers';
 
 import * as httpyac from 'httpyac';

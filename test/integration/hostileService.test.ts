@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunningEmulator } from '../../src/emulator/server';
 import type { Session } from '../../src/core/sessions/types';
-import type { TestApi } from '../../src/testApi';
+import type { TestApi } from './testApi';
 import { lastError, logIn, ScriptedPrompter, storedSecret, until, useEmulatorSuite, userCredentials } from './loginHelpers';
 
 const HTTP = '### trips\nGET https://api.example.test/v1/trips\nAccept: application/json\n';

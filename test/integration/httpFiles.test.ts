@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { RunningEmulator } from '../../src/emulator/server';
 import type { Session } from '../../src/core/sessions/types';
 import { decodeClaims } from '../../src/core/sessions/token';
-import type { TestApi } from '../../src/testApi';
+import type { TestApi } from './testApi';
 import { gitExposure, TRACKED_WARNING_KEY } from '../../src/features/restFiles/gitTracked';
 import type { TrackedFileAnswer } from '../../src/features/login/prompter';
 import { logIn, ScriptedPrompter, settings, useEmulatorSuite } from './loginHelpers';

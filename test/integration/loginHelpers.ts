@@ -6,14 +6,16 @@ import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RunningEmulator } from '..
 import type { AccountKind } from '../../src/core/api/types';
 import { secretKeyFor } from '../../src/core/sessions/sessionStore';
 import type { Session } from '../../src/core/sessions/types';
-import type { TestApi } from '../../src/testApi';
+import type { TestHandles } from '../../src/startup';
+import { testApiOf, type TestApi } from './testApi';
 import type { GitExposure, LoginField, LoginStep, Prompter, StepAnswer, TrackedFileAnswer } from '../../src/features/login/prompter';
 
 export const EXTENSION_ID = 'telematics-tools.telematics-auth';
 
 export async function testApi(): Promise<TestApi> {
-	const api = await vscode.extensions.getExtension<TestApi>(EXTENSION_ID)!.activate();
-	assert.ok(api, 'the TestApi is returned in test mode');
+	const handles = await vscode.extensions.getExtension<TestHandles | undefined>(EXTENSION_ID)!.activate();
+	assert.ok(handles, 'activate() hands out its parts in test mode');
+	const api = testApiOf(handles);
 	// Activation does not wait for SecretStorage; the stored sessions are read right after.
 	await api.services.store.ready;
 	return api;

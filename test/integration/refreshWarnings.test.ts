@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import type { RunningEmulator } from '../../src/emulator/server';
 import type { Session } from '../../src/core/sessions/types';
-import type { TestApi } from '../../src/testApi';
+import type { TestApi } from './testApi';
 import type { ShownMessage } from '../../src/features/notifications/notifications';
 import { hostOf } from '../../src/core/util/url';
 import { logIn, until, useEmulatorSuite } from './loginHelpers';

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RunningEmulator } from '../../src/emulator/server';
 import { SessionStore } from '../../src/core/sessions/sessionStore';
-import type { TestApi } from '../../src/testApi';
+import type { TestApi } from './testApi';
 import { logIn, useEmulatorSuite } from './loginHelpers';
 
 describe('Restoring sessions (real VS Code)', () => {

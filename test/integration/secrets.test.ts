@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RunningEmulator } from '../../src/emulator/server';
-import type { TestApi } from '../../src/testApi';
+import type { TestApi } from './testApi';
 import { adminCredentials, lastError, logIn, ScriptedPrompter, settings, useEmulatorSuite, userCredentials } from './loginHelpers';
 
 function assertFree(where: string, text: string, secrets: readonly string[]): void {

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DEMO_ADMINS, type RunningEmulator } from '../../src/emulator/server';
 import type { Session } from '../../src/core/sessions/types';
-import type { StatusBarSnapshot, TestApi } from '../../src/testApi';
+import type { StatusBarSnapshot, TestApi } from './testApi';
 import { accountActions } from '../../src/features/accounts/accountActions';
 import { logIn, until, useEmulatorSuite, withSetting } from './loginHelpers';
 

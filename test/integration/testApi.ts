@@ -1,13 +1,13 @@
-// What `activate()` returns in ExtensionMode.Test only: the services, a way to answer the prompts
-// without UI, and what a person would see, read from the real status bar item and the real Accounts view.
+// What the integration tests read, built from the live parts `activate()` hands out in ExtensionMode.Test:
+// the services, a way to answer the prompts without UI, and what the status bar item and Accounts view show.
 import * as vscode from 'vscode';
-import type { RedactingLog } from './core/util/logger';
-import type { Services } from './services';
-import type { AccountsTreeNode } from './features/accounts/accountsTree';
-import type { AccountsView } from './features/accounts/accountsView';
-import type { ShownMessage } from './features/notifications/notifications';
-import type { Prompter } from './features/login/prompter';
-import type { StatusBar } from './features/statusBar/statusBar';
+import type { Services } from '../../src/services';
+import type { AccountsTreeNode } from '../../src/features/accounts/accountsTree';
+import type { AccountsView } from '../../src/features/accounts/accountsView';
+import type { ShownMessage } from '../../src/features/notifications/notifications';
+import type { Prompter } from '../../src/features/login/prompter';
+import type { StatusBar } from '../../src/features/statusBar/statusBar';
+import type { TestHandles } from '../../src/startup';
 
 export type { ShownMessage };
 
@@ -84,19 +84,14 @@ export interface TestApi {
 	messages(): readonly ShownMessage[];
 }
 
-export function createTestApi(parts: {
-	services: Services;
-	log: RedactingLog;
-	statusBar: StatusBar;
-	accountsView: AccountsView;
-	recentMessages: () => readonly ShownMessage[];
-}): TestApi {
+/** The TestApi over the parts the extension under test handed out. */
+export function testApiOf(handles: TestHandles): TestApi {
 	return {
-		services: parts.services,
-		setPrompter: (prompter) => parts.services.prompts.set(prompter),
-		statusBar: () => statusBarSnapshot(parts.statusBar),
-		tree: () => treeSnapshot(parts.accountsView),
-		logLines: () => parts.log.recent(),
-		messages: parts.recentMessages,
+		services: handles.services,
+		setPrompter: (prompter) => handles.services.prompts.set(prompter),
+		statusBar: () => statusBarSnapshot(handles.statusBar),
+		tree: () => treeSnapshot(handles.accountsView),
+		logLines: () => handles.services.log.recent(),
+		messages: handles.recentMessages,
 	};
 }
