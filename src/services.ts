@@ -5,7 +5,7 @@ import type { Config } from './platform/config';
 import type { IRefreshScheduler, ISessionStore } from './core/sessions/contracts';
 import type { RedactingLog } from './core/util/logger';
 import type { Clock } from './core/util/clock';
-import type { PrompterSlot } from './features/login/prompter';
+import type { PrompterSlot } from './core/models/prompter';
 
 export interface Services {
 	readonly context: vscode.ExtensionContext;

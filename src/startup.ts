@@ -15,7 +15,7 @@ import { AccountsView } from './features/accounts/accountsView';
 import { registerAuthenticationProvider } from './features/authProvider/authProvider';
 import { registerHttpFileFeatures } from './features/restFiles/index';
 import { MultiStepInput } from './features/login/multiStepInput';
-import { PrompterSlot } from './features/login/prompter';
+import { PrompterSlot } from './core/models/prompter';
 import { registerSessionCommands } from './features/login/sessionCommands';
 import { recordMessages, type ShownMessage } from './features/notifications/notifications';
 import { StatusBar } from './features/statusBar/statusBar';

@@ -26,7 +26,7 @@ describe('The first day: from the installed VSIX to a first request (real VS Cod
 		await close?.();
 	});
 
-	it('packs every picture the README shows, the icon and the walkthrough, and nothing else', () => {
+	it('packs every bundle, every picture the README shows, the icon and the walkthrough, and nothing else', () => {
 		const entries = vsixEntries(vsix);
 		const readme = fs.readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
 		const pictures = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
@@ -40,6 +40,11 @@ describe('The first day: from the installed VSIX to a first request (real VS Cod
 		assert.ok(entries.includes(`extension/${manifest.icon}`), 'the icon is in the VSIX');
 		const icon = fs.readFileSync(path.join(projectRoot, manifest.icon));
 		assert.deepEqual([icon.readUInt32BE(16), icon.readUInt32BE(20)], [128, 128], 'the icon is 128×128');
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- the build script is plain CommonJS
+		const { buildOptions } = require(path.join(projectRoot, 'esbuild.js')) as { buildOptions(o: object): { entryPoints: Record<string, string> } };
+		for (const bundle of Object.keys(buildOptions({ outdir: 'dist', production: true }).entryPoints)) {
+			assert.ok(entries.includes(`extension/dist/${bundle}.js`), `dist/${bundle}.js is in the VSIX`);
+		}
 		for (const entry of entries) {
 			assert.doesNotMatch(entry, /^extension\/(src|test|out|node_modules|scripts)\/|\.map$|\.ts$|\.vsix$/, `${entry} does not belong in the VSIX`);
 		}

@@ -11,7 +11,7 @@ import type { Session } from '../../src/core/sessions/types';
 import { decodeClaims } from '../../src/core/sessions/token';
 import type { TestApi } from './testApi';
 import { gitExposure, TRACKED_WARNING_KEY } from '../../src/features/restFiles/gitTracked';
-import type { TrackedFileAnswer } from '../../src/features/login/prompter';
+import type { TrackedFileAnswer } from '../../src/core/models/prompter';
 import { logIn, ScriptedPrompter, settings, useEmulatorSuite } from './loginHelpers';
 
 /** A token shaped like `base`'s (same sub, iss, instanceId) that expired `minutesAgo` minutes ago. Not signed: it only has to be read. */

@@ -8,7 +8,7 @@ import { secretKeyFor } from '../../src/core/sessions/sessionStore';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestHandles } from '../../src/startup';
 import { testApiOf, type TestApi } from './testApi';
-import type { GitExposure, LoginField, LoginStep, Prompter, StepAnswer, TrackedFileAnswer } from '../../src/features/login/prompter';
+import type { GitExposure, LoginField, LoginStep, Prompter, StepAnswer, TrackedFileAnswer } from '../../src/core/models/prompter';
 
 export const EXTENSION_ID = 'telematics-tools.telematics-auth';
 

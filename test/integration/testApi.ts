@@ -5,7 +5,7 @@ import type { Services } from '../../src/services';
 import type { AccountsTreeNode } from '../../src/features/accounts/accountsTree';
 import type { AccountsView } from '../../src/features/accounts/accountsView';
 import type { ShownMessage } from '../../src/features/notifications/notifications';
-import type { Prompter } from '../../src/features/login/prompter';
+import type { Prompter } from '../../src/core/models/prompter';
 import type { StatusBar } from '../../src/features/statusBar/statusBar';
 import type { TestHandles } from '../../src/startup';
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { AccountKind } from '../../src/core/api/types';
 import { checkInstanceId, checkPassword, checkServiceUrl } from '../../src/core/models/loginInput';
-import { PrompterSlot, runSteps, type LoginStep, type Prompter, type StepAnswer } from '../../src/features/login/prompter';
+import { PrompterSlot, runSteps, type LoginStep, type Prompter, type StepAnswer } from '../../src/core/models/prompter';
 
 /** Answers steps from a script and records what it was asked. */
 class ScriptedPrompter implements Prompter {

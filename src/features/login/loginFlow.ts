@@ -11,7 +11,7 @@ import { maskSecret } from '../../core/util/redact';
 import { hostOf } from '../../core/util/url';
 import { showError } from '../notifications/showError';
 import { notify } from '../notifications/notifications';
-import { runSteps, type LoginStep } from './prompter';
+import { runSteps, type LoginStep } from '../../core/models/prompter';
 import { formatRemaining } from '../../core/util/time';
 import { displayText } from '../../core/util/displayText';
 

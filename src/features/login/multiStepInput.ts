@@ -2,7 +2,7 @@
 // Escape cancels, focus loss does not) and modal questions before anything risky.
 import * as vscode from 'vscode';
 import type { AccountKind } from '../../core/api/types';
-import type { GitExposure, LoginStep, Prompter, StepAnswer, TrackedFileAnswer } from './prompter';
+import type { GitExposure, LoginStep, Prompter, StepAnswer, TrackedFileAnswer } from '../../core/models/prompter';
 
 interface UrlItem extends vscode.QuickPickItem {
 	value: string;

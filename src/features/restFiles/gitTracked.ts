@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { GitExposure, Prompter, TrackedFileAnswer } from '../login/prompter';
+import type { GitExposure, Prompter, TrackedFileAnswer } from '../../core/models/prompter';
 
 export const TRACKED_WARNING_KEY = 'telematicsAuth.trackedFileWarningAcknowledged';
 

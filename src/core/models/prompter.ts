@@ -1,7 +1,7 @@
-// Everything the extension asks a person, as one interface: multiStepInput.ts asks on screen,
-// integration tests answer through TestApi.setPrompter. No `vscode` import (unit-tested steps).
-import type { AccountKind } from '../../core/api/types';
-import type { Checked } from '../../core/models/loginInput';
+// Everything the extension asks a person, as one interface (features/login/multiStepInput.ts asks on
+// screen; integration tests answer through TestApi.setPrompter), and the login steps it walks.
+import type { AccountKind } from '../api/types';
+import type { Checked } from './loginInput';
 
 export type LoginField = 'serviceUrl' | 'instanceId' | 'login' | 'password';
 
