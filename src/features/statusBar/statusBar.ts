@@ -111,7 +111,7 @@ export function accountTooltip(session: Session, status: RefreshStatus | undefin
 
 /** Owns the status bar item from creation to disposal. */
 export class StatusBar implements vscode.Disposable {
-	/** The item itself; TestApi reads what it shows. */
+	/** The item it owns, shown from construction to disposal. */
 	readonly item: vscode.StatusBarItem;
 	private readonly disposables: vscode.Disposable[] = [];
 	private timer: unknown;
