@@ -19,7 +19,7 @@ export class Config implements vscode.Disposable {
 
 	constructor() {
 		this.listener = vscode.workspace.onDidChangeConfiguration((e) => {
-			if (e.affectsConfiguration(SECTION) || ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy', 'http.proxySupport'].some((key) => e.affectsConfiguration(key))) {
+			if (e.affectsConfiguration(SECTION) || ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy', 'http.proxySupport', 'http.proxyAuthorization'].some((key) => e.affectsConfiguration(key))) {
 				this.changed.fire();
 			}
 		});
@@ -93,11 +93,13 @@ export class Config implements vscode.Disposable {
 		const http = vscode.workspace.getConfiguration('http');
 		const proxyUrl = http.get<string>('proxy')?.trim();
 		const support = http.get<string>('proxySupport');
+		const authorization = http.get<unknown>('proxyAuthorization');
 		const extra = this.section.inspect<unknown>('extraCertificates')?.globalValue;
 		return {
 			proxyUrl: proxyUrl ? proxyUrl : undefined,
 			strictSSL: http.get<boolean>('proxyStrictSSL', true),
 			noProxy: http.get<string[]>('noProxy', []),
+			proxyAuthorization: typeof authorization === 'string' && authorization.trim() !== '' ? authorization.trim() : undefined,
 			proxySupport: support === 'off' || support === 'on' || support === 'fallback' ? support : 'override',
 			extraCertificates: Array.isArray(extra) ? extra.filter((f): f is string => typeof f === 'string' && f.trim() !== '').map((f) => f.trim()) : [],
 		};

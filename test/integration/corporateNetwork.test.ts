@@ -1,5 +1,5 @@
 // A company network in the real host: HTTPS signed by a CA only the OS store holds, logged in directly,
-// through CONNECT proxies (http.proxy, HTTPS_PROXY, proxySupport off), and an untrusted CA named in the error.
+// through CONNECT proxies (http.proxy, HTTPS_PROXY, proxyAuthorization, proxySupport off), an untrusted CA named.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -34,7 +34,7 @@ describe('Corporate network: HTTPS signed by a CA only the OS store holds (real 
 
 	after(async () => {
 		delete process.env.HTTPS_PROXY;
-		for (const key of ['proxy', 'proxySupport']) await http().update(key, undefined, vscode.ConfigurationTarget.Global);
+		for (const key of ['proxy', 'proxySupport', 'proxyAuthorization']) await http().update(key, undefined, vscode.ConfigurationTarget.Global);
 		await proxy?.close();
 		await front?.close();
 		await untrusted?.close();
@@ -42,7 +42,7 @@ describe('Corporate network: HTTPS signed by a CA only the OS store holds (real 
 
 	afterEach(async () => {
 		delete process.env.HTTPS_PROXY;
-		for (const key of ['proxy', 'proxySupport']) await http().update(key, undefined, vscode.ConfigurationTarget.Global);
+		for (const key of ['proxy', 'proxySupport', 'proxyAuthorization']) await http().update(key, undefined, vscode.ConfigurationTarget.Global);
 	});
 
 	async function logInAt(serviceUrl: string, kind: AccountKind = 'user'): Promise<Session | undefined> {
@@ -74,6 +74,22 @@ describe('Corporate network: HTTPS signed by a CA only the OS store holds (real 
 		const session = await logInAt('https://telematics.test', 'admin');
 		assert.ok(session?.tokens, lastError(api));
 		assert.deepEqual(proxy.targets.slice(before), ['telematics.test:443']);
+	});
+
+	it('a proxy that wants credentials: says where they go, then gets http.proxyAuthorization', async () => {
+		const guarded = await startConnectProxy(() => front.port);
+		try {
+			guarded.requireAuthorization = `Basic ${Buffer.from('corp:proxy-secret').toString('base64')}`;
+			await http().update('proxy', guarded.url, vscode.ConfigurationTarget.Global);
+			assert.equal(await logInAt('https://telematics.test', 'user'), undefined);
+			assert.match(lastError(api) ?? '', /asked for authentication.*http\.proxyAuthorization/);
+			await http().update('proxyAuthorization', guarded.requireAuthorization, vscode.ConfigurationTarget.Global);
+			assert.ok((await logInAt('https://telematics.test', 'user'))?.tokens, lastError(api));
+			assert.equal(guarded.authorizations.at(-1), guarded.requireAuthorization);
+			assert.ok(!api.logLines().some((l) => l.includes(Buffer.from('corp:proxy-secret').toString('base64'))), 'the credentials are in no log line');
+		} finally {
+			await guarded.close();
+		}
 	});
 
 	it('logs in through a CONNECT proxy named by HTTPS_PROXY, and refreshes through it', async () => {

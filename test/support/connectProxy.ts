@@ -9,6 +9,10 @@ export interface ConnectProxy {
 	readonly targets: string[];
 	/** `tunnel` passes through; `407` asks for authentication. */
 	answer: 'tunnel' | '407';
+	/** When set, a CONNECT without exactly this Proxy-Authorization gets 407. */
+	requireAuthorization?: string;
+	/** The Proxy-Authorization of every CONNECT (empty when none), in order. */
+	readonly authorizations: string[];
 	close(): Promise<void>;
 }
 
@@ -19,6 +23,7 @@ export async function startConnectProxy(targetPort: () => number): Promise<Conne
 	const proxy: ConnectProxy = {
 		url: '',
 		targets: [],
+		authorizations: [],
 		answer: 'tunnel',
 		close: () => new Promise<void>((resolve) => {
 			for (const s of sockets) s.destroy();
@@ -28,7 +33,9 @@ export async function startConnectProxy(targetPort: () => number): Promise<Conne
 	};
 	server.on('connect', (req: IncomingMessage, socket: Socket) => {
 		proxy.targets.push(req.url ?? '');
-		if (proxy.answer === '407') {
+		const authorization = req.headers['proxy-authorization'] ?? '';
+		proxy.authorizations.push(authorization);
+		if (proxy.answer === '407' || (proxy.requireAuthorization !== undefined && authorization !== proxy.requireAuthorization)) {
 			socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n');
 			return;
 		}

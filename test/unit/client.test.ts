@@ -414,6 +414,34 @@ describe('API client through a proxy', function () {
 		const client = createServiceClient(new RecordingLog());
 		const error = await expectFailure(client.login(userLogin('http://telematics.test'), { ...OPTIONS, proxy: { proxyUrl: proxy.url, strictSSL: true, noProxy: [] } }), 'network');
 		assert.match(error.message, new RegExp(`the proxy ${new URL(proxy.url).host} asked for authentication`));
+		assert.match(error.message, /http\.proxyAuthorization/, 'it says where the credentials go');
+	});
+
+	describe('a proxy that wants credentials', () => {
+		afterEach(() => (proxy.requireAuthorization = undefined));
+
+		it('gets http.proxyAuthorization as Proxy-Authorization, and the secret is in no log line', async () => {
+			proxy.answer = 'tunnel';
+			proxy.requireAuthorization = 'Basic Y29ycDpwcm94eS1zZWNyZXQ=';
+			const log = new RecordingLog();
+			const client = createServiceClient(log);
+			const url = `http://telematics.test:${emulator.port}`;
+			remember(await client.login(userLogin(url), { ...OPTIONS, proxy: { proxyUrl: proxy.url, strictSSL: true, noProxy: [], proxyAuthorization: 'Basic Y29ycDpwcm94eS1zZWNyZXQ=' } }));
+			assert.equal(proxy.authorizations.at(-1), 'Basic Y29ycDpwcm94eS1zZWNyZXQ=');
+			assert.ok(!log.lines.join('\n').includes('Y29ycDpwcm94eS1zZWNyZXQ='));
+		});
+
+		it('gets the credentials of a user:password@ proxy URL, and the message without them names only the host', async () => {
+			proxy.answer = 'tunnel';
+			proxy.requireAuthorization = `Basic ${Buffer.from('corp:proxy-secret').toString('base64')}`;
+			const client = createServiceClient(new RecordingLog());
+			const url = `http://telematics.test:${emulator.port}`;
+			const withCredentials = proxy.url.replace('http://', 'http://corp:proxy-secret@');
+			remember(await client.login(userLogin(url), { ...OPTIONS, proxy: { proxyUrl: withCredentials, strictSSL: true, noProxy: [] } }));
+			const error = await expectFailure(client.login(userLogin(url), { ...OPTIONS, proxy: { proxyUrl: proxy.url, strictSSL: true, noProxy: [] } }), 'network');
+			assert.match(error.message, new RegExp(`the proxy ${new URL(proxy.url).host} asked for authentication`));
+			assert.doesNotMatch(error.message, /proxy-secret|corp:/);
+		});
 	});
 
 	it('an unreachable proxy → network naming the proxy', async () => {

@@ -43,6 +43,11 @@ function checkNetwork(t: Translate): string {
 	return t('Check the service URL (telematicsAuth.baseUrl) and your network/proxy settings (http.proxy).');
 }
 
+/** What to do when a proxy wants credentials. */
+export function proxyCredentialsHint(t: Translate): string {
+	return t('Give the proxy your credentials in http.proxyAuthorization (e.g. "Basic " and the base64 of user:password), or as user:password@ in http.proxy.');
+}
+
 function credentialsHint(kind: AccountKind | undefined, t: Translate): string {
 	if (kind === 'user') return t('Check the User Group InstanceID, the device token and the User Group InstanceKey, then log in again.');
 	if (kind === 'admin') return t('Check the API InstanceID, the API Login and the API Password, then log in again.');
@@ -89,7 +94,7 @@ export function failureMessage(failure: Failure, context: FailureContext, t: Tra
 				: t('The service is unavailable (HTTP {0}). Try again later.', String(status));
 		case 'network':
 			return status === 407
-				? t('The proxy asked for authentication (HTTP 407). {0}', checkNetwork(t))
+				? t('The proxy asked for authentication (HTTP 407). {0}', proxyCredentialsHint(t))
 				: t('Could not reach {0}. {1}', context.host, checkNetwork(t));
 		case 'timeout':
 			return t('{0} did not answer in time (HTTP {1}). Try again later, or raise telematicsAuth.requestTimeoutSeconds.', context.host, String(status));

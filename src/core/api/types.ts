@@ -62,6 +62,8 @@ export interface ProxySettings {
 	strictSSL: boolean;
 	/** `http.noProxy`: hosts that bypass the proxy. */
 	noProxy: string[];
+	/** `http.proxyAuthorization`: the Proxy-Authorization value for the proxy (a secret: never logged). */
+	proxyAuthorization?: string;
 	/** `http.proxySupport` (default `override`). */
 	proxySupport?: ProxySupport;
 	/** `telematicsAuth.extraCertificates`: PEM files trusted besides Node's roots and the OS store. */

@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import { isIP } from 'node:net';
 import * as tls from 'node:tls';
 import type { Dispatcher } from 'undici';
-import { ApiError, cancelledMessage, networkMessage, timeoutMessage, tooLargeMessage, untrustedCertificateMessage } from './errors';
+import { ApiError, cancelledMessage, networkMessage, proxyCredentialsHint, timeoutMessage, tooLargeMessage, untrustedCertificateMessage } from './errors';
 import { loadTrustedRoots, nodeTrustStoreDeps, type TrustStoreDeps } from './trustStore';
 import { decideProxy } from './proxy';
 import type { HttpRequest, HttpResponse, ProxySettings, Transport } from './types';
@@ -165,11 +165,13 @@ export function createUndiciTransport(options: TransportOptions = {}): Transport
 			}
 			return { dispatcher: agent };
 		}
-		const key = `proxy|${decision.strictSSL}|${decision.proxyUrl}|${contextKey}`;
+		const token = settings.proxyAuthorization;
+		const key = `proxy|${decision.strictSSL}|${decision.proxyUrl}|${contextKey}|${token ?? ''}`;
 		let agent = dispatchers.get(key);
 		if (!agent) {
 			const tunnelled = { rejectUnauthorized: decision.strictSSL, ...(secureContext && { secureContext }) };
-			agent = new ProxyAgent({ uri: decision.proxyUrl, requestTls: tunnelled, proxyTls: tunnelled });
+			// Credentials in the proxy URL (http://user:pass@host) are sent by undici itself.
+			agent = new ProxyAgent({ uri: decision.proxyUrl, requestTls: tunnelled, proxyTls: tunnelled, ...(token && { token }) });
 			dispatchers.set(key, agent);
 		}
 		return { dispatcher: agent, viaProxy: hostOf(decision.proxyUrl) };
@@ -219,8 +221,8 @@ export function createUndiciTransport(options: TransportOptions = {}): Transport
 			if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) throw new ApiError('timeout', timeoutMessage(host, req.timeoutMs, t));
 			if (e instanceof Error && e.message.startsWith('Proxy response (')) {
 				const status = /\((\d{3})\)/.exec(e.message)?.[1];
-				const answer = status === '407' ? 'asked for authentication (407)' : `answered ${status ?? 'with an error'}`;
-				throw new ApiError('network', networkMessage(host, `the proxy ${viaProxy ?? ''} ${answer}`, t));
+				if (status === '407') throw new ApiError('network', `${t('Could not reach {0} (the proxy {1} asked for authentication).', host, viaProxy ?? '')} ${proxyCredentialsHint(t)}`);
+				throw new ApiError('network', networkMessage(host, `the proxy ${viaProxy ?? ''} answered ${status ?? 'with an error'}`, t));
 			}
 			if (code !== undefined && UNTRUSTED_CODES.has(code)) {
 				const issuer = viaProxy ? undefined : await untrustedIssuer(req.url, secureContext);
