@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { TestHandles } from './startup';
 
 export function activate(context: vscode.ExtensionContext): Promise<TestHandles | undefined> | undefined {
-	const activateStartedAt = performance.now();
+	const marks = { activateStartedAt: performance.now(), activateEndedAt: 0 };
 	const declared = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? [];
 	const stubs = declared.map(({ command }) => vscode.commands.registerCommand(command, async (...args: unknown[]) => {
 		await core;
@@ -13,7 +13,8 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles 
 	context.subscriptions.push(...stubs);
 	const core: Promise<TestHandles | undefined> = new Promise<void>((resolve) => setImmediate(resolve))
 		.then(() => import('./startup'))
-		.then((m) => m.startCore(context, stubs, activateStartedAt));
+		.then((m) => m.startCore(context, stubs, marks));
+	marks.activateEndedAt = performance.now();
 	if (context.extensionMode === vscode.ExtensionMode.Test) return core;
 	core.catch((e: unknown) => console.error(`Telematics Auth could not start: ${e instanceof Error ? e.stack ?? e.message : String(e)}`));
 	return undefined;

@@ -123,12 +123,8 @@ export function untrustedIssuer(url: string, secureContext: tls.SecureContext | 
 type Undici = typeof import('./undici');
 
 export function createUndiciTransport(options: TransportOptions = {}): Transport {
-	let undici: Promise<Undici> | undefined;
-	const loadUndici = (): Promise<Undici> => {
-		undici ??= import('./undici');
-		undici.catch(() => (undici = undefined)); // the next request tries again
-		return undici;
-	};
+	/** undici once the first request has loaded it (a load that failed is tried again by the next). */
+	let undici: Undici | undefined;
 	const env = options.env ?? process.env;
 	const t = options.t ?? untranslated;
 	const log = options.log ?? silentLog;
@@ -199,7 +195,7 @@ export function createUndiciTransport(options: TransportOptions = {}): Transport
 			const settings = req.proxy ?? NO_SETTINGS;
 			// Plain http (the emulator on loopback) needs no roots: they load on the first https request.
 			if (req.url.startsWith('https:')) secureContext = await secureContextFor(settings);
-			const loaded = await loadUndici();
+			const loaded = undici ??= await import('./undici');
 			const chosen = dispatcherFor(loaded, req.url, settings, secureContext, secureContext ? JSON.stringify(settings.extraCertificates ?? []) : '');
 			viaProxy = chosen.viaProxy;
 			const response = await loaded.request(req.url, {
