@@ -8,14 +8,14 @@ import type { Session } from '../../core/sessions/types';
 import { isSafeServiceUrl } from '../../core/util/url';
 import { logIn } from '../login/loginFlow';
 
-type DemoModule = typeof import('../../demo/demoBundle');
+type DemoModule = typeof import('../../emulator/server');
 
 export class DemoService implements vscode.Disposable {
 	private running: Promise<{ url: string; module: DemoModule; close(): Promise<void> }> | undefined;
 
 	/** Starts the demo service once per window; its URL. */
 	start(): Promise<{ url: string; module: DemoModule }> {
-		this.running ??= import('../../demo/demoBundle').then(async (module) => {
+		this.running ??= import('../../emulator/server').then(async (module) => {
 			const emulator = await module.startEmulator({ host: '127.0.0.1', port: 0 });
 			return { url: emulator.url, module, close: () => emulator.close() };
 		});
