@@ -51,6 +51,16 @@ describe('Corporate network: HTTPS signed by a CA only the OS store holds (real 
 		return vscode.commands.executeCommand<Session | undefined>(kind === 'admin' ? 'telematicsAuth.loginAdmin' : 'telematicsAuth.loginUser');
 	}
 
+	/** A proxy of this test's own (a tunnel to a shared one may still be open from the test before), closed after. */
+	async function withOwnProxy(use: (own: ConnectProxy) => Promise<void>): Promise<void> {
+		const own = await startConnectProxy(() => front.port);
+		try {
+			await use(own);
+		} finally {
+			await own.close();
+		}
+	}
+
 	it('the host trusts the test root only through the OS store: no NODE_EXTRA_CA_CERTS, strict SSL on', () => {
 		assert.equal(process.env.NODE_EXTRA_CA_CERTS, undefined);
 		assert.match(process.env.SSL_CERT_FILE ?? '', /bundle\.pem$/);
@@ -76,55 +86,39 @@ describe('Corporate network: HTTPS signed by a CA only the OS store holds (real 
 		assert.deepEqual(proxy.targets.slice(before), ['telematics.test:443']);
 	});
 
-	it('a proxy that wants credentials: says where they go, then gets http.proxyAuthorization', async () => {
-		const guarded = await startConnectProxy(() => front.port);
-		try {
-			guarded.requireAuthorization = `Basic ${Buffer.from('corp:proxy-secret').toString('base64')}`;
-			await http().update('proxy', guarded.url, vscode.ConfigurationTarget.Global);
-			assert.equal(await logInAt('https://telematics.test', 'user'), undefined);
-			assert.match(lastError(api) ?? '', /asked for authentication.*http\.proxyAuthorization/);
-			await http().update('proxyAuthorization', guarded.requireAuthorization, vscode.ConfigurationTarget.Global);
-			assert.ok((await logInAt('https://telematics.test', 'user'))?.tokens, lastError(api));
-			assert.equal(guarded.authorizations.at(-1), guarded.requireAuthorization);
-			assert.ok(!api.logLines().some((l) => l.includes(Buffer.from('corp:proxy-secret').toString('base64'))), 'the credentials are in no log line');
-		} finally {
-			await guarded.close();
-		}
-	});
+	it('a proxy that wants credentials: says where they go, then gets http.proxyAuthorization', () => withOwnProxy(async (guarded) => {
+		guarded.requireAuthorization = `Basic ${Buffer.from('corp:proxy-secret').toString('base64')}`;
+		await http().update('proxy', guarded.url, vscode.ConfigurationTarget.Global);
+		assert.equal(await logInAt('https://telematics.test', 'user'), undefined);
+		assert.match(lastError(api) ?? '', /asked for authentication.*http\.proxyAuthorization/);
+		await http().update('proxyAuthorization', guarded.requireAuthorization, vscode.ConfigurationTarget.Global);
+		assert.ok((await logInAt('https://telematics.test', 'user'))?.tokens, lastError(api));
+		assert.equal(guarded.authorizations.at(-1), guarded.requireAuthorization);
+		assert.ok(!api.logLines().some((l) => l.includes(Buffer.from('corp:proxy-secret').toString('base64'))), 'the credentials are in no log line');
+	}));
 
-	it('logs in through a CONNECT proxy named by HTTPS_PROXY, and refreshes through it', async () => {
-		// A proxy of its own: a tunnel to the first one may still be open from the test before.
-		const envProxy = await startConnectProxy(() => front.port);
-		try {
-			process.env.HTTPS_PROXY = envProxy.url;
-			const session = await logInAt('https://telematics.test', 'user');
-			assert.ok(session?.tokens, lastError(api));
-			const refreshed = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.refresh', { accountId: session.account.id });
-			assert.ok(refreshed?.tokens, lastError(api));
-			assert.deepEqual(envProxy.targets.slice(0, 1), ['telematics.test:443'], 'the proxy carried the requests');
-		} finally {
-			await envProxy.close();
-		}
-	});
+	it('logs in through a CONNECT proxy named by HTTPS_PROXY, and refreshes through it', () => withOwnProxy(async (envProxy) => {
+		process.env.HTTPS_PROXY = envProxy.url;
+		const session = await logInAt('https://telematics.test', 'user');
+		assert.ok(session?.tokens, lastError(api));
+		const refreshed = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.refresh', { accountId: session.account.id });
+		assert.ok(refreshed?.tokens, lastError(api));
+		assert.deepEqual(envProxy.targets.slice(0, 1), ['telematics.test:443'], 'the proxy carried the requests');
+	}));
 
-	it('http.proxySupport "off" ignores http.proxy and HTTPS_PROXY', async () => {
-		const unused = await startConnectProxy(() => front.port);
-		try {
-			process.env.HTTPS_PROXY = unused.url;
-			await http().update('proxy', unused.url, vscode.ConfigurationTarget.Global);
-			await http().update('proxySupport', 'off', vscode.ConfigurationTarget.Global);
-			// Only the proxy knows telematics.test: going direct, the name does not resolve.
-			assert.equal(await logInAt('https://telematics.test', 'user'), undefined);
-			assert.match(lastError(api) ?? '', /Could not reach telematics\.test \(host name not found\)/);
-			assert.deepEqual(unused.targets, [], 'nothing went through the proxy');
-			// And with proxySupport back on, the same login goes through it.
-			await http().update('proxySupport', undefined, vscode.ConfigurationTarget.Global);
-			assert.ok((await logInAt('https://telematics.test', 'user'))?.tokens, lastError(api));
-			assert.deepEqual(unused.targets, ['telematics.test:443']);
-		} finally {
-			await unused.close();
-		}
-	});
+	it('http.proxySupport "off" ignores http.proxy and HTTPS_PROXY', () => withOwnProxy(async (unused) => {
+		process.env.HTTPS_PROXY = unused.url;
+		await http().update('proxy', unused.url, vscode.ConfigurationTarget.Global);
+		await http().update('proxySupport', 'off', vscode.ConfigurationTarget.Global);
+		// Only the proxy knows telematics.test: going direct, the name does not resolve.
+		assert.equal(await logInAt('https://telematics.test', 'user'), undefined);
+		assert.match(lastError(api) ?? '', /Could not reach telematics\.test \(host name not found\)/);
+		assert.deepEqual(unused.targets, [], 'nothing went through the proxy');
+		// And with proxySupport back on, the same login goes through it.
+		await http().update('proxySupport', undefined, vscode.ConfigurationTarget.Global);
+		assert.ok((await logInAt('https://telematics.test', 'user'))?.tokens, lastError(api));
+		assert.deepEqual(unused.targets, ['telematics.test:443']);
+	}));
 
 	it('a CA in no store: a message naming it and the fix, and the earlier session stays', async () => {
 		const earlier = await logInAt(`https://localhost:${front.port}`, 'admin');
