@@ -13,6 +13,8 @@ export interface ConnectProxy {
 	requireAuthorization?: string;
 	/** The Proxy-Authorization of every CONNECT (empty when none), in order. */
 	readonly authorizations: string[];
+	/** The header names of every CONNECT, in order. */
+	readonly headerNames: string[][];
 	close(): Promise<void>;
 }
 
@@ -24,6 +26,7 @@ export async function startConnectProxy(targetPort: () => number): Promise<Conne
 		url: '',
 		targets: [],
 		authorizations: [],
+		headerNames: [],
 		answer: 'tunnel',
 		close: () => new Promise<void>((resolve) => {
 			for (const s of sockets) s.destroy();
@@ -35,6 +38,7 @@ export async function startConnectProxy(targetPort: () => number): Promise<Conne
 		proxy.targets.push(req.url ?? '');
 		const authorization = req.headers['proxy-authorization'] ?? '';
 		proxy.authorizations.push(authorization);
+		proxy.headerNames.push(Object.keys(req.headers));
 		if (proxy.answer === '407' || (proxy.requireAuthorization !== undefined && authorization !== proxy.requireAuthorization)) {
 			socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n');
 			return;

@@ -1,6 +1,7 @@
 // The real client with the real undici transport, against the real emulator over loopback,
 // plus tiny node:http servers for answers the emulator does not give.
 import * as assert from 'node:assert/strict';
+import * as fc from 'fast-check';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError } from '../../src/core/api/errors';
@@ -429,6 +430,33 @@ describe('API client through a proxy', function () {
 			remember(await client.login(userLogin(url), { ...OPTIONS, proxy: { proxyUrl: proxy.url, strictSSL: true, noProxy: [], proxyAuthorization: 'Basic Y29ycDpwcm94eS1zZWNyZXQ=' } }));
 			assert.equal(proxy.authorizations.at(-1), 'Basic Y29ycDpwcm94eS1zZWNyZXQ=');
 			assert.ok(!log.lines.join('\n').includes('Y29ycDpwcm94eS1zZWNyZXQ='));
+		});
+
+		it('sends any http.proxyAuthorization as one header or refuses it before connecting, never adding a header (generated)', async () => {
+			proxy.answer = 'tunnel';
+			const client = createServiceClient(new RecordingLog());
+			const url = `http://telematics.test:${emulator.port}`;
+			const hostile = fc.oneof(
+				fc.string(),
+				fc.string({ unit: fc.constantFrom('B', 'a', ' ', ':', '\r', '\n', '\t', 'X', '-', '=', '\u0000', 'é') }),
+				fc.constantFrom('Basic YTpi\r\nX-Injected: 1', 'Basic YTpi\nX-Injected: 1', 'Negotiate YII=\r\n\r\nGET / HTTP/1.1'),
+			);
+			await fc.assert(fc.asyncProperty(hostile, async (value) => {
+				const connects = proxy.headerNames.length;
+				const options = { ...OPTIONS, proxy: { proxyUrl: proxy.url, strictSSL: true, noProxy: [], proxyAuthorization: value } };
+				const outcome = await client.login(userLogin(url), options).then(() => undefined, (e: unknown) => e);
+				for (const names of proxy.headerNames.slice(connects)) {
+					assert.deepEqual(names.filter((n) => !['host', 'connection', 'proxy-connection', 'proxy-authorization', 'user-agent'].includes(n)), [], `headers ${names.join(', ')}`);
+				}
+				if (/^[\x20-\x7e\t]*$/.test(value)) {
+					assert.equal(outcome, undefined, `a printable value is sent: ${JSON.stringify(value)}`);
+					if (proxy.headerNames.length > connects) assert.equal(proxy.authorizations.at(-1), value.trim());
+				} else {
+					assert.ok(outcome instanceof ApiError && outcome.kind === 'network', `refused: ${JSON.stringify(value)}`);
+					assert.match(outcome.message, /http\.proxyAuthorization holds a character a header cannot carry/);
+					assert.equal(proxy.headerNames.length, connects, 'nothing reached the proxy');
+				}
+			}), { numRuns: 60 });
 		});
 
 		it('gets the credentials of a user:password@ proxy URL, and the message without them names only the host', async () => {

@@ -48,6 +48,11 @@ export function proxyCredentialsHint(t: Translate): string {
 	return t('Give the proxy your credentials in http.proxyAuthorization (e.g. "Basic " and the base64 of user:password), or as user:password@ in http.proxy.');
 }
 
+/** `http.proxyAuthorization` cannot go out as a header. */
+export function badProxyAuthorizationMessage(t: Translate): string {
+	return t('http.proxyAuthorization holds a character a header cannot carry (a line break, or a letter outside ASCII), so nothing was sent. Write it on one line, e.g. "Basic " and the base64 of user:password.');
+}
+
 function credentialsHint(kind: AccountKind | undefined, t: Translate): string {
 	if (kind === 'user') return t('Check the User Group InstanceID, the device token and the User Group InstanceKey, then log in again.');
 	if (kind === 'admin') return t('Check the API InstanceID, the API Login and the API Password, then log in again.');

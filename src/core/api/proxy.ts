@@ -65,6 +65,14 @@ export function matchesNoProxy(entry: string, host: string, port: string): boole
 	return host === pattern || host.endsWith(`.${pattern}`);
 }
 
+/**
+ * Whether `value` can go out as a header value as it is: printable ASCII, spaces and tabs only
+ * (`Basic …`, `Negotiate …`), so no line break can add a header of its own.
+ */
+export function isSafeHeaderValue(value: string): boolean {
+	return /^[\x20-\x7e\t]*$/.test(value);
+}
+
 function splitList(value: string | undefined): string[] {
 	return value ? value.split(/[\s,]+/).filter(Boolean) : [];
 }

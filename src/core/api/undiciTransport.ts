@@ -4,9 +4,9 @@ import { EventEmitter } from 'node:events';
 import { isIP } from 'node:net';
 import * as tls from 'node:tls';
 import type { Dispatcher } from 'undici';
-import { ApiError, cancelledMessage, networkMessage, proxyCredentialsHint, timeoutMessage, tooLargeMessage, untrustedCertificateMessage } from './errors';
+import { ApiError, badProxyAuthorizationMessage, cancelledMessage, networkMessage, proxyCredentialsHint, timeoutMessage, tooLargeMessage, untrustedCertificateMessage } from './errors';
 import { loadTrustedRoots, nodeTrustStoreDeps, type TrustStoreDeps } from './trustStore';
-import { decideProxy } from './proxy';
+import { decideProxy, isSafeHeaderValue } from './proxy';
 import type { HttpRequest, HttpResponse, ProxySettings, Transport } from './types';
 import { silentLog, type Log } from '../util/log';
 import { untranslated, type Translate } from '../util/translate';
@@ -162,6 +162,7 @@ export function createUndiciTransport(options: TransportOptions = {}): Transport
 			return { dispatcher: agent };
 		}
 		const token = settings.proxyAuthorization;
+		if (token !== undefined && !isSafeHeaderValue(token)) throw new ApiError('network', badProxyAuthorizationMessage(t));
 		const key = `proxy|${decision.strictSSL}|${decision.proxyUrl}|${contextKey}|${token ?? ''}`;
 		let agent = dispatchers.get(key);
 		if (!agent) {
