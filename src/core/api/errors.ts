@@ -44,7 +44,7 @@ function checkNetwork(t: Translate): string {
 }
 
 /** What to do when a proxy wants credentials. */
-export function proxyCredentialsHint(t: Translate): string {
+function proxyCredentialsHint(t: Translate): string {
 	return t('Give the proxy your credentials in http.proxyAuthorization (e.g. "Basic " and the base64 of user:password), or as user:password@ in http.proxy.');
 }
 
@@ -111,6 +111,11 @@ export function failureMessage(failure: Failure, context: FailureContext, t: Tra
 				? t('The service answered in a form this extension does not understand (HTTP {0}: {1}). Check telematicsAuth.baseUrl.', String(status), failure.problem)
 				: t('The service answered in a form this extension does not understand (HTTP {0}). Check telematicsAuth.baseUrl.', String(status));
 	}
+}
+
+/** A proxy refused the tunnel until it gets credentials (407), and where they go. */
+export function proxyAuthenticationMessage(host: string, proxy: string, t: Translate = untranslated): string {
+	return t('Could not reach {0} (the proxy {1} asked for authentication). {2}', host, proxy, proxyCredentialsHint(t));
 }
 
 /** Connection-level failure: `reason` is a short phrase like `connection refused`. */

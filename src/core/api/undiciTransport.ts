@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import { isIP } from 'node:net';
 import * as tls from 'node:tls';
 import type { Dispatcher } from 'undici';
-import { ApiError, badProxyAuthorizationMessage, cancelledMessage, networkMessage, proxyCredentialsHint, timeoutMessage, tooLargeMessage, untrustedCertificateMessage } from './errors';
+import { ApiError, badProxyAuthorizationMessage, cancelledMessage, networkMessage, proxyAuthenticationMessage, timeoutMessage, tooLargeMessage, untrustedCertificateMessage } from './errors';
 import { loadTrustedRoots, nodeTrustStoreDeps, type TrustStoreDeps } from './trustStore';
 import { decideProxy, isSafeHeaderValue } from './proxy';
 import type { HttpRequest, HttpResponse, ProxySettings, Transport } from './types';
@@ -218,7 +218,7 @@ export function createUndiciTransport(options: TransportOptions = {}): Transport
 			if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) throw new ApiError('timeout', timeoutMessage(host, req.timeoutMs, t));
 			if (e instanceof Error && e.message.startsWith('Proxy response (')) {
 				const status = /\((\d{3})\)/.exec(e.message)?.[1];
-				if (status === '407') throw new ApiError('network', `${t('Could not reach {0} (the proxy {1} asked for authentication).', host, viaProxy ?? '')} ${proxyCredentialsHint(t)}`);
+				if (status === '407') throw new ApiError('network', proxyAuthenticationMessage(host, viaProxy ?? '', t));
 				throw new ApiError('network', networkMessage(host, `the proxy ${viaProxy ?? ''} answered ${status ?? 'with an error'}`, t));
 			}
 			if (code !== undefined && UNTRUSTED_CODES.has(code)) {
