@@ -64,8 +64,9 @@ export class Config implements vscode.Disposable {
 		return this.value('autoRefresh', isBoolean);
 	}
 
+	/** User settings only (`application` scope, restricted): a workspace cannot turn "reference only" back into a token. */
 	insertStyle(): InsertStyle {
-		const style = this.section.get<string>('insertStyle');
+		const style = this.section.inspect<string>('insertStyle')?.globalValue;
 		return INSERT_STYLES.includes(style as InsertStyle) ? style as InsertStyle : 'header';
 	}
 

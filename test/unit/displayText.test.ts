@@ -1,7 +1,24 @@
-// Text from a service or a certificate, shown on one line in the status bar, tree or a message.
+// Text from outside (a service, a certificate, a folder's name, a claim) shown in each kind of place:
+// one line, no control characters, and never a link, an icon or markup where the place renders them.
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { displayText } from '../../src/core/util/displayText';
+import MarkdownIt from 'markdown-it';
+import { dialogText, displayText, markdownText, notificationText } from '../../src/core/util/displayText';
+
+/**
+ * How VS Code finds links in a notification's or dialog's message (its linkedText parser, from
+ * the public source): `[label](https?://…|command:…|file:…)`, with an optional title.
+ */
+const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;
+
+/** Hostile text: link syntax around command:/https:/file: targets, icons, markup, control characters. */
+const hostile = fc.array(fc.oneof(
+	fc.constantFrom('[', ']', '(', ')', ' ', '\n', '\r\n', '\u202e', '\u0000', '$(', '`', '*', '_', '<', '>', '!', '#', '\\', '"', "'", '&', ':'),
+	fc.constantFrom('command:telematicsAuth.logout', 'command:workbench.action.terminal.new?%5B%5D', 'https://evil.example/x', 'file:///etc/passwd', 'Click here', '<a href="command:x">x</a>', '![i](https://e.example/i.png)', '<https://e.example>'),
+	fc.string({ maxLength: 8 }),
+), { maxLength: 24 }).map((parts) => parts.join(''));
+
+const markdown = new MarkdownIt({ html: true, linkify: true });
 
 describe('displayText', () => {
 	const cases: Array<[string, string]> = [
@@ -19,5 +36,34 @@ describe('displayText', () => {
 			assert.doesNotMatch(shown, /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|\$\(/);
 			assert.ok(shown.length <= max);
 		}), { numRuns: 500 });
+	});
+});
+
+describe('notificationText and dialogText', () => {
+	it('a link from a service, a certificate or a folder name shows as text', () => {
+		assert.equal(notificationText('Bad request: [Open settings](command:workbench.action.openSettings)'), 'Bad request: [Open settings] (command:workbench.action.openSettings)');
+		assert.equal(notificationText('issuer [CA](https://evil.example "t")'), 'issuer [CA] (https://evil.example "t")');
+		assert.equal(dialogText('a [x](file:///etc/passwd)\n\nb'), 'a [x] (file:///etc/passwd)\n\nb');
+	});
+
+	it('hostile text never matches VS Code\'s link syntax, and its words stay (generated)', () => {
+		fc.assert(fc.property(hostile, (text) => {
+			for (const shown of [notificationText(text), ...dialogText(text).split('\n')]) {
+				assert.doesNotMatch(shown, NOTIFICATION_LINK);
+				assert.doesNotMatch(shown, /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|\$\(/);
+			}
+			const words = (s: string) => s.replace(/[^A-Za-z0-9]/g, '');
+			assert.equal(words(notificationText(text)), words(displayText(text, 1000)));
+		}), { numRuns: 1000 });
+	});
+});
+
+describe('markdownText', () => {
+	it('hostile text renders as one paragraph of plain text: no link, image, HTML or emphasis (generated)', () => {
+		fc.assert(fc.property(hostile, (text) => {
+			const tokens = markdown.parseInline(markdownText(text), {})[0]?.children ?? [];
+			assert.deepEqual([...new Set(tokens.map((t) => t.type))].filter((t) => t !== 'text'), []);
+			assert.equal(tokens.map((t) => t.content).join(''), displayText(text, 200));
+		}), { numRuns: 1000 });
 	});
 });

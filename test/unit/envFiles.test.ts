@@ -2,7 +2,14 @@
 // nothing that is not a token or a service URL is written.
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { dotenvHasOtherContent, updateDotenv, updateJetbrainsEnv } from '../../src/core/restFile/envFiles';
+import { dotenvHasOtherContent, updateDotenv as update, updateJetbrainsEnv, type Exposed } from '../../src/core/restFile/envFiles';
+
+/** updateDotenv where the file can be read with certainty (these tests' files all can). */
+function updateDotenv(text: string, exposed: Exposed | undefined): string {
+	const after = update(text, exposed);
+	assert.ok(after !== undefined, 'the file is edited');
+	return after;
+}
 
 const EXPOSED = { token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln', baseUrl: 'https://user.telematicssdk.com' };
 
@@ -25,7 +32,7 @@ describe('.env', () => {
 	});
 
 	it('any other content stays byte for byte (generated)', () => {
-		const line = fc.oneof(fc.constant(''), fc.constant('# comment'), fc.stringMatching(/^[A-Z_]{1,8}=[^\r\n]{0,20}$/).filter((l) => !/^TELEMATICS_(TOKEN|BASE_URL)=/.test(l)));
+		const line = fc.oneof(fc.constant(''), fc.constant('# comment'), fc.stringMatching(/^[A-Z_]{1,8}=(?:[^\r\n"'`][^\r\n]{0,19})?$/).filter((l) => !/^TELEMATICS_(TOKEN|BASE_URL)=/.test(l)));
 		fc.assert(fc.property(fc.array(line, { maxLength: 12 }), fc.constantFrom('\n', '\r\n'), (lines, eol) => {
 			const before = lines.length ? lines.join(eol) + eol : '';
 			const after = updateDotenv(before, EXPOSED);
@@ -33,6 +40,20 @@ describe('.env', () => {
 			assert.equal(updateDotenv(after, undefined), before, 'removing ours gives the file back');
 			assert.equal(updateDotenv(after, EXPOSED), after, 'a second update changes nothing');
 		}), { numRuns: 300 });
+	});
+
+	it('keeps `export` on our keys, and multi-line values and comments of others', () => {
+		const before = `# top\nexport TELEMATICS_TOKEN=old\nCERT="-----BEGIN\nTELEMATICS_TOKEN=inside-a-value\n-----END"\nJSON='{\n  "a": 1\n}'\n`;
+		const after = updateDotenv(before, EXPOSED);
+		assert.equal(after, `# top\nexport TELEMATICS_TOKEN=${EXPOSED.token}\nCERT="-----BEGIN\nTELEMATICS_TOKEN=inside-a-value\n-----END"\nJSON='{\n  "a": 1\n}'\nTELEMATICS_BASE_URL=${EXPOSED.baseUrl}\n`);
+		assert.equal(updateDotenv(after, undefined), `# top\nCERT="-----BEGIN\nTELEMATICS_TOKEN=inside-a-value\n-----END"\nJSON='{\n  "a": 1\n}'\n`);
+	});
+
+	it('leaves alone a file it cannot read line by line with certainty', () => {
+		assert.equal(update('A="never closed\nB=2\n', EXPOSED), undefined);
+		assert.equal(update('TELEMATICS_TOKEN="spans\nlines"\n', EXPOSED), undefined);
+		assert.equal(update('A="escaped \\" still open\n', undefined), undefined);
+		assert.equal(update('A="closed \\" here"\n', undefined), 'A="closed \\" here"\n');
 	});
 
 	it('refuses a value that is not a token or a service URL', () => {

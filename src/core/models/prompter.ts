@@ -33,9 +33,11 @@ export type StepAnswer = { value: string; back?: boolean } | 'back' | undefined;
 
 /**
  * How a token written into a file could reach git. `tracked`: git tracks it. `notIgnored`: in a
- * repository and not ignored. `remote`: a virtual or remote-repository workspace (a save may be a commit).
+ * repository and not ignored. `remote`: a virtual or remote-repository workspace (a save may be a
+ * commit). `unknown`: a repository may hold it but git could not be asked safely. `untrusted`: the
+ * folder is in Restricted Mode, where git is not run at all.
  */
-export type GitExposure = 'tracked' | 'notIgnored' | 'remote' | 'ignored' | 'none';
+export type GitExposure = 'tracked' | 'notIgnored' | 'remote' | 'unknown' | 'untrusted' | 'ignored' | 'none';
 
 /** Write the token, write a `{{telematicsToken}}` reference only, or nothing. */
 export type TrackedFileAnswer = 'continue' | 'reference' | 'cancel';

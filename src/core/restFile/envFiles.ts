@@ -27,30 +27,71 @@ function checked(exposed: Exposed | undefined): Exposed | undefined {
 	return exposed;
 }
 
-const DOTENV_LINE = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=/;
+const DOTENV_LINE = /^\s*(export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/;
+
+interface DotenvLine {
+	text: string;
+	/** The key this line assigns; undefined for comments, blank lines and a value's later lines. */
+	key?: string;
+	exported: boolean;
+	/** The value's opening quote is not closed on this line: it goes on over the next lines. */
+	multiLine: boolean;
+}
+
+/** Whether `rest` holds the closing `quote` (a backslash escapes inside double quotes). */
+function closes(rest: string, quote: string): boolean {
+	for (let i = 0; i < rest.length; i++) {
+		if (quote === '"' && rest[i] === '\\') i++;
+		else if (rest[i] === quote) return true;
+	}
+	return false;
+}
+
+/** The lines with what each assigns, reading quoted values over several lines; undefined when a quote never closes. */
+function dotenvLines(lines: readonly string[]): DotenvLine[] | undefined {
+	const out: DotenvLine[] = [];
+	let open: string | undefined;
+	for (const text of lines) {
+		if (open) {
+			out.push({ text, exported: false, multiLine: false });
+			if (closes(text, open)) open = undefined;
+			continue;
+		}
+		const match = DOTENV_LINE.exec(text);
+		const value = match?.[3] ?? '';
+		const quote = value[0];
+		const multiLine = (quote === '"' || quote === "'" || quote === '`') && !closes(value.slice(1), quote);
+		if (multiLine) open = quote;
+		out.push({ text, key: match?.[2], exported: match?.[1] !== undefined, multiLine });
+	}
+	return open ? undefined : out;
+}
 
 /**
- * `.env` text with our keys set to `exposed` (updated where they are, else appended) or
- * removed (`undefined`). Every other line, comment and line ending stays as it was.
+ * `.env` text with our keys set to `exposed` (updated where they are, keeping `export`, else
+ * appended) or removed (`undefined`). Every other line, comment, multi-line value and line ending
+ * stays as it was. Undefined when the file cannot be read line by line with certainty (a quote
+ * that never closes, one of our keys holding a multi-line value): such a file is left alone.
  */
-export function updateDotenv(text: string, exposed: Exposed | undefined): string {
+export function updateDotenv(text: string, exposed: Exposed | undefined): string | undefined {
 	const values = checked(exposed);
 	const eol = /\r\n/.test(text) ? '\r\n' : '\n';
-	const lines = text === '' ? [] : text.split(/\r?\n/);
-	const trailing = lines.length > 0 && lines[lines.length - 1] === '';
-	if (trailing) lines.pop();
+	const raw = text === '' ? [] : text.split(/\r?\n/);
+	const trailing = raw.length > 0 && raw[raw.length - 1] === '';
+	if (trailing) raw.pop();
+	const lines = dotenvLines(raw);
+	if (!lines || lines.some((l) => l.multiLine && l.key !== undefined && EXPOSED_KEYS.includes(l.key))) return undefined;
 	const wanted = new Map<string, string>(values ? [[TOKEN_KEY, values.token], [BASE_URL_KEY, values.baseUrl]] : []);
 	const out: string[] = [];
 	for (const line of lines) {
-		const key = DOTENV_LINE.exec(line)?.[1];
-		if (key === undefined || !EXPOSED_KEYS.includes(key)) {
-			out.push(line);
+		if (line.key === undefined || !EXPOSED_KEYS.includes(line.key)) {
+			out.push(line.text);
 			continue;
 		}
-		const value = wanted.get(key);
+		const value = wanted.get(line.key);
 		if (value === undefined) continue; // removed (or a duplicate of one already written)
-		out.push(`${key}=${value}`);
-		wanted.delete(key);
+		out.push(`${line.exported ? 'export ' : ''}${line.key}=${value}`);
+		wanted.delete(line.key);
 	}
 	for (const [key, value] of wanted) out.push(`${key}=${value}`);
 	return out.length ? out.join(eol) + eol : '';
@@ -58,7 +99,7 @@ export function updateDotenv(text: string, exposed: Exposed | undefined): string
 
 /** Whether `.env` text holds anything besides our keys (so removing ours should keep the file). */
 export function dotenvHasOtherContent(text: string): boolean {
-	return text.split(/\r?\n/).some((line) => line.trim() !== '' && !EXPOSED_KEYS.includes(DOTENV_LINE.exec(line)?.[1] ?? ''));
+	return text.split(/\r?\n/).some((line) => line.trim() !== '' && !EXPOSED_KEYS.includes(DOTENV_LINE.exec(line)?.[2] ?? ''));
 }
 
 /** The environment created when the private env file has none (JetBrains and httpYac need one selected). */

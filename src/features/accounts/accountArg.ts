@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import type { Session } from '../../core/sessions/types';
 import { Command } from '../../commands';
+import { displayText } from '../../core/util/displayText';
+import { notify } from '../notifications/notifications';
 
 /** What tree items and other callers pass to account commands. */
 export interface AccountArg {
@@ -28,7 +30,7 @@ export async function resolveAccount(services: Services, arg: unknown, options: 
 	const sessions = services.store.list();
 	if (sessions.length === 0) {
 		const logIn = vscode.l10n.t('Log In…');
-		const choice = await vscode.window.showInformationMessage(vscode.l10n.t('No Telematics account is logged in.'), logIn);
+		const choice = await notify('info', vscode.l10n.t('No Telematics account is logged in.'), logIn);
 		if (choice === logIn) await vscode.commands.executeCommand(Command.login);
 		return undefined;
 	}
@@ -41,9 +43,9 @@ export async function resolveAccount(services: Services, arg: unknown, options: 
 export async function pickAccount(services: Services, placeHolder: string): Promise<Session | undefined> {
 	const activeId = services.store.active()?.account.id;
 	const items = services.store.list().map((s) => ({
-		label: `$(${s.account.kind === 'admin' ? 'shield' : 'person'}) ${s.account.label}`,
+		label: `$(${s.account.kind === 'admin' ? 'shield' : 'person'}) ${displayText(s.account.label)}`,
 		description: s.account.id === activeId ? vscode.l10n.t('active') : undefined,
-		detail: `${s.account.serviceUrl} · ${s.account.instanceId}`,
+		detail: displayText(`${s.account.serviceUrl} · ${s.account.instanceId}`, 200),
 		session: s,
 	}));
 	const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDetail: true });

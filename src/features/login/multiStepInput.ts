@@ -2,6 +2,7 @@
 // Escape cancels, focus loss does not) and modal questions before anything risky.
 import * as vscode from 'vscode';
 import type { AccountKind } from '../../core/api/types';
+import { dialogText } from '../../core/util/displayText';
 import type { GitExposure, LoginStep, Prompter, StepAnswer, TrackedFileAnswer } from '../../core/models/prompter';
 
 interface UrlItem extends vscode.QuickPickItem {
@@ -41,27 +42,33 @@ export class MultiStepInput implements Prompter {
 	}
 
 	async confirm(message: string, detail: string, action: string): Promise<boolean> {
-		const chosen = await vscode.window.showWarningMessage(message, { modal: true, detail }, action);
+		const chosen = await vscode.window.showWarningMessage(dialogText(message), { modal: true, detail: dialogText(detail) }, action);
 		return chosen === action;
 	}
 
 	async askTrackedFile(exposure: GitExposure, offerReference: boolean): Promise<TrackedFileAnswer> {
-		const proceed = vscode.l10n.t('Continue');
+		const proceed = exposure === 'untrusted' ? vscode.l10n.t('Write the Token') : vscode.l10n.t('Continue');
 		const reference = vscode.l10n.t('Use {{variable}} Only');
-		const where = exposure === 'tracked'
-			? vscode.l10n.t('This file is tracked by git.')
-			: exposure === 'remote'
-				? vscode.l10n.t('This file lives in a remote repository.')
-				: vscode.l10n.t('This file is in a git repository and not ignored.');
+		const manageTrust = vscode.l10n.t('Manage Workspace Trust');
+		const where = {
+			tracked: vscode.l10n.t('This file is tracked by git.'),
+			remote: vscode.l10n.t('This file lives in a remote repository.'),
+			unknown: vscode.l10n.t('This file may be in a git repository that Telematics Auth cannot safely ask.'),
+			untrusted: vscode.l10n.t('This folder is not trusted (Restricted Mode).'),
+			notIgnored: vscode.l10n.t('This file is in a git repository and not ignored.'),
+		}[exposure === 'ignored' || exposure === 'none' ? 'notIgnored' : exposure];
 		const detail = [
-			vscode.l10n.t('An access token written here can end up in a commit, where anyone with the repository can use it until it expires.'),
+			exposure === 'untrusted'
+				? vscode.l10n.t('In a folder you have not trusted, Telematics Auth runs no git (its settings can start programs), so it cannot tell whether this file would be committed. The token stays in the file until you remove it. Trust the folder with "Manage Workspace Trust", or write the token now for this file only.')
+				: vscode.l10n.t('An access token written here can end up in a commit, where anyone with the repository can use it until it expires.'),
 			offerReference
 				? vscode.l10n.t('"Use {{variable}} Only" writes "Authorization: Bearer {{telematicsToken}}" and no token: define telematicsToken in an untracked environment file (REST Client: your user settings\' rest-client.environmentVariables or {{$dotenv}}; httpYac: .env or http-client.private.env.json).')
 				: '',
-			vscode.l10n.t('"Continue" writes the token and does not ask again in this workspace.'),
+			exposure === 'untrusted' ? '' : vscode.l10n.t('"Continue" writes the token and does not ask again in this workspace.'),
 		].filter(Boolean).join('\n\n');
-		const choices = offerReference ? [proceed, reference] : [proceed];
-		const choice = await vscode.window.showWarningMessage(where, { modal: true, detail }, ...choices);
+		const choices = [proceed, ...(offerReference ? [reference] : []), ...(exposure === 'untrusted' ? [manageTrust] : [])];
+		const choice = await vscode.window.showWarningMessage(where, { modal: true, detail: dialogText(detail) }, ...choices);
+		if (choice === manageTrust) void vscode.commands.executeCommand('workbench.trust.manage');
 		return choice === proceed ? 'continue' : choice === reference ? 'reference' : 'cancel';
 	}
 
@@ -73,7 +80,7 @@ export class MultiStepInput implements Prompter {
 			? vscode.l10n.t('This request already has an Authorization header of another kind ({0}).', listed)
 			: vscode.l10n.t('{0} requests already have an Authorization header of another kind ({1}).', schemes.length, listed);
 		const detail = vscode.l10n.t('It may be another service\'s credentials (an OAuth client\'s Basic login, a token from another tool). "Replace" puts the Telematics token in its place; "Leave Them Alone" changes only the other requests.');
-		const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, replace, leave);
+		const choice = await vscode.window.showWarningMessage(dialogText(message), { modal: true, detail: dialogText(detail) }, replace, leave);
 		return choice === replace;
 	}
 

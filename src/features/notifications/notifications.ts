@@ -1,6 +1,7 @@
-// Shows information, warning and error messages. In ExtensionMode.Test only, a recorder keeps
-// the last ones, so the integration tests can see what a person was told (TestApi.messages()).
+// Shows messages, every one through notificationText (no outside text becomes a link). In ExtensionMode.Test
+// only, a recorder keeps the last ones, so the integration tests see what a person was told (TestApi.messages()).
 import * as vscode from 'vscode';
+import { notificationText } from '../../core/util/displayText';
 
 export type Severity = 'info' | 'warning' | 'error';
 
@@ -22,7 +23,8 @@ export function recordMessages(): () => readonly ShownMessage[] {
 }
 
 /** Shows a message with action buttons; resolves to the chosen action, if any. */
-export function notify(severity: Severity, text: string, ...actions: string[]): Thenable<string | undefined> {
+export function notify(severity: Severity, message: string, ...actions: string[]): Thenable<string | undefined> {
+	const text = notificationText(message);
 	if (shown) {
 		shown.push({ severity, text, actions });
 		if (shown.length > KEEP) shown.splice(0, shown.length - KEEP);

@@ -1,9 +1,9 @@
-// Would a token written into this file end up in git? The git extension answers when it knows the
-// repository, else `git` itself; the person is asked once per workspace before such a file gets a token.
-import { execFile } from 'node:child_process';
+// Would a token written into this file end up in git? The Git extension or a hardened git answers, never in
+// Restricted Mode; the person is asked once per trusted workspace before such a file gets a token, else every time.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GitExposure, Prompter, TrackedFileAnswer } from '../../core/models/prompter';
+import { askGit, findGit } from '../../platform/git';
 
 export const TRACKED_WARNING_KEY = 'telematicsAuth.trackedFileWarningAcknowledged';
 
@@ -35,31 +35,22 @@ async function fromGitExtension(uri: vscode.Uri): Promise<GitExposure | undefine
 	}
 }
 
-/** Exit code of `git args` in `cwd`; undefined when git could not run at all. */
-function git(cwd: string, args: string[]): Promise<number | undefined> {
-	return new Promise((resolve) => {
-		execFile('git', args, { cwd, timeout: 5000, windowsHide: true }, (error) => {
-			if (!error) resolve(0);
-			else resolve(typeof error.code === 'number' ? error.code : undefined);
-		});
-	});
-}
-
-async function fromGitCommand(uri: vscode.Uri): Promise<GitExposure> {
-	const cwd = path.dirname(uri.fsPath);
-	const name = path.basename(uri.fsPath);
-	if (await git(cwd, ['ls-files', '--error-unmatch', '--', name]) === 0) return 'tracked';
-	switch (await git(cwd, ['check-ignore', '-q', '--', name])) {
-		case 0: return 'ignored';
-		case 1: return 'notIgnored';
-		default: return 'none'; // 128: not a repository; undefined: no git
-	}
-}
-
+/**
+ * How a token written into `uri` could reach git. In Restricted Mode git never runs (`untrusted`):
+ * a folder's git config can start programs. Trusted: the Git extension's answer, else git itself,
+ * hardened (platform/git.ts). Files of other file systems (Live Share, SSH, SFTP) may sit in a
+ * repository we cannot ask: `unknown`.
+ */
 export async function gitExposure(uri: vscode.Uri): Promise<GitExposure> {
 	if (REMOTE_REPOSITORY_SCHEMES.has(uri.scheme)) return 'remote';
-	if (uri.scheme !== 'file') return 'none';
-	return (await fromGitExtension(uri)) ?? fromGitCommand(uri);
+	if (uri.scheme === 'untitled') return 'none';
+	if (uri.scheme !== 'file') return 'unknown';
+	if (!vscode.workspace.isTrusted) return 'untrusted';
+	const fromExtension = await fromGitExtension(uri);
+	if (fromExtension) return fromExtension;
+	const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+	const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? path.dirname(uri.fsPath);
+	return askGit(uri.fsPath, folder, findGit(folders));
 }
 
 /**
@@ -67,9 +58,11 @@ export async function gitExposure(uri: vscode.Uri): Promise<GitExposure> {
  * already said "Continue" in this workspace, or says so now.
  */
 export async function guardTrackedFile(context: vscode.ExtensionContext, uri: vscode.Uri, prompter: Prompter, offerReference: boolean): Promise<TrackedFileAnswer> {
+	// Restricted Mode: asked every time, nothing remembered, git not run.
+	if (uri.scheme === 'file' && !vscode.workspace.isTrusted) return prompter.askTrackedFile('untrusted', offerReference);
 	if (context.workspaceState.get<boolean>(TRACKED_WARNING_KEY) === true) return 'continue';
 	const exposure = await gitExposure(uri);
-	if (exposure !== 'tracked' && exposure !== 'notIgnored' && exposure !== 'remote') return 'continue';
+	if (exposure === 'ignored' || exposure === 'none') return 'continue';
 	const answer = await prompter.askTrackedFile(exposure, offerReference);
 	if (answer === 'continue') await context.workspaceState.update(TRACKED_WARNING_KEY, true);
 	return answer;

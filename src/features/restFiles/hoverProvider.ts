@@ -6,6 +6,7 @@ import type { Services } from '../../services';
 import { decodeClaims, decodeHeader } from '../../core/sessions/token';
 import { formatClockTime } from '../../core/util/time';
 import { expiryPhrase, tokenInfo } from './tokenInfo';
+import { markdownText } from '../../core/util/displayText';
 
 export class TokenHoverProvider implements vscode.HoverProvider {
 	constructor(private readonly services: Services) { }
@@ -25,7 +26,7 @@ export class TokenHoverProvider implements vscode.HoverProvider {
 					? vscode.l10n.t('Account: {0} (an older token; the account holds a newer one)', info.owner.account.label)
 					: vscode.l10n.t('Account: {0}', info.owner.account.label)
 			: vscode.l10n.t('Not a token of a logged-in account');
-		markdown.appendText(owner);
+		markdown.appendMarkdown(markdownText(owner));
 		markdown.appendMarkdown('\n\n');
 		const expiry = info.expiresAt === undefined
 			? expiryPhrase(info, now)

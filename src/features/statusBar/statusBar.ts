@@ -8,6 +8,7 @@ import { describeStatus, loadingStatus, type Severity, type StatusDescription } 
 import type { Session } from '../../core/sessions/types';
 import { describeExpiry, formatClockTime } from '../../core/util/time';
 import { Command } from '../../commands';
+import { markdownText } from '../../core/util/displayText';
 
 export const STATUS_BAR_ID = 'telematicsAuth.status';
 
@@ -67,20 +68,15 @@ export function loggedOutTooltip(): vscode.MarkdownString {
 
 /**
  * An account's facts and actions as trusted markdown (status bar and tree). Account data goes
- * through `appendText`, so a label cannot inject links. Never a token.
+ * through markdownText, so a label cannot inject links or icons. Never a token.
  */
 export function accountTooltip(session: Session, status: RefreshStatus | undefined, now: number, active: boolean): vscode.MarkdownString {
 	const t = vscode.l10n.t;
 	const { account, tokens } = session;
 	const md = newTooltip();
-	const line = (name: string, value: string) => {
-		md.appendMarkdown(`${name}: `);
-		md.appendText(value);
-		md.appendMarkdown('  \n');
-	};
-	md.appendMarkdown(`$(${account.kind === 'admin' ? 'shield' : 'account'}) **`);
-	md.appendText(account.label);
-	md.appendMarkdown(`** — ${account.kind === 'admin' ? t('Admin') : t('User')}${active ? ` (${t('active')})` : ''}\n\n`);
+	// Values may come from outside (the service, settings): markdownText makes them plain text.
+	const line = (name: string, value: string) => md.appendMarkdown(`${name}: ${markdownText(value)}  \n`);
+	md.appendMarkdown(`$(${account.kind === 'admin' ? 'shield' : 'account'}) **${markdownText(account.label)}** — ${account.kind === 'admin' ? t('Admin') : t('User')}${active ? ` (${t('active')})` : ''}\n\n`);
 	line(t('Instance ID'), account.instanceId);
 	line(t('Service'), account.serviceUrl);
 	const clock = (ms: number) => formatClockTime(ms, now);

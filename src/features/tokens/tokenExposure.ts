@@ -1,7 +1,5 @@
-// Keeps the active account's live token where other tools read it, when telematicsAuth.exposeToken says
-// so: the process environment and the git-ignored env files. Nothing is written while it is off.
-import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+// Keeps the active account's live token where tools read it (telematicsAuth.exposeToken): the process environment
+// and git-ignored env files, only regular ones, never in Restricted Mode (platform/regularFile.ts, gitTracked.ts).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExposeMode } from '../../platform/config';
@@ -9,33 +7,28 @@ import { BASE_URL_KEY, dotenvHasOtherContent, ENV_FILE_NAMES, TOKEN_KEY, updateD
 import type { Services } from '../../services';
 import { isSafeToken } from '../../core/util/tokenGrammar';
 import { gitExposure } from '../restFiles/gitTracked';
+import { notify } from '../notifications/notifications';
+import { notificationText } from '../../core/util/displayText';
+import { readRegularFile, removeRegularFile, replaceRegularFile, type Refusal } from '../../platform/regularFile';
 
-/** Writes `text` to `file` with owner-only permissions, replacing it in one step. */
-async function writeAtomically(file: string, text: string): Promise<void> {
-	const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-	try {
-		await fs.writeFile(temp, text, { mode: 0o600, flag: 'wx' });
-		await fs.chmod(temp, 0o600);
-		await fs.rename(temp, file);
-	} catch (error) {
-		await fs.rm(temp, { force: true });
-		throw error;
-	}
-}
+/** Env files that hold a token are readable by their owner only. */
+const OWNER_ONLY = 0o600;
 
-async function readOrEmpty(file: string): Promise<string | undefined> {
-	try {
-		return await fs.readFile(file, 'utf8');
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-		throw error;
+/** Why a file of the folder is left alone, in words for the log and the person. */
+function refusalText(reason: Refusal): string {
+	switch (reason) {
+		case 'symlink': return vscode.l10n.t('it is a symbolic link');
+		case 'hardLink': return vscode.l10n.t('it has more than one hard link');
+		case 'notRegular': return vscode.l10n.t('it is not a regular file');
+		case 'notUtf8': return vscode.l10n.t('it is not UTF-8 text');
+		case 'tooLarge': return vscode.l10n.t('it is larger than 1 MiB');
 	}
 }
 
 /** Whether the folder's own .gitignore lists `name` on a line of its own (for folders outside git). */
 async function gitignoreLists(folder: string, name: string): Promise<boolean> {
-	const text = await readOrEmpty(path.join(folder, '.gitignore'));
-	return text !== undefined && text.split(/\r?\n/).some((line) => [name, `/${name}`].includes(line.trim()));
+	const read = await readRegularFile(path.join(folder, '.gitignore'));
+	return read.kind === 'text' && read.text.split(/\r?\n/).some((line) => [name, `/${name}`].includes(line.trim()));
 }
 
 export class TokenExposure implements vscode.Disposable {
@@ -46,12 +39,15 @@ export class TokenExposure implements vscode.Disposable {
 	/** Files asked about this session (answered or dismissed): asked once each. */
 	private readonly offered = new Set<string>();
 	private disposed = false;
+	private toldUntrusted = false;
 
 	constructor(private readonly services: Services) {
 		this.subscriptions.push(
 			services.store.onDidChange(() => this.update()),
 			services.config.onDidChange(() => this.update()),
 			vscode.workspace.onDidChangeWorkspaceFolders(() => this.update()),
+			// Trust granted: the files are written at once, without a reload.
+			vscode.workspace.onDidGrantWorkspaceTrust(() => this.update()),
 		);
 		void services.store.ready.then(() => this.update());
 	}
@@ -85,6 +81,11 @@ export class TokenExposure implements vscode.Disposable {
 		const mode = this.services.config.exposeToken();
 		const exposed = this.exposed(mode);
 		this.setEnvironment(exposed);
+		if (!vscode.workspace.isTrusted) {
+			// Restricted Mode: no file of the folder is read or written, and git is not run.
+			if (mode === 'environmentAndFiles' && exposed) this.tellUntrusted();
+			return;
+		}
 		const names = this.services.config.exposeFiles();
 		for (const folder of vscode.workspace.workspaceFolders ?? []) {
 			if (folder.uri.scheme !== 'file') continue;
@@ -107,35 +108,61 @@ export class TokenExposure implements vscode.Disposable {
 		}
 	}
 
-	/** Sets or removes our keys in one env file, writing only files git will not commit. */
+	/** Sets or removes our keys in one env file, writing only regular files git will not commit. */
 	private async updateFile(folder: string, kind: EnvFileKind, exposed: Exposed | undefined): Promise<void> {
 		const name = ENV_FILE_NAMES[kind];
 		const file = path.join(folder, name);
-		const before = await readOrEmpty(file);
-		if (!exposed && before === undefined) return; // nothing of ours to remove
-		const after = kind === 'dotenv' ? updateDotenv(before ?? '', exposed) : updateJetbrainsEnv(before ?? '', exposed);
-		if (after === undefined) {
-			this.services.log.warn(`${name} in ${path.basename(folder)} is not a JSON object; it was left alone.`);
+		const read = await readRegularFile(file);
+		if (read.kind === 'missing' && !exposed) return; // nothing of ours to remove
+		if (read.kind === 'refused') {
+			this.leftAlone(file, vscode.l10n.t('{0} in {1} was left alone: {2}. Telematics Auth reads and writes only regular files of the folder.', name, notificationText(path.basename(folder)), refusalText(read.reason)));
 			return;
 		}
-		if (after === (before ?? '')) return;
+		const before = read.kind === 'text' ? read.text : '';
+		const after = kind === 'dotenv' ? updateDotenv(before, exposed) : updateJetbrainsEnv(before, exposed);
+		if (after === undefined) {
+			this.leftAlone(file, kind === 'dotenv'
+				? vscode.l10n.t('{0} in {1} was left alone: a quoted value in it never closes, or holds our keys over several lines.', name, notificationText(path.basename(folder)))
+				: vscode.l10n.t('{0} in {1} was left alone: it is not a JSON object of environments.', name, notificationText(path.basename(folder))));
+			return;
+		}
+		if (after === before) return;
 		if (!exposed) {
 			// Logout or exposure turned off: our keys go; a file that held only them goes too.
-			if (after === '' || (kind === 'dotenv' && !dotenvHasOtherContent(after))) await fs.rm(file, { force: true });
-			else await writeAtomically(file, after);
+			if (after === '' || (kind === 'dotenv' && !dotenvHasOtherContent(after))) await removeRegularFile(file);
+			else await replaceRegularFile(file, after, OWNER_ONLY);
 			this.services.log.info(`Removed the token from ${name} in ${path.basename(folder)}.`);
 			return;
 		}
 		if (!(await this.safeToWrite(folder, name, file))) return;
-		await writeAtomically(file, after);
+		await replaceRegularFile(file, after, OWNER_ONLY);
 		this.services.log.info(`Wrote the current token to ${name} in ${path.basename(folder)} (git-ignored, owner-only).`);
+	}
+
+	/** Says once per window why no env file gets the token, with the action that changes it. */
+	private tellUntrusted(): void {
+		if (this.toldUntrusted) return;
+		this.toldUntrusted = true;
+		this.services.log.info('The folder is not trusted: no env file is read or written; the process environment has the token.');
+		const manage = vscode.l10n.t('Manage Workspace Trust');
+		void notify('info', vscode.l10n.t('The live token is not written into env files here: this folder is not trusted (Restricted Mode). Tools reading the process environment still get it.'), manage).then((choice) => {
+			if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
+		});
+	}
+
+	/** Logs why a file was not touched, and tells the person once per file and window. */
+	private leftAlone(file: string, message: string): void {
+		this.services.log.warn(message);
+		if (this.offered.has(file)) return;
+		this.offered.add(file);
+		void notify('warning', message);
 	}
 
 	/** True when git ignores the file; otherwise offers (once) to add it to .gitignore. */
 	private async safeToWrite(folder: string, name: string, file: string): Promise<boolean> {
 		const exposure = await gitExposure(vscode.Uri.file(file));
 		if (exposure === 'ignored') return true;
-		if (exposure === 'none' && await gitignoreLists(folder, name)) return true;
+		if ((exposure === 'none' || exposure === 'unknown') && await gitignoreLists(folder, name)) return true;
 		if (exposure === 'tracked') {
 			this.services.log.warn(`${name} in ${path.basename(folder)} is tracked by git: the token is not written into it.`);
 			return false;
@@ -150,15 +177,20 @@ export class TokenExposure implements vscode.Disposable {
 
 	private async offerGitignore(folder: string, name: string): Promise<void> {
 		const add = vscode.l10n.t('Add to .gitignore');
-		const choice = await vscode.window.showWarningMessage(
-			vscode.l10n.t('{0} in {1} is not ignored by git, so the token is not written into it. Add it to .gitignore?', name, path.basename(folder)),
+		const choice = await notify('warning',
+			vscode.l10n.t('{0} in {1} is not ignored by git, so the token is not written into it. Add it to .gitignore?', name, notificationText(path.basename(folder))),
 			add,
 		);
-		if (choice !== add || this.disposed) return;
+		if (choice !== add || this.disposed || !vscode.workspace.isTrusted) return;
 		const gitignore = path.join(folder, '.gitignore');
-		const current = (await readOrEmpty(gitignore)) ?? '';
+		const read = await readRegularFile(gitignore);
+		if (read.kind === 'refused') {
+			void notify('warning', vscode.l10n.t('.gitignore in {0} was left alone: {1}. Add {2} to it yourself.', notificationText(path.basename(folder)), refusalText(read.reason), name));
+			return;
+		}
+		const current = read.kind === 'text' ? read.text : '';
 		const eol = /\r\n/.test(current) ? '\r\n' : '\n';
-		await fs.writeFile(gitignore, `${current}${current === '' || current.endsWith('\n') ? '' : eol}${name}${eol}`);
+		await replaceRegularFile(gitignore, `${current}${current === '' || current.endsWith('\n') ? '' : eol}${name}${eol}`, read.kind === 'text' ? read.mode : 0o644);
 		await this.update();
 	}
 }
