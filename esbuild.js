@@ -1,5 +1,5 @@
 // Bundles the extension: dist/extension.js (activate(): command stubs), dist/startup.js (the rest,
-// right after activate()), dist/undici.js (first request) and dist/demo.js (the demo service).
+// right after activate()), dist/undici.js (first request), dist/publicSuffix.js (first host check), dist/demo.js (demo).
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 
@@ -9,7 +9,7 @@ const outdir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--out
 const watch = process.argv.includes('--watch');
 
 /** The dynamic imports that load another bundle, by what they import → the sibling file. */
-const LATER_BUNDLES = { './startup': './startup.js', './undici': './undici.js', '../../emulator/server': './demo.js' };
+const LATER_BUNDLES = { './startup': './startup.js', './undici': './undici.js', './publicSuffix': './publicSuffix.js', '../../emulator/server': './demo.js' };
 
 /** Keeps those imports runtime loads of the sibling bundles (esbuild cannot split cjs output). */
 const laterBundlesPlugin = {
@@ -52,7 +52,7 @@ const problemMatcherPlugin = {
 /** The build, as `npm run build` runs it and as the bundle test inspects it. */
 function buildOptions({ outdir, production }) {
 	return {
-		entryPoints: { extension: 'src/extension.ts', startup: 'src/startup.ts', undici: 'src/core/api/undici.ts', demo: 'src/emulator/server.ts' },
+		entryPoints: { extension: 'src/extension.ts', startup: 'src/startup.ts', undici: 'src/core/api/undici.ts', publicSuffix: 'src/core/restFile/publicSuffix.ts', demo: 'src/emulator/server.ts' },
 		bundle: true,
 		format: 'cjs',
 		platform: 'node',

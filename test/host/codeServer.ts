@@ -19,6 +19,10 @@ export interface CodeServerOptions {
 	env?: Record<string, string | undefined>;
 	/** VSIX files installed into the fresh extensions folder before start, as a user installs them. */
 	installExtensions?: readonly string[];
+	/** Workspace trust on, the folder opened in Restricted Mode without a prompt (default: trust off). */
+	restrictedMode?: boolean;
+	/** Called with the workspace folder before start, after `files` (git repositories, symlinks). */
+	prepareWorkspace?: (workspace: string) => void;
 }
 
 export interface WorkbenchPayload {
@@ -142,12 +146,14 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 	const extensionsDir = path.join(root, 'extensions');
 	const workspace = path.join(root, 'workspace');
 	for (const dir of [userDataDir, extensionsDir, workspace]) fs.mkdirSync(dir, { recursive: true });
-	writeUserSettings(userDataDir, options.settings ?? {});
+	const trust = options.restrictedMode ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' } : {};
+	writeUserSettings(userDataDir, { ...trust, ...options.settings });
 	for (const [name, content] of Object.entries(options.files ?? {})) {
 		const file = path.join(workspace, name);
 		fs.mkdirSync(path.dirname(file), { recursive: true });
 		fs.writeFileSync(file, content);
 	}
+	options.prepareWorkspace?.(workspace);
 	for (const vsix of options.installExtensions ?? []) {
 		execFileSync(process.execPath, [entry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix], { stdio: 'pipe', timeout: 120_000 });
 	}
@@ -158,7 +164,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 		'--bind-addr', `127.0.0.1:${port}`,
 		'--disable-telemetry',
 		'--disable-update-check',
-		'--disable-workspace-trust',
+		...(options.restrictedMode ? [] : ['--disable-workspace-trust']),
 		'--disable-getting-started-override',
 		'--config', path.join(root, 'config.yaml'), // not ~/.config/code-server
 		'--user-data-dir', userDataDir,

@@ -6,6 +6,7 @@ import { launchBrowser, makeTempDir, startCodeServer } from './codeServer';
 import { ensureTestHost } from './install';
 import { projectRoot } from './paths';
 import { makeTestCa } from '../support/testCa';
+import { HOSTILE_ENV, plantHostileFolder, SUITE_ENV, type IntegrationSuite } from '../support/hostileFolder';
 
 const OVERALL_TIMEOUT_MS = Number(process.env.TELEMATICS_INTEGRATION_TIMEOUT_MS ?? 10 * 60_000);
 const verbose = process.argv.includes('--verbose') || process.env.TELEMATICS_TEST_VERBOSE === '1';
@@ -31,10 +32,10 @@ function follow(file: string, print: (line: string) => void): { flush(): void } 
 	return { flush };
 }
 
+// TELEMATICS_EXTENSION_PATH: try the runner on another extension folder (debugging only)
+const extensionPath = process.env.TELEMATICS_EXTENSION_PATH ?? projectRoot;
+
 async function main(): Promise<number> {
-	const started = Date.now();
-	// TELEMATICS_EXTENSION_PATH: try the runner on another extension folder (debugging only)
-	const extensionPath = process.env.TELEMATICS_EXTENSION_PATH ?? projectRoot;
 	for (const required of [path.join(extensionPath, 'dist', 'extension.js'), path.join(projectRoot, 'out', 'test', 'integration', 'index.js')]) {
 		if (!fs.existsSync(required)) {
 			console.error(`[integration] ${required} is missing: run \`npm run build && npm run compile-tests\` first (npm test does).`);
@@ -42,7 +43,19 @@ async function main(): Promise<number> {
 		}
 	}
 	await ensureTestHost();
+	const trusted = await runPass('trusted');
+	// The same host with workspace trust on and a hostile folder opened in Restricted Mode
+	// (test/integration/restricted/): its git config would start a program, its .env and
+	// .gitignore are symlinks out of the folder.
+	const restricted = await runPass('restricted');
+	return trusted !== 0 ? trusted : restricted;
+}
+
+/** Runs one pass of the suite in a fresh code-server; its exit code. */
+async function runPass(suite: IntegrationSuite): Promise<number> {
+	const started = Date.now();
 	const serverStarted = Date.now();
+	const hostile = suite === 'restricted' ? path.join(makeTempDir('hostile'), 'outside') : undefined;
 	const outputFile = path.join(makeTempDir('itest'), 'mocha.log');
 	fs.writeFileSync(outputFile, '');
 	const mochaOutput = follow(outputFile, (line) => console.log(line));
@@ -58,10 +71,13 @@ async function main(): Promise<number> {
 			NODE_EXTRA_CA_CERTS: undefined,
 			HTTPS_PROXY: undefined, https_proxy: undefined, HTTP_PROXY: undefined, http_proxy: undefined,
 			...(process.env.TELEMATICS_TEST_GREP ? { TELEMATICS_TEST_GREP: process.env.TELEMATICS_TEST_GREP } : {}),
+			[SUITE_ENV]: suite,
+			...(hostile ? { [HOSTILE_ENV]: hostile } : {}),
 		},
+		...(hostile ? { restrictedMode: true, prepareWorkspace: (workspace: string) => plantHostileFolder(workspace, hostile) } : {}),
 		onOutput: verbose ? (line) => console.log(`[server] ${line}`) : undefined,
 	});
-	console.log(`[integration] code-server ${server.url} up in ${((Date.now() - serverStarted) / 1000).toFixed(1)} s`);
+	console.log(`[integration] ${suite} pass: code-server ${server.url} up in ${((Date.now() - serverStarted) / 1000).toFixed(1)} s`);
 	const browser = await launchBrowser({ origin: server.url });
 	const poll = setInterval(() => mochaOutput.flush(), 200);
 	let timer: NodeJS.Timeout | undefined;
@@ -96,7 +112,7 @@ async function main(): Promise<number> {
 				console.log('0 passed, 1 failed');
 			}
 		}
-		console.log(`[integration] finished with exit code ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+		console.log(`[integration] ${suite} pass finished with exit code ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 		return code;
 	} finally {
 		clearTimeout(timer);

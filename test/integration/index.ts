@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 import { format } from 'node:util';
+import { SUITE_ENV } from '../support/hostileFolder';
 
 /** Where mocha's reporter output goes besides the console, when the runner asks for it. */
 const OUTPUT_FILE_ENV = 'TELEMATICS_TEST_OUTPUT';
@@ -38,7 +39,11 @@ export function run(): Promise<void> {
 	const mocha = new Mocha({ ui: 'bdd', timeout: 20_000, color: false, reporter: 'spec' });
 	const grep = process.env.TELEMATICS_TEST_GREP;
 	if (grep) mocha.grep(grep);
-	for (const file of testFiles(__dirname)) mocha.addFile(file);
+	// The restricted pass (a hostile folder in Restricted Mode) runs restricted/ only; the trusted pass the rest.
+	const restricted = process.env[SUITE_ENV] === 'restricted';
+	for (const file of testFiles(__dirname)) {
+		if (file.includes(`${path.sep}restricted${path.sep}`) === restricted) mocha.addFile(file);
+	}
 	return new Promise((resolve, reject) => {
 		try {
 			const runner = mocha.run((failures) => {

@@ -21,8 +21,8 @@ describe('shipped bundles', function () {
 			.map(([file, output]) => [path.basename(file), Object.keys(output.inputs)]));
 	});
 
-	it('are the activation stubs, the rest of the extension, undici and the demo service', () => {
-		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'startup.js', 'undici.js']);
+	it('are the activation stubs, the rest of the extension, undici, the public suffix list and the demo service', () => {
+		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'publicSuffix.js', 'startup.js', 'undici.js']);
 	});
 
 	it('share no source module, but for stateless helpers the demo service reuses', () => {
@@ -39,9 +39,10 @@ describe('shipped bundles', function () {
 		}
 	});
 
-	it('load undici only in undici.js and the emulator only in demo.js', () => {
+	it('load undici only in undici.js, tldts only in publicSuffix.js and the emulator only in demo.js', () => {
 		for (const [bundle, files] of inputs) {
 			if (bundle !== 'undici.js') assert.ok(!files.some((f) => f.includes('node_modules/undici/')), `undici is in ${bundle}`);
+			if (bundle !== 'publicSuffix.js') assert.ok(!files.some((f) => f.includes('node_modules/tldts')), `tldts is in ${bundle}`);
 			if (bundle !== 'demo.js') assert.ok(!files.some((f) => f.startsWith('src/emulator/')), `the emulator is in ${bundle}`);
 		}
 		assert.ok(inputs.get('extension.js')!.every((f) => !f.includes('node_modules')), 'activation loads no library');

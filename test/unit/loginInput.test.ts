@@ -109,7 +109,7 @@ describe('validation messages never repeat what was typed', () => {
 describe('isLoopbackHost', () => {
 	const rows: [string, boolean][] = [
 		['localhost', true], ['LOCALHOST', true], ['127.0.0.1', true], ['127.255.0.9', true], ['[::1]', true],
-		['::1', true], ['::ffff:127.0.0.1', true], ['api.localhost', true],
+		['::1', true], ['::ffff:127.0.0.1', true], ['api.localhost', false],
 		['example.com', false], ['10.0.0.1', false], ['localhost.evil.com', false], ['127.0.0.1.nip.io', false], ['::ffff:10.0.0.1', false], ['localhostx', false],
 	];
 	for (const [host, expected] of rows) it(`${host} → ${expected}`, () => assert.equal(isLoopbackHost(host), expected));

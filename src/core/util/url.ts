@@ -1,12 +1,13 @@
 // URL pieces that are safe to show or log, and the one loopback check. Pure: no `vscode`.
 
 /**
- * A loopback host: `localhost`, `*.localhost`, 127.0.0.0/8, `::1` (bracketed or not) and the
- * IPv4-mapped `::ffff:127.x.x.x`. Plain http is allowed only for these; they are never proxied.
+ * A loopback host: `localhost`, 127.0.0.0/8, `::1` (bracketed or not) and the IPv4-mapped
+ * `::ffff:127.x.x.x`. Not `*.localhost`: Node resolves those through DNS, which may answer
+ * another machine. Plain http is allowed only for these; they are never proxied.
  */
 export function isLoopbackHost(hostname: string): boolean {
 	const host = hostname.trim().toLowerCase().replace(/^\[|\]$/g, '');
-	return host === 'localhost' || host.endsWith('.localhost') || host === '::1'
+	return host === 'localhost' || host === '::1'
 		|| /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 

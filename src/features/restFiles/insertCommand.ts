@@ -3,7 +3,9 @@
 import * as vscode from 'vscode';
 import { bearerValue, ENVIRONMENT_REFERENCES, foreignAuthorizations, planAuthEdit, variableNameOf, type AuthValue } from '../../core/restFile/authHeaderEdit';
 import { DEFAULT_TOKEN_VARIABLE } from '../../core/restFile/fileVariable';
-import { countRequestsAt } from '../../core/restFile/requestParser';
+import { countRequestsAt, parseRestFile } from '../../core/restFile/requestParser';
+import { isSameSite, requestHostsAt } from '../../core/restFile/requestHost';
+import { hostOf } from '../../core/util/url';
 import type { Services } from '../../services';
 
 import { resolveAccount } from '../accounts/accountArg';
@@ -57,6 +59,7 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 			void notify('error', unsafeStoredTokenMessage(session.account.label));
 			return undefined;
 		}
+		if (!(await confirmHosts(services, editor, session))) return undefined;
 		value = style === 'variable'
 			? { style: 'variable', token: session.tokens.accessToken }
 			: { style: 'header', token: session.tokens.accessToken };
@@ -97,6 +100,26 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 			: vscode.l10n.t('The Authorization header already holds the current token for {0}.', label), 5000);
 	}
 	return { requests: requestsUnderCursor, edits: edits.length, style: value.style };
+}
+
+/**
+ * A token goes only to its service: when a request under a cursor names another site (literally
+ * or through the file's variables), a modal question names both hosts. True: go on.
+ */
+async function confirmHosts(services: Services, editor: vscode.TextEditor, session: FreshSession): Promise<boolean> {
+	const file = parseRestFile(editor.document.getText());
+	const hosts = requestHostsAt(file, editor.selections.map((s) => editor.document.offsetAt(s.active)));
+	const foreign: string[] = [];
+	for (const host of new Set(hosts)) {
+		if (host !== undefined && !(await isSameSite(host, session.account.serviceUrl))) foreign.push(host);
+	}
+	if (foreign.length === 0) return true;
+	const service = hostOf(session.account.serviceUrl);
+	return services.prompts.current.confirm(
+		vscode.l10n.t('This request goes to {0}, not to the service of {1} ({2}).', foreign.join(', '), session.account.label, service),
+		vscode.l10n.t('Whoever runs {0} gets the token with the request and can act as {1} until it expires. Insert it only if you trust that host.', foreign.join(', '), session.account.label),
+		vscode.l10n.t('Insert Anyway'),
+	);
 }
 
 function countRequests(editor: vscode.TextEditor): number {

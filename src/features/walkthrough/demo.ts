@@ -7,6 +7,7 @@ import type { Services } from '../../services';
 import type { Session } from '../../core/sessions/types';
 import { isSafeServiceUrl } from '../../core/util/url';
 import { logIn } from '../login/loginFlow';
+import { readRegularFile } from '../../platform/regularFile';
 
 type DemoModule = typeof import('../../emulator/server');
 
@@ -54,24 +55,35 @@ export function sampleText(serviceUrl: string, eol = '\n'): string {
 
 export const SAMPLE_FILE = 'telematics-sample.http';
 
-/** Writes the sample into the first workspace folder (an untitled file when there is none) and opens it. */
+/**
+ * The sample file in the first workspace folder when this extension wrote it (it holds exactly the
+ * sample for `serviceUrl`), created when missing; undefined when the folder is untrusted or holds
+ * another file of that name (planted, or edited since): the walkthrough never opens one it did not write.
+ */
+async function ownSampleFile(serviceUrl: string): Promise<vscode.Uri | undefined> {
+	const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+	if (!folder || !vscode.workspace.isTrusted) return undefined;
+	const file = path.join(folder.uri.fsPath, SAMPLE_FILE);
+	try {
+		await fs.writeFile(file, sampleText(serviceUrl), { flag: 'wx', mode: 0o644 });
+		return vscode.Uri.file(file);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+	}
+	const existing = await readRegularFile(file);
+	const ours = existing.kind === 'text' && [sampleText(serviceUrl), sampleText(serviceUrl, '\r\n')].includes(existing.text);
+	return ours ? vscode.Uri.file(file) : undefined;
+}
+
+/** Writes the sample into the first workspace folder (an untitled file when that cannot be ours) and opens it. */
 export async function openSample(services: Services): Promise<vscode.TextEditor | undefined> {
 	const configured = services.store.active()?.account.serviceUrl ?? services.config.baseUrl();
 	// The URL goes into a file: only one that is a plain http(s) URL, else a placeholder to edit.
 	const serviceUrl = isSafeServiceUrl(configured) ? configured : 'https://your-service.invalid';
-	const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
-	let document: vscode.TextDocument;
-	if (folder) {
-		const file = path.join(folder.uri.fsPath, SAMPLE_FILE);
-		try {
-			await fs.writeFile(file, sampleText(serviceUrl), { flag: 'wx' });
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // an existing sample is kept
-		}
-		document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
-	} else {
-		document = await vscode.workspace.openTextDocument({ language: 'http', content: sampleText(serviceUrl) });
-	}
+	const own = await ownSampleFile(serviceUrl);
+	const document = own
+		? await vscode.workspace.openTextDocument(own)
+		: await vscode.workspace.openTextDocument({ language: 'http', content: sampleText(serviceUrl) });
 	// Beside the walkthrough, so its next button stays in view.
 	const editor = await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside });
 	const line = document.getText().split(/\r?\n/).findIndex((l) => l.startsWith('GET '));

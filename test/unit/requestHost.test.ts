@@ -1,0 +1,86 @@
+// A token goes only to its service: the host a request names (literally or through the file's variables)
+// and whether it is the account's site by the public suffix list, on tables, generated hosts and the corpus.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as fc from 'fast-check';
+import { isSameSite, requestHostsAt, requestLineHost } from '../../src/core/restFile/requestHost';
+import { parseRestFile } from '../../src/core/restFile/requestParser';
+
+const CORPUS = path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'corpus', 'http');
+
+describe('the host a request goes to', () => {
+	const variables = new Map([['baseUrl', 'https://user.telematicssdk.com'], ['api', '{{baseUrl}}/v1'], ['evil', 'https://collector.example']]);
+	const cases: Array<[string, string | undefined]> = [
+		['GET https://API.telematicssdk.com/v1/trips HTTP/1.1', 'api.telematicssdk.com'],
+		['https://portal-apis.telematicssdk.com/x', 'portal-apis.telematicssdk.com'],
+		['POST {{baseUrl}}/v1/Auth', 'user.telematicssdk.com'],
+		['GET {{api}}/Me', 'user.telematicssdk.com'],
+		['GET {{evil}}/steal', 'collector.example'],
+		['GET {{unknownEnv}}/v1', undefined],
+		['GET /v1/relative', undefined],
+		['GET http://[::1]:8080/x', '::1'],
+		['GET not a url', undefined],
+	];
+	for (const [line, host] of cases) it(`${line} → ${host ?? 'not said'}`, () => assert.equal(requestLineHost(line, variables), host));
+
+	it('reads the requests under the cursors, with the file\'s own variables', () => {
+		const text = '@host = https://evil.example\n\n###\nGET {{host}}/a\n\n###\nGET https://user.telematicssdk.com/b\n';
+		const file = parseRestFile(text);
+		assert.deepEqual(requestHostsAt(file, [text.indexOf('GET {{host}}'), text.indexOf('GET https'), text.indexOf('/b')]), ['evil.example', 'user.telematicssdk.com']);
+	});
+
+	it('a variable that refers to itself is not followed forever', () => {
+		assert.equal(requestLineHost('GET {{a}}/x', new Map([['a', '{{a}}']])), undefined);
+	});
+});
+
+describe('the same site as the service', () => {
+	const cases: Array<[string, string, boolean]> = [
+		['api.telematicssdk.com', 'https://user.telematicssdk.com', true],
+		['portal-apis.telematicssdk.com', 'https://user.telematicssdk.com/', true],
+		['telematicssdk.com.evil.example', 'https://user.telematicssdk.com', false],
+		['evil-telematicssdk.com', 'https://user.telematicssdk.com', false],
+		['a.github.io', 'https://b.github.io', false], // a private suffix: two sites
+		['api.example.co.uk', 'https://user.example.co.uk', true],
+		['example.co.uk', 'https://other.co.uk', false],
+		['localhost', 'http://127.0.0.1:4000', true],
+		['10.0.0.2', 'https://10.0.0.1', false],
+		['10.0.0.1', 'https://10.0.0.1:8443', true],
+		['intranet', 'https://intranet', true],
+		['intranet', 'https://other', false],
+	];
+	for (const [host, service, same] of cases) it(`${host} vs ${service}: ${same ? 'same' : 'another'} site`, async () => assert.equal(await isSameSite(host, service), same));
+
+	it('a host is always its own site; a host under another registrable domain never is (generated)', async () => {
+		const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/);
+		// `zq…`: a name no public suffix list entry ends in (it.com is one: a.it.com and b.it.com are two sites).
+		await fc.assert(fc.asyncProperty(label, label.map((l) => `zq${l}`), label, async (sub, name, other) => {
+			const service = `https://${sub}.${name}.com`;
+			assert.equal(await isSameSite(`${other}.${name}.com`, service), true);
+			assert.equal(await isSameSite(`${sub}.${name}.com.${other}.net`, service), false);
+			assert.equal(await isSameSite(`${sub}.${name}x.com`, service), false);
+		}), { numRuns: 300 });
+	});
+});
+
+describe('request hosts over the real corpus', () => {
+	it('every request of every file gives a host or says the file does not tell, and a literal URL gives its own host', function () {
+		if (!fs.existsSync(CORPUS)) assert.fail(`${CORPUS} is missing`);
+		let literal = 0;
+		for (const name of fs.readdirSync(CORPUS).filter((f) => /\.(http|rest)$/.test(f))) {
+			const file = parseRestFile(fs.readFileSync(path.join(CORPUS, name), 'utf8'));
+			const variables = new Map(file.variables.map((v) => [v.name, v.value.trim()]));
+			for (const request of file.requests) {
+				const line = file.lines[request.requestLine]!.text;
+				const host = requestLineHost(line, variables);
+				const url = /^\s*(?:[A-Z]+\s+)?(https?:\/\/[^\s{}]+)(?:\s|$)/i.exec(line)?.[1];
+				if (url) {
+					literal++;
+					assert.equal(host, new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, ''), `${name}: ${line}`);
+				}
+			}
+		}
+		assert.ok(literal > 50, `only ${literal} literal URLs read`);
+	});
+});
