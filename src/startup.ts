@@ -17,7 +17,7 @@ import { registerHttpFileFeatures } from './features/restFiles/index';
 import { MultiStepInput } from './features/login/multiStepInput';
 import { PrompterSlot } from './core/models/prompter';
 import { registerSessionCommands } from './features/login/sessionCommands';
-import { recordMessages, type ShownMessage } from './features/notifications/notifications';
+import { notify, recordMessages, type ShownMessage } from './features/notifications/notifications';
 import { StatusBar } from './features/statusBar/statusBar';
 import { chooseTokenExposure } from './features/tokens/exposureCommand';
 import { registerTokenCommands } from './features/tokens/tokenCommands';
@@ -54,7 +54,7 @@ export async function startCore(context: vscode.ExtensionContext, stubs: vscode.
 	const secrets = new KeychainSecretBackend(context.secrets, log);
 	const store = new SessionStore(secrets, context.globalState, { clock: systemClock, log });
 	log.setSecretSource(() => sessionSecrets(store.list()));
-	add(store);
+	add(store, store.onDidLoseSecret(({ label }) => void notify('warning', vscode.l10n.t('The system keychain returned no tokens for {0}, which is still logged in. This window kept its tokens and stored them again; if this repeats, check that the keychain is unlocked.', label))));
 
 	const api = createServiceClient(log, vscode.l10n.t);
 	const refresh: RefreshFn = (request, options) =>

@@ -1,5 +1,5 @@
-// `context.secrets` for the session store: a failed read is logged and reads as no secret; a failed
-// write or delete is logged and thrown, so a login or logout reports it instead of pretending it worked.
+// `context.secrets` for the session store: a failed read, write or delete is logged and thrown, so the store
+// keeps what it holds and a login or logout reports it instead of pretending it worked.
 import type * as vscode from 'vscode';
 import type { SecretBackend } from '../core/sessions/types';
 import type { Log } from '../core/util/log';
@@ -28,12 +28,13 @@ export class KeychainSecretBackend implements SecretBackend {
 		this.onDidChange = (listener) => this.secrets.onDidChange((e) => listener({ key: e.key }));
 	}
 
+	/** A failed read is logged and thrown: the store keeps what it holds, never taking it for a logout. */
 	async get(key: string): Promise<string | undefined> {
 		try {
 			return await this.secrets.get(key);
 		} catch (e) {
 			this.log.error(`Could not read secret ${key} from the system keychain: ${reason(e)}`);
-			return undefined;
+			throw e;
 		}
 	}
 

@@ -186,6 +186,61 @@ describe('RefreshScheduler', () => {
 		assert.equal(time.timers.countTimers(), 0);
 	});
 
+	it('an extension asking every 250 ms cannot drive refreshes: refreshIfAllowed keeps the minimum interval', async () => {
+		const id = await login();
+		scheduler.start();
+		await time.timers.tickAsync(20 * S + SETTLE);
+		await settle();
+		assert.equal(service.calls.length, 1, 'the automatic refresh');
+		// From now on the service answers tokens that have already expired.
+		service.lifetimeMs = -60 * S;
+		await time.timers.tickAsync(MIN);
+		await settle();
+		const before = service.calls.length;
+		let handedOut = 0;
+		for (let i = 0; i < 20; i++) {
+			const asked = scheduler.refreshIfAllowed(id);
+			await time.timers.tickAsync(250);
+			if ((await asked)?.state === 'valid') handedOut++;
+		}
+		await settle();
+		assert.ok(service.calls.length - before <= 1, `${service.calls.length - before} refreshes in 5 s`);
+		assert.equal(handedOut, 0, 'an expired token is never handed out as valid');
+		assert.ok(service.calls.every((c, i, all) => i === 0 || c.at - all[i - 1]!.at >= MIN_AUTO_INTERVAL_MS), 'never closer than the minimum interval');
+	});
+
+	it('refreshIfAllowed does nothing for a session the scheduler gave up on, or with automatic refresh off', async () => {
+		service.failures.push(new ApiError('rateLimited', 'Too many requests.', 429));
+		const id = await login();
+		scheduler.start();
+		await time.timers.tickAsync(20 * S + SETTLE);
+		await settle();
+		await time.timers.tickAsync(H);
+		assert.equal(await scheduler.refreshIfAllowed(id), undefined);
+		assert.equal(service.calls.length, 1);
+		const other = await login(bob);
+		enabled = false;
+		scheduler.reschedule();
+		await time.timers.tickAsync(H);
+		assert.equal(await scheduler.refreshIfAllowed(other), undefined);
+		assert.equal(service.calls.length, 1);
+	});
+
+	it('refreshIfAllowed joins a refresh in flight and refreshes an expired token once the interval has passed', async () => {
+		const id = await login();
+		enabled = false;
+		scheduler.start();
+		await time.timers.tickAsync(H);
+		enabled = true;
+		const first = scheduler.refreshIfAllowed(id);
+		const second = scheduler.refreshIfAllowed(id);
+		await time.timers.tickAsync(SETTLE);
+		await settle();
+		assert.equal((await first)?.state, 'valid');
+		assert.equal((await second)?.state, 'valid');
+		assert.equal(service.calls.length, 1);
+	});
+
 	it('429: stops without retrying and without asking for a login', async () => {
 		service.failures.push(new ApiError('rateLimited', 'Too many requests.', 429));
 		const id = await login();

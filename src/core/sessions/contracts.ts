@@ -49,6 +49,8 @@ export interface ISessionStore extends Disposable {
 	remove(id: string): Promise<void>;
 	/** Re-reads one account from storage (another window may have written); fires onDidChange if it changed. */
 	reloadAccount(id: string): Promise<Session | undefined>;
+	/** The keychain answered nothing for an account still logged in; this window stored its tokens again. Once per account. */
+	readonly onDidLoseSecret: Event<{ accountId: string; label: string }>;
 }
 
 export type RefreshTrigger = 'auto' | 'manual';
@@ -78,6 +80,13 @@ export interface IRefreshScheduler extends Disposable {
 	checkDue(): void;
 	/** Refreshes now; joins a refresh already in flight for that account. Rejects with ApiError. */
 	refreshNow(accountId: string): Promise<Session>;
+	/**
+	 * For callers that are not a person (another extension through the authentication API): joins
+	 * a refresh in flight, or starts one only when an automatic one would be allowed now (automatic
+	 * refresh on, not given up, no back-off pending, the minimum interval since the last refresh
+	 * passed). Undefined when it did not refresh or the refresh failed (told as an automatic one).
+	 */
+	refreshIfAllowed(accountId: string): Promise<Session | undefined>;
 	status(accountId: string): RefreshStatus;
 	readonly onDidChangeStatus: Event<string>;
 	/** A refresh failed for good (401 → needs login, 429, or transient failures until expiry). */

@@ -113,6 +113,20 @@ export class RefreshScheduler implements IRefreshScheduler {
 		return this.run(accountId, 'manual');
 	}
 
+	refreshIfAllowed(accountId: string): Promise<Session | undefined> {
+		const joined = this.inFlight.get(accountId);
+		if (joined) return joined.then((session) => session, () => undefined);
+		const session = this.deps.store.get(accountId);
+		const plan = this.plans.get(accountId);
+		const tokens = session?.tokens;
+		const now = this.deps.clock.now();
+		if (!this.started || this.disposed || !this.deps.enabled() || !plan || plan.stopped || !tokens || session.state === 'needsLogin') return Promise.resolve(undefined);
+		if (plan.retryAt !== undefined && plan.retryAt > now) return Promise.resolve(undefined);
+		const last = tokens.lastRefreshAt ?? tokens.obtainedAt;
+		if (now < last + minAutoInterval(plan.shortStreak)) return Promise.resolve(undefined);
+		return this.run(accountId, 'auto').then((refreshed) => refreshed, () => undefined);
+	}
+
 	status(accountId: string): RefreshStatus {
 		const plan = this.plans.get(accountId);
 		const status: RefreshStatus = { inFlight: this.inFlight.has(accountId) };

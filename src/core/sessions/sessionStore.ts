@@ -15,6 +15,16 @@ export const ACTIVE_KEY = 'telematicsAuth.activeAccount';
 
 /** When an unlisted secret is looked at again; after the last, one still unlisted is removed. */
 const UNLISTED_CHECKS_MS = [1_000, 5_000, 20_000, 60_000];
+/** Accounts logged out lately, by id → when: how another window tells a logout from a keychain that lost a secret. */
+export const LOGGED_OUT_KEY = 'telematicsAuth.loggedOut';
+/** Logout marks older than this are dropped when the next one is written. */
+const LOGGED_OUT_KEEP_MS = 24 * 60 * 60 * 1000;
+/**
+ * A listed account whose secret reads as missing waits this long (1, 5, 20 s) for the logout
+ * mark or index change of another window, which reach it later than the secret's change does;
+ * neither by then: the keychain lost it, and the tokens this window holds are stored again.
+ */
+const MISSING_CHECKS_MS = [1_000, 5_000, 20_000];
 /** How long an unlisted secret may wait for its index entry (another window's login) before it is removed. */
 export const UNLISTED_GRACE_MS = UNLISTED_CHECKS_MS[UNLISTED_CHECKS_MS.length - 1]!;
 /** Retries of a failed token write: 2 s, 4 s, … up to a minute apart. */
@@ -82,6 +92,13 @@ export class SessionStore implements ISessionStore {
 	private readonly pending = new Map<string, PendingWrite>();
 	/** Secrets seen for ids the index does not list: checked again, then removed. */
 	private readonly unlisted = new Map<string, unknown>();
+	/** Listed accounts whose secret read as missing: checked again, then stored again (see MISSING_CHECKS_MS). */
+	private readonly missing = new Map<string, unknown>();
+	/** Accounts whose lost secret this window has reported (once each). */
+	private readonly reportedMissing = new Set<string>();
+	private readonly missingEmitter = new Emitter<{ accountId: string; label: string }>();
+	/** The keychain answered nothing for an account still logged in; this window stored its tokens again. Once per account. */
+	readonly onDidLoseSecret = this.missingEmitter.event;
 	private markReady!: () => void;
 	private isLoaded = false;
 
@@ -164,6 +181,7 @@ export class SessionStore implements ISessionStore {
 
 			// 1. The secret. A failure here leaves everything as it was.
 			await this.secrets.store(secretKeyFor(id), serialize(entry));
+			await this.markLoggedOut(id, false);
 			this.dropPending(id); // a new login always wins over refreshed tokens not yet stored
 
 			// 2. The index. A failure here puts the secret back as it was (best effort).
@@ -238,8 +256,15 @@ export class SessionStore implements ISessionStore {
 		return this.serialize(async () => {
 			const index = this.entries.findIndex((e) => e.account.id === id);
 			if (index < 0) return;
+			// Other windows tell this logout from a keychain that lost the secret by this mark.
+			await this.markLoggedOut(id);
 			// The secret goes first: a failure to update the index must not leave tokens behind.
-			await this.secrets.delete(secretKeyFor(id));
+			try {
+				await this.secrets.delete(secretKeyFor(id));
+			} catch (error) {
+				await this.markLoggedOut(id, false);
+				throw error;
+			}
 			this.dropPending(id);
 			const remaining = this.entries.filter((e) => e.account.id !== id);
 			await this.memento.update(ACCOUNTS_KEY, remaining.map((e) => e.account));
@@ -271,8 +296,10 @@ export class SessionStore implements ISessionStore {
 	dispose(): void {
 		this.disposed = true;
 		for (const id of [...this.pending.keys()]) this.dropPending(id);
-		for (const timer of this.unlisted.values()) this.clock.clearTimeout(timer);
+		for (const timer of [...this.unlisted.values(), ...this.missing.values()]) this.clock.clearTimeout(timer);
 		this.unlisted.clear();
+		this.missing.clear();
+		this.missingEmitter.dispose();
 		for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
 		this.changeEmitter.dispose();
 	}
@@ -317,8 +344,16 @@ export class SessionStore implements ISessionStore {
 		const entries: Entry[] = [];
 		for (const account of records) {
 			if (account.id === id) {
-				// A secret deleted by another window means that window logged the account out.
-				if (read.status === 'missing') continue;
+				if (read.status === 'missing') {
+					// A logout elsewhere marks it or drops it from the index; without either, the
+					// keychain may have lost it: the account and its tokens stay while that is checked.
+					const entry = known.get(id);
+					if (!listed.has(id) || this.loggedOutMark(id) !== undefined || !entry) continue;
+					entries.push({ ...entry, account });
+					this.watchMissing(id);
+					continue;
+				}
+				this.stopWatchingMissing(id);
 				entries.push(this.entryFrom(account, read));
 				continue;
 			}
@@ -352,6 +387,80 @@ export class SessionStore implements ISessionStore {
 			}).catch((error) => this.log.warn(`Could not remove stored tokens that no account points to: ${errorName(error)}.`));
 		}, at - previous);
 		this.unlisted.set(id, timer);
+	}
+
+	/** Looks again at a listed account whose secret read as missing (MISSING_CHECKS_MS). */
+	private watchMissing(id: string, step = 0): void {
+		if ((step === 0 && this.missing.has(id)) || this.disposed) return;
+		const at = MISSING_CHECKS_MS[step]!;
+		const previous = step === 0 ? 0 : MISSING_CHECKS_MS[step - 1]!;
+		const timer = this.clock.setTimeout(() => {
+			this.missing.delete(id);
+			if (this.disposed) return;
+			this.serialize(async () => {
+				const entry = this.find(id);
+				if (!entry) return;
+				const read = await this.readSecret(entry.account);
+				if (read.status !== 'missing') return this.reconcile(id);
+				if (!this.readIndex().some((a) => a.id === id) || this.loggedOutMark(id) !== undefined) return this.dropLoggedOut(id);
+				if (step + 1 < MISSING_CHECKS_MS.length) return this.watchMissing(id, step + 1);
+				if (!entry.tokens) return;
+				// The keychain lost the secret of an account still logged in: ours are the live tokens.
+				const stored = await this.write(entry, entry.tokens.refreshToken);
+				this.log.warn(`The system keychain returned no tokens for "${entry.account.label}", which is still logged in; this window ${stored ? 'stored its tokens again' : 'keeps its tokens and tries again'}.`);
+				if (!this.reportedMissing.has(id)) {
+					this.reportedMissing.add(id);
+					this.missingEmitter.fire({ accountId: id, label: entry.account.label });
+				}
+			}).catch((error) => this.log.warn(`Could not check a missing secret again: ${errorName(error)}.`));
+		}, at - previous);
+		this.missing.set(id, timer);
+	}
+
+	private stopWatchingMissing(id: string): void {
+		const timer = this.missing.get(id);
+		if (timer !== undefined) this.clock.clearTimeout(timer);
+		this.missing.delete(id);
+	}
+
+	/** Another window logged `id` out: it goes here too, and a secret this window wrote meanwhile goes as well. */
+	private async dropLoggedOut(id: string): Promise<void> {
+		const before = this.snapshot();
+		this.stopWatchingMissing(id);
+		this.dropPending(id);
+		this.entries = this.entries.filter((e) => e.account.id !== id);
+		if ((await this.readRaw(id)) !== undefined) await this.secrets.delete(secretKeyFor(id)).then(undefined, () => undefined);
+		this.activeId = this.readActive();
+		this.fireIfChanged(before);
+	}
+
+	/** When `id` was logged out in any window, if it was lately and has not logged in since. */
+	private loggedOutMark(id: string): number | undefined {
+		try {
+			const marks = this.memento.get<unknown>(LOGGED_OUT_KEY);
+			const at = marks && typeof marks === 'object' ? (marks as Record<string, unknown>)[id] : undefined;
+			return typeof at === 'number' ? at : undefined;
+		} catch {
+			return undefined;
+		}
+	}
+
+	/** Sets (`true`) or clears `id`'s logout mark, dropping old ones; best effort, and no write when there is nothing to clear. */
+	private async markLoggedOut(id: string, loggedOut = true): Promise<void> {
+		try {
+			const raw = this.memento.get<unknown>(LOGGED_OUT_KEY);
+			const current = raw && typeof raw === 'object' ? raw as Record<string, unknown> : {};
+			if (!loggedOut && !(id in current)) return;
+			const now = this.clock.now();
+			const marks: Record<string, number> = {};
+			for (const [key, at] of Object.entries(current)) {
+				if (typeof at === 'number' && now - at < LOGGED_OUT_KEEP_MS && key !== id) marks[key] = at;
+			}
+			if (loggedOut) marks[id] = now;
+			await this.memento.update(LOGGED_OUT_KEY, marks);
+		} catch {
+			this.log.warn('Could not write the logout mark other windows read.');
+		}
 	}
 
 	// --- compare-and-set ----------------------------------------------------------------

@@ -89,20 +89,17 @@ export class TelematicsAuthProvider implements vscode.AuthenticationProvider, vs
 		this.changeEmitter.dispose();
 	}
 
-	/** The session with a current token: refreshed first when expired; undefined when that fails. */
+	/**
+	 * The session with a current token: refreshed first when expired, but only as an automatic
+	 * refresh would be (VS Code asks before its consent check, as often as any extension likes).
+	 */
 	private async usable(session: Session): Promise<Session | undefined> {
 		if (session.state === 'valid') return session;
 		if (session.state !== 'expired') return undefined;
-		// VS Code asks often (the Accounts menu, every caller): after a 429, wait for a person to refresh.
-		if (this.services.scheduler.status(session.account.id).lastError?.kind === 'rateLimited') return undefined;
-		try {
-			const refreshed = await this.services.scheduler.refreshNow(session.account.id);
-			return refreshed.state === 'valid' ? refreshed : undefined;
-		} catch (e) {
-			const kind = (e as { kind?: unknown } | undefined)?.kind;
-			this.services.log.warn(`Authentication API: the expired token of ${session.account.label} could not be refreshed (${typeof kind === 'string' ? kind : 'error'}); not handed out.`);
-			return undefined;
-		}
+		const refreshed = await this.services.scheduler.refreshIfAllowed(session.account.id);
+		if (refreshed?.state === 'valid') return refreshed;
+		this.services.log.debug(`Authentication API: the expired token of ${session.account.label} is not handed out (no refresh allowed now, or it failed).`);
+		return undefined;
 	}
 
 	private storeChanged(): void {

@@ -10,6 +10,11 @@ export class SharedSecretBackend {
 	readonly data = new Map<string, string>();
 	/** Return true to make `get(key)` reject. */
 	failGet: (key: string) => boolean = () => false;
+	/**
+	 * As VS Code's own SecretStorage on a locked or unreadable keychain: `get(key)` resolves to
+	 * undefined instead of failing, and with `drop` the entry is deleted (one it cannot decrypt).
+	 */
+	loseOnGet: (key: string) => 'undefined' | 'drop' | false = () => false;
 	/** Return true to make `store(key)` / `delete(key)` reject. */
 	failStore: (key: string) => boolean = () => false;
 	/** Every successful write, in order: which key, and whether it was a delete. */
@@ -24,6 +29,9 @@ export class SharedSecretBackend {
 			get: async (key) => {
 				await Promise.resolve();
 				if (this.failGet(key)) throw new Error('keychain unavailable');
+				const lost = this.loseOnGet(key);
+				if (lost === 'drop') this.data.delete(key);
+				if (lost) return undefined;
 				return this.data.get(key);
 			},
 			store: async (key, value) => {

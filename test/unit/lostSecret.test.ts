@@ -1,0 +1,133 @@
+// A secret that reads as missing is not a logout by itself: another window's logout (its mark, the index)
+// is told from a keychain that lost the entry, as VS Code's SecretStorage does (undefined, maybe dropped).
+import * as assert from 'node:assert/strict';
+import type * as vscode from 'vscode';
+import { Emitter } from '../../src/core/util/emitter';
+import { KeychainSecretBackend } from '../../src/platform/secretBackend';
+import { LOGGED_OUT_KEY, secretKeyFor, SessionStore } from '../../src/core/sessions/sessionStore';
+import { silentLog } from '../../src/core/util/log';
+import { createTestClock, settle, type TestClock } from './doubles/fakeClock';
+import { FakeTokenService } from './doubles/fakeTokenService';
+import { TestMemento } from './doubles/testMemento';
+import { SharedSecretBackend } from './doubles/testSecretStorage';
+import { openTestWindow, type TestWindow } from './doubles/testWindow';
+
+const S = 1000;
+const ACCOUNT = { kind: 'user' as const, serviceUrl: 'https://user.example.test', instanceId: 'inst', login: 'device-1', label: 'devi…-1' };
+
+describe('a secret that reads as missing', () => {
+	let time: TestClock;
+	let backend: SharedSecretBackend;
+	let memento: TestMemento;
+	let service: FakeTokenService;
+	let windows: TestWindow[];
+	let lost: string[];
+
+	function open(name: string): TestWindow {
+		const window = openTestWindow({ name, backend, memento, clock: time.clock, refresh: service.refreshAs(name), marginMs: () => 300 * S, enabled: () => true, leaseTtlMs: 10 * S, leaseSettleMs: 250 });
+		window.store.onDidLoseSecret(({ label }) => lost.push(`${name}:${label}`));
+		windows.push(window);
+		return window;
+	}
+
+	async function twoWindows(): Promise<{ a: TestWindow; b: TestWindow; id: string }> {
+		const a = open('A');
+		const b = open('B');
+		await a.store.load();
+		const { account } = await a.store.saveLogin(ACCOUNT, service.login());
+		await b.store.load();
+		await settle();
+		return { a, b, id: account.id };
+	}
+
+	beforeEach(() => {
+		time = createTestClock();
+		backend = new SharedSecretBackend();
+		memento = new TestMemento();
+		service = new FakeTokenService(time.clock);
+		windows = [];
+		lost = [];
+	});
+	afterEach(() => {
+		for (const w of windows) w.dispose();
+	});
+
+	it('a keychain that dropped the entry: the account stays in every window, its tokens are stored again, told once', async () => {
+		const { a, b, id } = await twoWindows();
+		const tokens = a.store.get(id)!.tokens!;
+		backend.data.clear(); // VS Code deleted an entry it could not decrypt
+		backend.announce(secretKeyFor(id));
+		await settle();
+		assert.equal(a.store.list().length, 1, 'still logged in while it is checked');
+		assert.deepEqual(a.store.get(id)!.tokens, tokens);
+		await time.timers.tickAsync(20 * S);
+		await settle();
+		assert.equal(a.store.get(id)?.state, 'valid');
+		assert.equal(b.store.get(id)?.state, 'valid');
+		assert.ok(backend.dump().includes(tokens.refreshToken), 'the tokens are in the keychain again');
+		assert.equal(lost.filter((l) => l.startsWith('A:')).length, 1, 'told once');
+		backend.data.clear();
+		backend.announce(secretKeyFor(id));
+		await time.timers.tickAsync(25 * S);
+		await settle();
+		assert.equal(lost.filter((l) => l.startsWith('A:')).length, 1, 'not told twice');
+	});
+
+	it('a logout in another window is followed, and the lost-secret path never brings its tokens back', async () => {
+		const { a, b, id } = await twoWindows();
+		await b.store.remove(id);
+		await settle();
+		assert.equal(a.store.list().length, 0);
+		await time.timers.tickAsync(60 * S);
+		await settle();
+		assert.equal(backend.data.size, 0, 'no secret written back');
+		assert.deepEqual(lost, []);
+		assert.ok((memento.get<Record<string, number>>(LOGGED_OUT_KEY) ?? {})[id] !== undefined, 'the logout left its mark');
+		await a.store.saveLogin(ACCOUNT, service.login());
+		assert.equal((memento.get<Record<string, number>>(LOGGED_OUT_KEY) ?? {})[id], undefined, 'a new login clears it');
+	});
+
+	it('during a refresh the keychain answers nothing: the rotated tokens are kept and stored, the session survives', async () => {
+		const { a, id } = await twoWindows();
+		a.scheduler.start();
+		let reads = 0;
+		// From the refresh's own re-read on, the keychain answers undefined a few times, as on a locked keychain.
+		backend.loseOnGet = (key) => (key === secretKeyFor(id) && reads++ < 3 ? 'undefined' : false);
+		await time.timers.tickAsync(20 * S + 500);
+		await settle();
+		assert.equal(service.calls.length, 1);
+		assert.ok(reads >= 3, `the keychain answered nothing ${Math.min(reads, 3)} time(s) around the refresh`);
+		const session = a.store.get(id);
+		assert.equal(session?.state, 'valid');
+		assert.equal(session?.tokens?.refreshToken, service.currentRefreshToken, 'the rotated refresh token is the one kept');
+		backend.loseOnGet = () => false;
+		await time.timers.tickAsync(25 * S);
+		await settle();
+		assert.ok(backend.dump().includes(service.currentRefreshToken), 'and stored');
+	});
+
+	it('the shipped adapter passes a failed read on, so the store keeps the account instead of logging it out', async () => {
+		const changes = new Emitter<vscode.SecretStorageChangeEvent>();
+		const data = new Map<string, string>();
+		let failing = false;
+		const secrets: vscode.SecretStorage = {
+			get: async (key) => {
+				if (failing) throw new Error('keychain locked');
+				return data.get(key);
+			},
+			store: async (key, value) => void data.set(key, value),
+			delete: async (key) => void data.delete(key),
+			onDidChange: changes.event as vscode.Event<vscode.SecretStorageChangeEvent>,
+		};
+		const adapter = new KeychainSecretBackend(secrets, silentLog);
+		const store = new SessionStore(adapter, memento, { clock: time.clock });
+		await store.load();
+		const { account } = await store.saveLogin(ACCOUNT, service.login());
+		failing = true;
+		await assert.rejects(adapter.get('x'), /keychain locked/);
+		changes.fire({ key: secretKeyFor(account.id) });
+		await settle();
+		assert.equal(store.get(account.id)?.state, 'valid');
+		store.dispose();
+	});
+});
