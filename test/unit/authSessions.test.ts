@@ -29,7 +29,7 @@ function session(id: string, kind: 'user' | 'admin', state: Session['state'] = '
 	};
 }
 
-function data(id: string, token = `access-${id}`, label = `${id}-label (api.example.com:8443)`, scopes: string[] = ['user']): AuthSessionData {
+function data(id: string, token = `access-${id}`, label = `${id}-label (api.example.com:8443 · ${id})`, scopes: string[] = ['user']): AuthSessionData {
 	return { id, accessToken: token, account: { id, label }, scopes };
 }
 
@@ -71,7 +71,7 @@ describe('authSessions', () => {
 	describe('toAuthSession', () => {
 		const table: Array<[string, Session, AuthSessionData | undefined]> = [
 			['a valid user account', session('u1', 'user'), data('u1')],
-			['a valid admin account is scoped admin', session('a1', 'admin', 'valid', { label: 'ops@example.com' }), data('a1', 'access-a1', 'ops@example.com (api.example.com:8443)', ['admin'])],
+			['a valid admin account is scoped admin', session('a1', 'admin', 'valid', { label: 'ops@example.com' }), data('a1', 'access-a1', 'ops@example.com (api.example.com:8443 · a1)', ['admin'])],
 			['an expired account (a refresh may still work) is offered', session('u2', 'user', 'expired'), data('u2')],
 			['an account that needs a login is not', session('u3', 'user', 'needsLogin'), undefined],
 			['an account without tokens is not', session('u4', 'user', 'valid', { withTokens: false }), undefined],
@@ -90,13 +90,20 @@ describe('authSessions', () => {
 
 	describe('accountLabelFor', () => {
 		const table: Array<[string, string, string, string]> = [
-			['label with host and port', 'ops@example.com', 'https://api.example.com:8443/base', 'ops@example.com (api.example.com:8443)'],
-			['label with plain host', 'demo…0001', 'http://127.0.0.1/', 'demo…0001 (127.0.0.1)'],
-			['an unparsable URL is shown as it is', 'x', 'not a url', 'x (not a url)'],
+			['label with host and port', 'ops@example.com', 'https://api.example.com:8443/base', 'ops@example.com (api.example.com:8443 · 0123abcd)'],
+			['label with plain host', 'demo…0001', 'http://127.0.0.1/', 'demo…0001 (127.0.0.1 · 0123abcd)'],
+			['an unparsable URL is shown as it is', 'x', 'not a url', 'x (not a url · 0123abcd)'],
 		];
 		for (const [name, label, url, expected] of table) {
-			it(name, () => assert.equal(accountLabelFor(session('id', 'admin', 'valid', { label, url })), expected));
+			it(name, () => assert.equal(accountLabelFor(session('0123abcdef456789', 'admin', 'valid', { label, url })), expected));
 		}
+
+		it('two accounts with the same label on the same service never share a label (VS Code keys consent by it)', () => {
+			const admin = session('aaaaaaaa11111111', 'admin', 'valid', { label: 'Demo Driver', url: 'https://user.example.com' });
+			const user = session('bbbbbbbb22222222', 'user', 'valid', { label: 'Demo Driver', url: 'https://user.example.com' });
+			assert.notEqual(accountLabelFor(admin), accountLabelFor(user));
+			assert.equal(accountLabelFor(admin), accountLabelFor(session('aaaaaaaa11111111', 'admin', 'expired', { label: 'Demo Driver', url: 'https://user.example.com' })), 'the same account keeps its label over a new login');
+		});
 
 		it('the same login on two services gives two different account labels', () => {
 			const a = session('a', 'admin', 'valid', { label: 'ops@example.com', url: 'https://eu.example.com' });

@@ -59,11 +59,14 @@ export function matchesFilter(session: Session, filter: ScopeFilter): boolean {
 }
 
 /**
- * The label VS Code shows in the Accounts menu and keys its access grants by: our label with
- * the service host, so the same login on two services are two accounts there too.
+ * The label VS Code shows in the Accounts menu and keys its access grants by (and keeps them under
+ * after a logout): our label, the service host and the start of the account's stable id, so two
+ * accounts never share a label (a user whose name is an admin's login, two drivers with the same
+ * last characters, one login on two services) and consent never carries over between them, while
+ * the same credentials logging in again get their own grants back.
  */
 export function accountLabelFor(session: Session): string {
-	return `${session.account.label} (${hostOf(session.account.serviceUrl, session.account.serviceUrl)})`;
+	return `${session.account.label} (${hostOf(session.account.serviceUrl, session.account.serviceUrl)} · ${session.account.id.slice(0, 8)})`;
 }
 
 /** Whether an account can be offered at all: it has tokens and a refresh may still work. */

@@ -82,9 +82,9 @@ export interface IRefreshScheduler extends Disposable {
 	refreshNow(accountId: string): Promise<Session>;
 	/**
 	 * For callers that are not a person (another extension through the authentication API): joins
-	 * a refresh in flight, or starts one only when an automatic one would be allowed now (automatic
-	 * refresh on, not given up, no back-off pending, the minimum interval since the last refresh
-	 * passed). Undefined when it did not refresh or the refresh failed (told as an automatic one).
+	 * a refresh in flight, or starts one only when an automatic one would be allowed now (not given
+	 * up, no back-off pending, the minimum interval since the last refresh passed; with automatic
+	 * refresh off too, since someone asked). Undefined when it did not refresh or the refresh failed.
 	 */
 	refreshIfAllowed(accountId: string): Promise<Session | undefined>;
 	status(accountId: string): RefreshStatus;

@@ -120,10 +120,10 @@ export class RefreshScheduler implements IRefreshScheduler {
 		const plan = this.plans.get(accountId);
 		const tokens = session?.tokens;
 		const now = this.deps.clock.now();
-		if (!this.started || this.disposed || !this.deps.enabled() || !plan || plan.stopped || !tokens || session.state === 'needsLogin') return Promise.resolve(undefined);
+		if (!this.started || this.disposed || !plan || plan.stopped || !tokens || session.state === 'needsLogin') return Promise.resolve(undefined);
 		if (plan.retryAt !== undefined && plan.retryAt > now) return Promise.resolve(undefined);
-		const last = tokens.lastRefreshAt ?? tokens.obtainedAt;
-		if (now < last + minAutoInterval(plan.shortStreak)) return Promise.resolve(undefined);
+		// The same floor as the planned refreshes: never sooner than the minimum interval after the last one.
+		if (tokens.lastRefreshAt !== undefined && now < tokens.lastRefreshAt + minAutoInterval(plan.shortStreak)) return Promise.resolve(undefined);
 		return this.run(accountId, 'auto').then((refreshed) => refreshed, () => undefined);
 	}
 
