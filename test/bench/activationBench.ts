@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEMO_USERS } from '../../src/emulator/server';
+import { DEMO_USERS } from '../emulator/rig';
 import { logInAsUser, startE2e } from '../e2e/environment';
 import { EXTENSION_ID, waitFor, type Workbench } from '../e2e/workbench';
 import { projectRoot } from '../host/paths';

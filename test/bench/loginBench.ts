@@ -12,7 +12,7 @@ import { makeTestCa, startHttpsFront } from '../support/testCa';
 import { loginBody, loginHeaders, joinUrl, LOGIN_PATH } from '../../src/core/api/client';
 import { createServiceClient } from '../../src/core/api/serviceClient';
 import type { LoginRequest } from '../../src/core/api/types';
-import { DEMO_USERS, startEmulator } from '../../src/emulator/server';
+import { DEMO_USERS, startEmulator } from '../emulator/rig';
 import { silentLog } from '../../src/core/util/log';
 import { median, round, type BenchRow } from './types';
 

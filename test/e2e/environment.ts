@@ -1,20 +1,20 @@
 // One e2e environment: the emulator in this process, code-server with `telematicsAuth.baseUrl` pointed at
 // it and the extension under development, and Chromium with a persistent profile (SecretStorage lives there).
-import type { EmulatorConfig, EmulatorUser, RunningEmulator } from '../../src/emulator/server';
-import { startEmulator } from '../../src/emulator/server';
+import type { RigConfig, EmulatorUser, RiggedEmulator } from '../emulator/rig';
+import { startEmulator } from '../emulator/rig';
 import { launchBrowser, makeTempDir, startCodeServer, type RunningCodeServer } from '../host/codeServer';
 import { projectRoot } from '../host/paths';
 import { QUICK_INPUT_BOX, Workbench } from './workbench';
 
 export interface E2eEnvironment {
-	emulator: RunningEmulator;
+	emulator: RiggedEmulator;
 	server: RunningCodeServer;
 	workbench: Workbench;
 	close(): Promise<void>;
 }
 
 export interface E2eOptions {
-	emulator?: Partial<EmulatorConfig>;
+	emulator?: Partial<RigConfig>;
 	/** Extra user settings. */
 	settings?: Record<string, unknown>;
 	/** Files in the workspace folder. */

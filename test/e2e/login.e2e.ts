@@ -1,7 +1,7 @@
 // A person logs in from the palette (step by step), sees the account in the status bar, keeps it across
 // a reload, survives a wrong password, sees the Accounts view and inserts the token. Screenshots: media/screenshots.
 import * as assert from 'node:assert/strict';
-import { DEMO_USERS } from '../../src/emulator/server';
+import { DEMO_USERS } from '../emulator/rig';
 import { logInAsUser, startE2e, type E2eEnvironment } from './environment';
 import { QUICK_INPUT_BOX, waitFor } from './workbench';
 

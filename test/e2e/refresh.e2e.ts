@@ -1,7 +1,7 @@
 // With 40-second tokens a person keeps a live token for minutes without logging in again, never seeing
 // "expired"; a refresh answered with an HTML 502 page gives a clear message.
 import * as assert from 'node:assert/strict';
-import { DEMO_USERS } from '../../src/emulator/server';
+import { DEMO_USERS } from '../emulator/rig';
 import { logInAsUser, startE2e, type E2eEnvironment } from './environment';
 
 const USER = DEMO_USERS[0]!;

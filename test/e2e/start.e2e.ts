@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
-import { DEMO_ADMINS, DEMO_USERS } from '../../src/emulator/server';
+import { DEMO_ADMINS, DEMO_USERS } from '../emulator/rig';
 import { launchBrowser } from '../host/codeServer';
 import { projectRoot } from '../host/paths';
 import { waitFor, Workbench } from './workbench';

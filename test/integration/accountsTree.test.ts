@@ -2,7 +2,7 @@
 // nodes, their rows and claims, the context values the menus match, expiry and logout.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { DEMO_ADMINS, DEMO_USERS, type RunningEmulator } from '../../src/emulator/server';
+import { DEMO_ADMINS, DEMO_USERS, type RiggedEmulator } from '../emulator/rig';
 import type { TestApi } from './testApi';
 import type { TreeSnapshotNode as TreeNodeSnapshot } from './testApi';
 import { logIn, until, useEmulatorSuite, withSetting } from './loginHelpers';
@@ -25,7 +25,7 @@ function shownText(nodes: TreeNodeSnapshot[]): string {
 
 describe('Accounts view (real VS Code)', () => {
 	let api: TestApi;
-	let emu: RunningEmulator;
+	let emu: RiggedEmulator;
 
 	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true, accessTokenLifetimeSeconds: 7200, resetsSettings: ['autoRefresh'] }, (started) => ({ api, emu } = started));
 

@@ -2,7 +2,7 @@
 // `vscode.authentication`, refresh before handing out, sign-in, and sign-out from the Accounts menu.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { RunningEmulator } from '../../src/emulator/server';
+import type { RiggedEmulator } from '../emulator/rig';
 import type { TestApi } from './testApi';
 import { AUTH_PROVIDER_ID, TelematicsAuthProvider } from '../../src/features/authProvider/authProvider';
 import { adminCredentials, logIn, ScriptedPrompter, settings, until, useEmulatorSuite } from './loginHelpers';
@@ -34,7 +34,7 @@ async function grantAccessThroughAccountsMenu(): Promise<void> {
 
 describe('Authentication provider (real VS Code)', () => {
 	let api: TestApi;
-	let emu: RunningEmulator;
+	let emu: RiggedEmulator;
 
 	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true, accessTokenLifetimeSeconds: 7200, resetsSettings: ['autoRefresh'] }, (started) => ({ api, emu } = started));
 

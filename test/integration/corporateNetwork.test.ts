@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AccountKind } from '../../src/core/api/types';
-import type { RunningEmulator } from '../../src/emulator/server';
+import type { RiggedEmulator } from '../emulator/rig';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from './testApi';
 import { startConnectProxy, type ConnectProxy } from '../support/connectProxy';
@@ -14,13 +14,13 @@ import { adminCredentials, lastError, ScriptedPrompter, storedSecret, useEmulato
 describe('Corporate network: HTTPS signed by a CA only the OS store holds (real VS Code)', function () {
 	this.timeout(30_000);
 	let api: TestApi;
-	let emu: RunningEmulator;
+	let emu: RiggedEmulator;
 	let front: Awaited<ReturnType<typeof startHttpsFront>>;
 	let untrusted: Awaited<ReturnType<typeof startHttpsFront>>;
 	let proxy: ConnectProxy;
 	const http = () => vscode.workspace.getConfiguration('http');
 
-	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true }, (started) => ({ api, emu } = started));
+	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true, anyHost: true }, (started) => ({ api, emu } = started));
 
 	before(async function () {
 		const dir = process.env.TELEMATICS_TEST_CA_DIR;

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RunningEmulator } from '../../src/emulator/server';
+import type { RiggedEmulator } from '../emulator/rig';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from './testApi';
 import { logIn, settings, until, useEmulatorSuite } from './loginHelpers';
@@ -24,7 +24,7 @@ async function sendWithHttpyac(dir: string, name: string, text: string, activeEn
 describe('The live token for REST clients, no token in any file (real VS Code + httpyac)', function () {
 	this.timeout(30_000);
 	let api: TestApi;
-	let emu: RunningEmulator;
+	let emu: RiggedEmulator;
 	let folder: string;
 
 	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true, resetsSettings: ['exposeToken', 'exposeTokenFiles'] }, (started) => ({ api, emu } = started));

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RunningEmulator } from '../../src/emulator/server';
+import type { RiggedEmulator } from '../emulator/rig';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from './testApi';
 import { lastError, logIn, ScriptedPrompter, storedSecret, until, useEmulatorSuite, userCredentials } from './loginHelpers';
@@ -22,7 +22,7 @@ async function openHttp(content: string): Promise<vscode.TextEditor> {
 
 describe('A hostile or broken service (real VS Code)', () => {
 	let api: TestApi;
-	let emu: RunningEmulator;
+	let emu: RiggedEmulator;
 
 	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true, accessTokenLifetimeSeconds: 7200 }, (started) => ({ api, emu } = started));
 

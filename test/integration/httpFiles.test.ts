@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RunningEmulator } from '../../src/emulator/server';
+import type { RiggedEmulator } from '../emulator/rig';
 import type { Session } from '../../src/core/sessions/types';
 import { decodeClaims } from '../../src/core/sessions/token';
 import type { TestApi } from './testApi';
@@ -75,7 +75,7 @@ const TWO_REQUESTS = [
 
 describe('REST files (real VS Code)', function () {
 	let api: TestApi;
-	let emu: RunningEmulator;
+	let emu: RiggedEmulator;
 	let admin: Session;
 	let token: string;
 

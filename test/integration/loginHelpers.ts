@@ -2,7 +2,7 @@
 // `useEmulatorSuite` (start the emulator, point the extension at it, clean up).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RunningEmulator } from '../../src/emulator/server';
+import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RiggedEmulator } from '../emulator/rig';
 import type { AccountKind } from '../../src/core/api/types';
 import { secretKeyFor } from '../../src/core/sessions/sessionStore';
 import type { Session } from '../../src/core/sessions/types';
@@ -23,12 +23,12 @@ export async function testApi(): Promise<TestApi> {
 
 export type Credentials = Record<LoginField, string>;
 
-export function userCredentials(emu: RunningEmulator, index = 0): Credentials {
+export function userCredentials(emu: RiggedEmulator, index = 0): Credentials {
 	const user = DEMO_USERS[index]!;
 	return { serviceUrl: emu.url, instanceId: user.instanceId, login: user.deviceToken, password: user.instanceKey };
 }
 
-export function adminCredentials(emu: RunningEmulator): Credentials {
+export function adminCredentials(emu: RiggedEmulator): Credentials {
 	const admin = DEMO_ADMINS[0]!;
 	return { serviceUrl: emu.url, instanceId: admin.instanceId, login: admin.email, password: admin.password };
 }
@@ -87,7 +87,7 @@ export class ScriptedPrompter implements Prompter {
 }
 
 /** Logs in through the real command as the emulator's demo user (`userIndex`) or admin. */
-export async function logIn(api: TestApi, emu: RunningEmulator, kind: AccountKind, userIndex = 0): Promise<Session> {
+export async function logIn(api: TestApi, emu: RiggedEmulator, kind: AccountKind, userIndex = 0): Promise<Session> {
 	const credentials = kind === 'admin' ? adminCredentials(emu) : userCredentials(emu, userIndex);
 	api.setPrompter(ScriptedPrompter.answering(credentials, kind));
 	const session = await vscode.commands.executeCommand<Session | undefined>(kind === 'admin' ? 'telematicsAuth.loginAdmin' : 'telematicsAuth.loginUser');
@@ -101,7 +101,7 @@ export async function logOutAll(api: TestApi): Promise<void> {
 
 export interface EmulatorSuite {
 	readonly api: TestApi;
-	readonly emu: RunningEmulator;
+	readonly emu: RiggedEmulator;
 }
 
 export interface EmulatorSuiteOptions {
@@ -113,6 +113,8 @@ export interface EmulatorSuiteOptions {
 	accessTokenLifetimeSeconds?: number;
 	/** Further `telematicsAuth` settings the suite changes, reset after it (`baseUrl` always is). */
 	resetsSettings?: readonly string[];
+	/** The emulator answers other `Host` names too (behind a TLS front or proxy with its own name). */
+	anyHost?: boolean;
 }
 
 /**
@@ -123,11 +125,14 @@ export interface EmulatorSuiteOptions {
  */
 export function useEmulatorSuite(options: EmulatorSuiteOptions, started: (suite: EmulatorSuite) => void): void {
 	let api: TestApi | undefined;
-	let emu: RunningEmulator | undefined;
+	let emu: RiggedEmulator | undefined;
 
 	before(async () => {
 		api = await testApi();
-		emu = await startEmulator(options.rateLimit === 'lifted' ? { loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 } } : {});
+		emu = await startEmulator({
+			...(options.rateLimit === 'lifted' ? { loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 } } : {}),
+			...(options.anyHost ? { loopbackHostOnly: false } : {}),
+		});
 		await settings().update('baseUrl', emu.url, vscode.ConfigurationTarget.Global);
 		await logOutAll(api);
 		started({ api, emu });

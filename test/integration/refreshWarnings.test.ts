@@ -1,7 +1,7 @@
 // What a person is told when an automatic refresh fails for good: a rate limit (429) is never retried, a
 // 5xx is retried with back-off until the token expires; neither logs in by itself (the 401 case: login.test.ts).
 import * as assert from 'node:assert/strict';
-import type { RunningEmulator } from '../../src/emulator/server';
+import type { RiggedEmulator } from '../emulator/rig';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from './testApi';
 import type { ShownMessage } from '../../src/features/notifications/notifications';
@@ -16,7 +16,7 @@ const SHORT_LIFETIME_SECONDS = 6;
 
 describe('Automatic refresh warnings (real VS Code)', () => {
 	let api: TestApi;
-	let emu: RunningEmulator;
+	let emu: RiggedEmulator;
 
 	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true, accessTokenLifetimeSeconds: 7200 }, (started) => ({ api, emu } = started));
 

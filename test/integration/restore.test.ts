@@ -2,14 +2,14 @@
 // SecretStorage and globalState restores them without a single Login call.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { RunningEmulator } from '../../src/emulator/server';
+import type { RiggedEmulator } from '../emulator/rig';
 import { SessionStore } from '../../src/core/sessions/sessionStore';
 import type { TestApi } from './testApi';
 import { logIn, useEmulatorSuite } from './loginHelpers';
 
 describe('Restoring sessions (real VS Code)', () => {
 	let api: TestApi;
-	let emu: RunningEmulator;
+	let emu: RiggedEmulator;
 	const opened: SessionStore[] = [];
 
 	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true }, (started) => ({ api, emu } = started));

@@ -2,7 +2,7 @@
 // refresh, none is in globalState, workspaceState, settings, the log, a notification, the status bar or the tree.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { RunningEmulator } from '../../src/emulator/server';
+import type { RiggedEmulator } from '../emulator/rig';
 import type { TestApi } from './testApi';
 import { adminCredentials, lastError, logIn, ScriptedPrompter, settings, useEmulatorSuite, userCredentials } from './loginHelpers';
 
@@ -42,7 +42,7 @@ function mementoText(memento: vscode.Memento): string {
 
 describe('Secrets stay secret (real VS Code)', () => {
 	let api: TestApi;
-	let emu: RunningEmulator;
+	let emu: RiggedEmulator;
 	const secrets: string[] = [];
 
 	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: false }, (started) => ({ api, emu } = started));

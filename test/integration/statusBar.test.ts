@@ -2,7 +2,7 @@
 // says and how it is colored after login, switching, expiry and logout; the actions it offers.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { DEMO_ADMINS, type RunningEmulator } from '../../src/emulator/server';
+import { DEMO_ADMINS, type RiggedEmulator } from '../emulator/rig';
 import type { Session } from '../../src/core/sessions/types';
 import type { StatusBarSnapshot, TestApi } from './testApi';
 import { accountActions } from '../../src/features/accounts/accountActions';
@@ -28,7 +28,7 @@ function assertNoSecrets(api: TestApi, shown: StatusBarSnapshot): void {
 
 describe('Status bar (real VS Code)', () => {
 	let api: TestApi;
-	let emu: RunningEmulator;
+	let emu: RiggedEmulator;
 
 	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true, accessTokenLifetimeSeconds: 7200, resetsSettings: ['autoRefresh'] }, (started) => ({ api, emu } = started));
 

@@ -2,14 +2,14 @@
 // clipboard, for which account, and what the person is told.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { RunningEmulator } from '../../src/emulator/server';
+import type { RiggedEmulator } from '../emulator/rig';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from './testApi';
 import { logIn, useEmulatorSuite } from './loginHelpers';
 
 describe('Token commands (real VS Code)', () => {
 	let api: TestApi;
-	let emu: RunningEmulator;
+	let emu: RiggedEmulator;
 	let user: Session;
 	let admin: Session;
 

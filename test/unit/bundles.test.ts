@@ -12,9 +12,11 @@ const { buildOptions } = require(path.join(root, 'esbuild.js')) as { buildOption
 describe('shipped bundles', function () {
 	this.timeout(60_000);
 	let inputs: Map<string, string[]>;
+	let texts: Map<string, string>;
 
 	before(async () => {
 		const result = await build({ ...buildOptions({ outdir: 'dist', production: true }), absWorkingDir: root, write: false, metafile: true });
+		texts = new Map((result.outputFiles ?? []).map((f) => [path.basename(f.path), f.text]));
 		const outputs = (result.metafile as Metafile).outputs;
 		inputs = new Map(Object.entries(outputs)
 			.filter(([file]) => file.endsWith('.js'))
@@ -46,5 +48,13 @@ describe('shipped bundles', function () {
 			if (bundle !== 'demo.js') assert.ok(!files.some((f) => f.startsWith('src/emulator/')), `the emulator is in ${bundle}`);
 		}
 		assert.ok(inputs.get('extension.js')!.every((f) => !f.includes('node_modules')), 'activation loads no library');
+	});
+
+	it('ship the demo service without the tests\' rig: no faults, control endpoints or hostile payloads', () => {
+		const demo = inputs.get('demo.js')!;
+		assert.ok(demo.every((f) => !f.startsWith('test/')), 'nothing of test/ is in demo.js');
+		const text = texts.get('demo.js')!;
+		assert.ok(text.length > 1000, 'demo.js was built');
+		for (const rig of ['/__emulator/', 'collector.invalid', 'bodyStatusMismatch', 'lastLoginBody']) assert.ok(!text.includes(rig), `demo.js holds ${rig}`);
 	});
 });

@@ -9,7 +9,7 @@ import type { ApiErrorKind } from '../../src/core/api/types';
 import { createServiceClient } from '../../src/core/api/serviceClient';
 import type { ApiClient, LoginFieldsFormat, LoginRequest, RequestOptions, TokenResponse } from '../../src/core/api/types';
 import { errorCode, networkReason } from '../../src/core/api/undiciTransport';
-import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RunningEmulator } from '../../src/emulator/server';
+import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RiggedEmulator } from '../emulator/rig';
 import { startConnectProxy, type ConnectProxy } from '../support/connectProxy';
 import { RecordingLog } from './doubles/recordingLog';
 
@@ -64,7 +64,7 @@ async function close(server: Server): Promise<void> {
 
 describe('API client against the emulator', function () {
 	this.timeout(10000);
-	let emulator: RunningEmulator;
+	let emulator: RiggedEmulator;
 	let log: RecordingLog;
 	let client: ApiClient;
 
@@ -390,11 +390,11 @@ describe('API client against odd answers', function () {
 
 describe('API client through a proxy', function () {
 	this.timeout(10000);
-	let emulator: RunningEmulator;
+	let emulator: RiggedEmulator;
 	let proxy: ConnectProxy;
 
 	before(async () => {
-		emulator = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 600 } });
+		emulator = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 600 }, loopbackHostOnly: false });
 		proxy = await startConnectProxy(() => emulator.port);
 	});
 	after(async () => {

@@ -6,21 +6,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authenticate } from '../../src/emulator/authenticate';
-import { banner, CliError, DEFAULT_CLI_PORT, main, mergeConfig, parseArgs, readConfigFile } from '../../src/emulator/cli';
+import { banner, CliError, DEFAULT_CLI_PORT, main, mergeConfig, parseArgs, readConfigFile } from '../emulator/cli';
 import { resolveConfig } from '../../src/emulator/config';
-import { FaultState } from '../../src/emulator/faults';
+import { FaultState, readFaults } from '../emulator/faults';
 import { newSecret, signJwt, verifyJwt, type EmulatorClaims } from '../../src/emulator/jwt';
 import { LoginRateLimiter } from '../../src/emulator/rateLimiter';
 import { parseJsonObject, parseLogin, parseRefresh } from '../../src/emulator/requests';
+import { isJsonContentType, startEmulator as startDemoService, type RunningEmulator } from '../../src/emulator/server';
 import {
 	DEMO_ADMINS,
 	DEMO_USERS,
-	isJsonContentType,
-	readFaults,
 	startEmulator,
-	type EmulatorConfig,
-	type RunningEmulator,
-} from '../../src/emulator/server';
+	type RigConfig,
+	type RiggedEmulator,
+} from '../emulator/rig';
 
 const USER = DEMO_USERS[0]!;
 const USER2 = DEMO_USERS[1]!;
@@ -41,6 +40,18 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
 		signal,
 	});
 	return reply(res);
+}
+
+/** A raw request, so the Host header can be anything (fetch will not let us set it). */
+function raw(url: string, method: string, headers: Record<string, string>, body = ''): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const req = httpRequest(url, { method, headers }, (res) => {
+			res.resume();
+			res.on('end', () => resolve(res.statusCode ?? 0));
+		});
+		req.on('error', reject);
+		req.end(body);
+	});
 }
 
 async function reply(res: Response): Promise<Reply> {
@@ -217,7 +228,7 @@ describe('emulator: pure parts', () => {
 	});
 
 	it('resolveConfig fills the defaults', () => {
-		const config = resolveConfig({ loginRateLimit: { max: 1 } as EmulatorConfig['loginRateLimit'], port: undefined });
+		const config = resolveConfig({ loginRateLimit: { max: 1 } as RigConfig['loginRateLimit'], port: undefined });
 		assert.deepEqual(config.loginRateLimit, { max: 1, windowSeconds: 60, blockSeconds: 600 });
 		assert.equal(config.port, 0);
 		assert.equal(config.host, '127.0.0.1');
@@ -227,9 +238,9 @@ describe('emulator: pure parts', () => {
 });
 
 describe('emulator: server', () => {
-	let running: RunningEmulator[] = [];
+	let running: RiggedEmulator[] = [];
 
-	async function start(config: Partial<EmulatorConfig> = {}): Promise<RunningEmulator> {
+	async function start(config: Partial<RigConfig> = {}): Promise<RiggedEmulator> {
 		const emulator = await startEmulator(config);
 		running.push(emulator);
 		return emulator;
@@ -243,11 +254,11 @@ describe('emulator: server', () => {
 	const userBody = { LoginFields: { deviceToken: USER.deviceToken }, Password: USER.instanceKey };
 	const userHeaders = { InstanceId: USER.instanceId };
 
-	function loginUser(em: RunningEmulator, body: unknown = userBody, headers: Record<string, string> = userHeaders): Promise<Reply> {
+	function loginUser(em: RiggedEmulator, body: unknown = userBody, headers: Record<string, string> = userHeaders): Promise<Reply> {
 		return post(`${em.url}/v1/Auth/Login`, body, headers);
 	}
 
-	function refresh(em: RunningEmulator, body: unknown): Promise<Reply> {
+	function refresh(em: RiggedEmulator, body: unknown): Promise<Reply> {
 		return post(`${em.url}/v1/Auth/RefreshToken`, body);
 	}
 
@@ -606,17 +617,6 @@ describe('emulator: server', () => {
 	});
 
 	describe('control endpoints refuse what a web page could send', () => {
-		/** A raw request, so the Host header can be anything (fetch will not let us set it). */
-		function raw(url: string, method: string, headers: Record<string, string>, body = ''): Promise<number> {
-			return new Promise((resolve, reject) => {
-				const req = httpRequest(url, { method, headers }, (res) => {
-					res.resume();
-					res.on('end', () => resolve(res.statusCode ?? 0));
-				});
-				req.on('error', reject);
-				req.end(body);
-			});
-		}
 
 		it('a Host that is not loopback (DNS rebinding) gets 403, and nothing changes', async () => {
 			const em = await start();
@@ -682,7 +682,7 @@ describe('emulator: server', () => {
 
 describe('emulator: CLI', () => {
 	describe('parseArgs', () => {
-		const cases: { argv: string[]; config: Partial<EmulatorConfig>; json?: boolean; configFile?: string }[] = [
+		const cases: { argv: string[]; config: Partial<RigConfig>; json?: boolean; configFile?: string }[] = [
 			{ argv: [], config: {} },
 			{ argv: ['--port', '9000', '--host', '0.0.0.0'], config: { port: 9000, host: '0.0.0.0' } },
 			{ argv: ['--port=0', '--json'], config: { port: 0 }, json: true },
@@ -783,5 +783,33 @@ describe('emulator: CLI', () => {
 		} finally {
 			await em.close();
 		}
+	});
+});
+
+describe('the demo service as shipped (no test rig)', function () {
+	this.timeout(10_000);
+	let demo: RunningEmulator;
+	beforeEach(async () => {
+		demo = await startDemoService({ loginRateLimit: { max: 2, windowSeconds: 60, blockSeconds: 600 } });
+	});
+	afterEach(() => demo.close());
+
+	const login = JSON.stringify({ LoginFields: { DeviceToken: USER.deviceToken }, Password: USER.instanceKey });
+	const headers = { 'InstanceId': USER.instanceId, 'InstanceKey': USER.instanceKey };
+
+	it('a web page cannot lock the demo login out: cross-site forms and rebound hosts are refused without counting', async () => {
+		for (let i = 0; i < 5; i++) {
+			assert.equal(await raw(`${demo.url}/v1/auth/login`, 'POST', { ...headers, 'Content-Type': 'text/plain' }, login), 415);
+			assert.equal(await raw(`${demo.url}/v1/auth/login`, 'POST', { ...headers, 'Content-Type': 'application/json', 'Host': `rebind.attacker.example:${demo.port}` }, login), 403);
+		}
+		assert.equal(await raw(`${demo.url}/v1/auth/login`, 'POST', { ...headers, 'Content-Type': 'application/json' }, login), 200, 'the person\'s own login still works');
+	});
+
+	it('has no control endpoints, faults or stats', async () => {
+		assert.equal(await raw(`${demo.url}/__emulator/stats`, 'GET', {}), 404);
+		assert.equal(await raw(`${demo.url}/__emulator/faults`, 'POST', { 'Content-Type': 'application/json' }, '{"login":"hang"}'), 404);
+		assert.equal(await raw(`${demo.url}/__emulator/reset`, 'POST', { 'Content-Type': 'application/json' }, '{}'), 404);
+		assert.deepEqual(Object.keys(demo).filter((k) => /stats|fault/i.test(k)), []);
+		assert.equal('faults' in demo.config, false);
 	});
 });

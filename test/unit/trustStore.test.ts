@@ -10,7 +10,7 @@ import { ApiError } from '../../src/core/api/errors';
 import type { LoginRequest, ProxySettings } from '../../src/core/api/types';
 import { derBase64ToPem, loadSystemCertificates, loadTrustedRoots, nodeTrustStoreDeps, pemBlocks, type TrustStoreDeps } from '../../src/core/api/trustStore';
 import { createUndiciTransport } from '../../src/core/api/undiciTransport';
-import { DEMO_USERS, startEmulator, type RunningEmulator } from '../../src/emulator/server';
+import { DEMO_USERS, startEmulator, type RiggedEmulator } from '../emulator/rig';
 import { startConnectProxy, type ConnectProxy } from '../support/connectProxy';
 import { makeTestCa, startHttpsFront, type TestCa } from '../support/testCa';
 import { RecordingLog } from './doubles/recordingLog';
@@ -99,13 +99,13 @@ describe('the OS certificate store loader', () => {
 
 describe('the client over HTTPS, with certificate checks on', function () {
 	this.timeout(20_000);
-	let emulator: RunningEmulator;
+	let emulator: RiggedEmulator;
 	let front: Awaited<ReturnType<typeof startHttpsFront>>;
 	let untrusted: Awaited<ReturnType<typeof startHttpsFront>>;
 	let proxy: ConnectProxy;
 
 	before(async () => {
-		emulator = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 } });
+		emulator = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 }, loopbackHostOnly: false });
 		front = await startHttpsFront(CA, emulator.port);
 		untrusted = await startHttpsFront(OTHER, emulator.port);
 		proxy = await startConnectProxy(() => front.port);

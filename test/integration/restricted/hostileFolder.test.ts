@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RunningEmulator } from '../../../src/emulator/server';
+import type { RiggedEmulator } from '../../emulator/rig';
 import { HOSTILE_ENV, hostileFolderFacts, type HostileFolder } from '../../support/hostileFolder';
 import { logIn, ScriptedPrompter, settings, until, useEmulatorSuite } from '../loginHelpers';
 import type { TestApi } from '../testApi';
@@ -12,7 +12,7 @@ import type { TestApi } from '../testApi';
 describe('A hostile folder in Restricted Mode (real VS Code, workspace trust on)', function () {
 	this.timeout(30_000);
 	let api: TestApi;
-	let emu: RunningEmulator;
+	let emu: RiggedEmulator;
 	let folder: string;
 	let hostile: HostileFolder;
 

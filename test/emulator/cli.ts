@@ -1,14 +1,13 @@
 // `npm run emulator`: the service emulator until Ctrl+C. `--json` prints one line with its URL and demo
 // accounts for scripts; otherwise a banner with the demo credentials (emulator-only values).
 import { readFileSync } from 'node:fs';
-import type { EmulatorConfig, EmulatorFaults, FaultMode } from './config';
-import { FAULT_MODES, startEmulator, type RunningEmulator } from './server';
+import { FAULT_MODES, startEmulator, type EmulatorFaults, type FaultMode, type RigConfig, type RiggedEmulator } from './rig';
 
 export const DEFAULT_CLI_PORT = 8787;
 
 export interface CliOptions {
 	/** From the flags only; `--config` is read by `loadConfig`. */
-	config: Partial<EmulatorConfig>;
+	config: Partial<RigConfig>;
 	configFile?: string;
 	json: boolean;
 	help: boolean;
@@ -102,14 +101,14 @@ export function parseArgs(argv: readonly string[]): CliOptions {
 }
 
 /** The configuration to start with: the file's (if any), then the flags over it, then the CLI's default port. */
-export function mergeConfig(fromFile: Partial<EmulatorConfig>, options: CliOptions): Partial<EmulatorConfig> {
-	const merged: Partial<EmulatorConfig> = { ...fromFile, ...options.config };
+export function mergeConfig(fromFile: Partial<RigConfig>, options: CliOptions): Partial<RigConfig> {
+	const merged: Partial<RigConfig> = { ...fromFile, ...options.config };
 	if (fromFile.faults && options.config.faults) merged.faults = { ...fromFile.faults, ...options.config.faults };
 	merged.port ??= DEFAULT_CLI_PORT;
 	return merged;
 }
 
-export function readConfigFile(path: string): Partial<EmulatorConfig> {
+export function readConfigFile(path: string): Partial<RigConfig> {
 	let text: string;
 	try {
 		text = readFileSync(path, 'utf8');
@@ -123,10 +122,10 @@ export function readConfigFile(path: string): Partial<EmulatorConfig> {
 		throw new CliError(`${path} is not valid JSON.`);
 	}
 	if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new CliError(`${path} must hold a JSON object.`);
-	return value as Partial<EmulatorConfig>;
+	return value as Partial<RigConfig>;
 }
 
-export function banner(emulator: RunningEmulator): string {
+export function banner(emulator: RiggedEmulator): string {
 	const { config, url } = emulator;
 	const lines = [`Telematics service emulator listening on ${url}`, `  Swagger: ${url}/swagger/index.html`, ''];
 	lines.push(`  Set telematicsAuth.baseUrl to ${url}, then log in with:`);
@@ -155,8 +154,8 @@ export interface CliIo {
 }
 
 /** Starts the emulator as the flags say. Resolves to it once listening, or undefined after --help or an error (exit code set). */
-export async function main(argv: readonly string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr }): Promise<RunningEmulator | undefined> {
-	let emulator: RunningEmulator;
+export async function main(argv: readonly string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr }): Promise<RiggedEmulator | undefined> {
+	let emulator: RiggedEmulator;
 	try {
 		const options = parseArgs(argv);
 		if (options.help) {
@@ -185,7 +184,7 @@ export async function main(argv: readonly string[], io: CliIo = { stdout: proces
 	return emulator;
 }
 
-async function listen(config: Partial<EmulatorConfig>, mayFallBack: boolean, io: CliIo): Promise<RunningEmulator> {
+async function listen(config: Partial<RigConfig>, mayFallBack: boolean, io: CliIo): Promise<RiggedEmulator> {
 	try {
 		return await startEmulator(config);
 	} catch (e) {
@@ -207,7 +206,7 @@ function integer(flag: string, text: string, min: number, max = Number.MAX_SAFE_
 	return n;
 }
 
-function rateLimit(text: string): EmulatorConfig['loginRateLimit'] {
+function rateLimit(text: string): RigConfig['loginRateLimit'] {
 	const parts = text.split('/');
 	if (parts.length !== 3) throw new CliError('--rate-limit takes MAX/WINDOW/BLOCK, e.g. 5/60/600.');
 	const [max, windowSeconds, blockSeconds] = parts.map((p) => integer('--rate-limit', p, 0)) as [number, number, number];
