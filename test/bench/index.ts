@@ -30,8 +30,28 @@ async function hostileBench(): Promise<BenchRow[]> {
 	];
 }
 
+/** The hostile-folder suite's counts: each must be 0 (target `0`). */
+async function hostileFolderBench(): Promise<BenchRow[]> {
+	const { runHostileFolder } = await import('../fuzz/hostileFolder');
+	const counts = await runHostileFolder(300, 1000);
+	const zero = (name: string, value: number): BenchRow => ({ name, value, unit: 'count', target: '≤ 0' });
+	return [
+		{ name: 'hostile folder: generated folders', value: counts.folders, unit: 'count' },
+		{ name: 'hostile folder: of them in Restricted Mode', value: counts.restricted, unit: 'count' },
+		zero('hostile folder: programs of the folder run', counts.programsRun),
+		zero('hostile folder: files changed outside the folder', counts.outsideChanged),
+		zero('hostile folder: secrets behind a link copied into the folder', counts.secretsCopied),
+		zero('hostile folder: untrusted folders touched (a file, or git asked)', counts.untrustedTouched),
+		zero('hostile folder: links or icons rendered from a folder name', counts.linksRendered),
+		{ name: 'hostile keychain: generated schedules', value: counts.keychainScenarios, unit: 'count' },
+		zero('hostile keychain: sessions lost on a failing or forgetting keychain', counts.sessionsLost),
+		zero('hostile keychain: logouts undone', counts.logoutsUndone),
+	];
+}
+
 const BENCHES: Bench[] = [
 	{ name: 'hostile service (fuzz)', run: hostileBench },
+	{ name: 'hostile folder (fuzz)', run: hostileFolderBench },
 	{ name: 'activation bundle size', run: benchBundleSize },
 	{ name: 'activation time (real VS Code)', run: benchActivation },
 	{ name: 'activation against a trivial extension (VSIX)', run: benchActivationVsTrivial },

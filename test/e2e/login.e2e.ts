@@ -124,11 +124,16 @@ describe('Logging in as a user (real VS Code in Chromium)', function () {
 		await wb.screenshot('sidebar.png');
 	});
 
-	it('inserts the Authorization header into a .http file and shows whose token it is above it', async function () {
+	it('asks before a token goes to another host than its service, inserts the header when told to, and shows whose token it is above it', async function () {
 		const wb = env.workbench;
 		await wb.openFile('requests.http');
 		await wb.goToLine(2);
 		await wb.runCommand('Telematics: Insert Authorization Header');
+		// Logged in to the demo service on loopback; the request names the real service's host.
+		const question = await wb.waitForDialog(/api\.telematicssdk\.com/);
+		assert.ok(question.includes(new URL(env.emulator.url).host), `the dialog names the account's service too: ${question}`);
+		await wb.screenshot('host-question.png');
+		await wb.clickDialogButton('Insert Anyway');
 		const text = await waitFor('the header in the editor', () => wb.editorText(), (t) => /Authorization: Bearer ey/.test(t.replace(/\u00a0/g, ' ')));
 		assert.match(text.replace(/\u00a0/g, ' '), /GET https:\/\/api\.telematicssdk\.com\/trips\/get\/v1\/[\s\S]*Authorization: Bearer ey/);
 		const lenses = await waitFor('a CodeLens over the header', () => wb.codeLenses(), (l) => l.some((lens) => lens.includes(LABEL)));

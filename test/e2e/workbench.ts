@@ -183,6 +183,19 @@ export class Workbench {
 		await waitFor('the notifications to close', () => this.notifications(), (ns) => ns.length === 0, 10_000).catch(() => undefined);
 	}
 
+	// --- dialogs ------------------------------------------------------------------------
+
+	/** The modal dialog's text (message and detail) once it matches `expected`. */
+	async waitForDialog(expected: RegExp, timeoutMs = 30_000): Promise<string> {
+		const box = this.page.locator('.monaco-dialog-box');
+		return waitFor(`a dialog ${String(expected)}`, async () => ((await box.count()) ? box.first().innerText() : ''), (text) => expected.test(text), timeoutMs);
+	}
+
+	/** Clicks the modal dialog's button named `label`. */
+	async clickDialogButton(label: string): Promise<void> {
+		await this.page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: label }).first().click();
+	}
+
 	// --- views and editors --------------------------------------------------------------
 
 	/** Opens a view container from the activity bar by its title, e.g. `Telematics`. */

@@ -3,16 +3,14 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExposeMode } from '../../platform/config';
-import { BASE_URL_KEY, dotenvHasOtherContent, ENV_FILE_NAMES, TOKEN_KEY, updateDotenv, updateJetbrainsEnv, type EnvFileKind, type Exposed } from '../../core/restFile/envFiles';
+import { BASE_URL_KEY, ENV_FILE_NAMES, TOKEN_KEY, type EnvFileKind, type Exposed } from '../../core/restFile/envFiles';
 import type { Services } from '../../services';
 import { isSafeToken } from '../../core/util/tokenGrammar';
 import { gitExposure } from '../restFiles/gitTracked';
 import { notify } from '../notifications/notifications';
 import { notificationText } from '../../core/util/displayText';
-import { readRegularFile, removeRegularFile, replaceRegularFile, type Refusal } from '../../platform/regularFile';
-
-/** Env files that hold a token are readable by their owner only. */
-const OWNER_ONLY = 0o600;
+import type { Refusal } from '../../platform/regularFile';
+import { addToGitignore, syncEnvFile } from '../../platform/envFileSync';
 
 /** Why a file of the folder is left alone, in words for the log and the person. */
 function refusalText(reason: Refusal): string {
@@ -23,12 +21,6 @@ function refusalText(reason: Refusal): string {
 		case 'notUtf8': return vscode.l10n.t('it is not UTF-8 text');
 		case 'tooLarge': return vscode.l10n.t('it is larger than 1 MiB');
 	}
-}
-
-/** Whether the folder's own .gitignore lists `name` on a line of its own (for folders outside git). */
-async function gitignoreLists(folder: string, name: string): Promise<boolean> {
-	const read = await readRegularFile(path.join(folder, '.gitignore'));
-	return read.kind === 'text' && read.text.split(/\r?\n/).some((line) => [name, `/${name}`].includes(line.trim()));
 }
 
 export class TokenExposure implements vscode.Disposable {
@@ -108,35 +100,34 @@ export class TokenExposure implements vscode.Disposable {
 		}
 	}
 
-	/** Sets or removes our keys in one env file, writing only regular files git will not commit. */
+	/** Sets or removes our keys in one env file, and says what the person should know. */
 	private async updateFile(folder: string, kind: EnvFileKind, exposed: Exposed | undefined): Promise<void> {
 		const name = ENV_FILE_NAMES[kind];
 		const file = path.join(folder, name);
-		const read = await readRegularFile(file);
-		if (read.kind === 'missing' && !exposed) return; // nothing of ours to remove
-		if (read.kind === 'refused') {
-			this.leftAlone(file, vscode.l10n.t('{0} in {1} was left alone: {2}. Telematics Auth reads and writes only regular files of the folder.', name, notificationText(path.basename(folder)), refusalText(read.reason)));
-			return;
+		const where = notificationText(path.basename(folder));
+		const outcome = await syncEnvFile(folder, kind, exposed, vscode.workspace.isTrusted, (f) => gitExposure(vscode.Uri.file(f)));
+		switch (outcome.result) {
+			case 'leftAlone':
+				return this.leftAlone(file, outcome.reason === 'unparsable'
+					? kind === 'dotenv'
+						? vscode.l10n.t('{0} in {1} was left alone: a quoted value in it never closes, or holds our keys over several lines.', name, where)
+						: vscode.l10n.t('{0} in {1} was left alone: it is not a JSON object of environments.', name, where)
+					: vscode.l10n.t('{0} in {1} was left alone: {2}. Telematics Auth reads and writes only regular files of the folder.', name, where, refusalText(outcome.reason)));
+			case 'removed':
+				return this.services.log.info(`Removed the token from ${name} in ${path.basename(folder)}.`);
+			case 'written':
+				return this.services.log.info(`Wrote the current token to ${name} in ${path.basename(folder)} (git-ignored, owner-only).`);
+			case 'tracked':
+				return this.services.log.warn(`${name} in ${path.basename(folder)} is tracked by git: the token is not written into it.`);
+			case 'notIgnored':
+				if (this.offered.has(file)) return;
+				this.offered.add(file);
+				// Not awaited: the question must not hold up the environment and the other files.
+				void this.offerGitignore(folder, name);
+				return;
+			default:
+				return;
 		}
-		const before = read.kind === 'text' ? read.text : '';
-		const after = kind === 'dotenv' ? updateDotenv(before, exposed) : updateJetbrainsEnv(before, exposed);
-		if (after === undefined) {
-			this.leftAlone(file, kind === 'dotenv'
-				? vscode.l10n.t('{0} in {1} was left alone: a quoted value in it never closes, or holds our keys over several lines.', name, notificationText(path.basename(folder)))
-				: vscode.l10n.t('{0} in {1} was left alone: it is not a JSON object of environments.', name, notificationText(path.basename(folder))));
-			return;
-		}
-		if (after === before) return;
-		if (!exposed) {
-			// Logout or exposure turned off: our keys go; a file that held only them goes too.
-			if (after === '' || (kind === 'dotenv' && !dotenvHasOtherContent(after))) await removeRegularFile(file);
-			else await replaceRegularFile(file, after, OWNER_ONLY);
-			this.services.log.info(`Removed the token from ${name} in ${path.basename(folder)}.`);
-			return;
-		}
-		if (!(await this.safeToWrite(folder, name, file))) return;
-		await replaceRegularFile(file, after, OWNER_ONLY);
-		this.services.log.info(`Wrote the current token to ${name} in ${path.basename(folder)} (git-ignored, owner-only).`);
 	}
 
 	/** Says once per window why no env file gets the token, with the action that changes it. */
@@ -158,39 +149,19 @@ export class TokenExposure implements vscode.Disposable {
 		void notify('warning', message);
 	}
 
-	/** True when git ignores the file; otherwise offers (once) to add it to .gitignore. */
-	private async safeToWrite(folder: string, name: string, file: string): Promise<boolean> {
-		const exposure = await gitExposure(vscode.Uri.file(file));
-		if (exposure === 'ignored') return true;
-		if ((exposure === 'none' || exposure === 'unknown') && await gitignoreLists(folder, name)) return true;
-		if (exposure === 'tracked') {
-			this.services.log.warn(`${name} in ${path.basename(folder)} is tracked by git: the token is not written into it.`);
-			return false;
-		}
-		if (!this.offered.has(file)) {
-			this.offered.add(file);
-			// Not awaited: the question must not hold up the environment and the other files.
-			void this.offerGitignore(folder, name);
-		}
-		return false;
-	}
-
 	private async offerGitignore(folder: string, name: string): Promise<void> {
 		const add = vscode.l10n.t('Add to .gitignore');
 		const choice = await notify('warning',
 			vscode.l10n.t('{0} in {1} is not ignored by git, so the token is not written into it. Add it to .gitignore?', name, notificationText(path.basename(folder))),
 			add,
 		);
-		if (choice !== add || this.disposed || !vscode.workspace.isTrusted) return;
-		const gitignore = path.join(folder, '.gitignore');
-		const read = await readRegularFile(gitignore);
-		if (read.kind === 'refused') {
-			void notify('warning', vscode.l10n.t('.gitignore in {0} was left alone: {1}. Add {2} to it yourself.', notificationText(path.basename(folder)), refusalText(read.reason), name));
+		if (choice !== add || this.disposed) return;
+		const added = await addToGitignore(folder, name, vscode.workspace.isTrusted);
+		if (added === 'untrusted') return;
+		if (added !== 'added') {
+			void notify('warning', vscode.l10n.t('.gitignore in {0} was left alone: {1}. Add {2} to it yourself.', notificationText(path.basename(folder)), refusalText(added), name));
 			return;
 		}
-		const current = read.kind === 'text' ? read.text : '';
-		const eol = /\r\n/.test(current) ? '\r\n' : '\n';
-		await replaceRegularFile(gitignore, `${current}${current === '' || current.endsWith('\n') ? '' : eol}${name}${eol}`, read.kind === 'text' ? read.mode : 0o644);
 		await this.update();
 	}
 }
