@@ -233,7 +233,7 @@ const ACCOUNT = { kind: 'user' as const, serviceUrl: 'https://user.example.test'
 
 type KeychainStep = { kind: 'tick'; seconds: number } | { kind: 'lose'; reads: number; drop: boolean } | { kind: 'fail'; reads: number } | { kind: 'logout' };
 
-const keychainSteps = fc.array(fc.oneof(
+export const keychainSteps = fc.array(fc.oneof(
 	{ weight: 4, arbitrary: fc.integer({ min: 1, max: 30 }).map((seconds): KeychainStep => ({ kind: 'tick', seconds })) },
 	{ weight: 2, arbitrary: fc.record({ reads: fc.integer({ min: 1, max: 4 }), drop: fc.boolean() }).map(({ reads, drop }): KeychainStep => ({ kind: 'lose', reads, drop })) },
 	{ weight: 1, arbitrary: fc.integer({ min: 1, max: 4 }).map((reads): KeychainStep => ({ kind: 'fail', reads })) },
@@ -241,7 +241,7 @@ const keychainSteps = fc.array(fc.oneof(
 ), { minLength: 1, maxLength: 12 });
 
 /** Two windows over a keychain that answers nothing, drops entries or fails reads at random, around 40 s refreshes. */
-async function runKeychain(steps: readonly KeychainStep[], counts: HostileFolderCounts): Promise<void> {
+export async function runKeychain(steps: readonly KeychainStep[], counts: HostileFolderCounts): Promise<void> {
 	const time = createTestClock();
 	{
 		const backend = new SharedSecretBackend();

@@ -106,6 +106,30 @@ describe('a secret that reads as missing', () => {
 		assert.ok(backend.dump().includes(service.currentRefreshToken), 'and stored');
 	});
 
+	it('a keychain that drops the secret right after a refresh stored it: the refreshing window stores its tokens again, and the session survives the other window\'s refresh with the spent token', async () => {
+		const { a, b, id } = await twoWindows();
+		for (const w of [a, b]) w.scheduler.start();
+		// Found by the hostile-folder suite: two reads fail, then one drops the entry, while four more fail around the refresh.
+		let fail = 2;
+		let drop = 1;
+		backend.failGet = (key) => key === secretKeyFor(id) && fail > 0 && fail-- > 0;
+		backend.loseOnGet = (key) => (key === secretKeyFor(id) && drop > 0 ? (drop--, 'drop') : false);
+		backend.announce(secretKeyFor(id));
+		await settle();
+		fail = 4;
+		await time.timers.tickAsync(21 * S);
+		await settle();
+		backend.failGet = () => false;
+		backend.loseOnGet = () => false;
+		await time.timers.tickAsync(90 * S);
+		await settle();
+		for (const w of [a, b]) {
+			const session = w.store.get(id);
+			assert.equal(session?.state, 'valid', `window ${w.name}`);
+			assert.equal(session?.tokens?.refreshToken, service.currentRefreshToken, `window ${w.name} holds the live refresh token`);
+		}
+	});
+
 	it('the shipped adapter passes a failed read on, so the store keeps the account instead of logging it out', async () => {
 		const changes = new Emitter<vscode.SecretStorageChangeEvent>();
 		const data = new Map<string, string>();

@@ -94,6 +94,12 @@ export class SessionStore implements ISessionStore {
 	private readonly unlisted = new Map<string, unknown>();
 	/** Listed accounts whose secret read as missing: checked again, then stored again (see MISSING_CHECKS_MS). */
 	private readonly missing = new Map<string, unknown>();
+	/**
+	 * Refresh tokens this window sent and got new ones for, per account: the service has spent
+	 * them. A secret that holds one again is older than what this window holds (the keychain lost
+	 * the newer secret, or another window wrote what it had): this window's tokens win.
+	 */
+	private readonly spent = new Map<string, string[]>();
 	/** Accounts whose lost secret this window has reported (once each). */
 	private readonly reportedMissing = new Set<string>();
 	private readonly missingEmitter = new Emitter<{ accountId: string; label: string }>();
@@ -214,6 +220,7 @@ export class SessionStore implements ISessionStore {
 			if (!previous) return 'gone';
 			const check = await this.compare(id, sentRefreshToken);
 			if (check !== 'same') return check;
+			this.markSpent(id, sentRefreshToken);
 			const entry: Entry = { account: previous.account, tokens: { ...tokens }, needsLogin: false };
 			const before = this.snapshot();
 			this.replace(entry);
@@ -323,7 +330,11 @@ export class SessionStore implements ISessionStore {
 		if (this.disposed) return;
 		const before = this.snapshot();
 		const read = await this.readSecret(this.find(id)?.account ?? { id, label: id });
-		if (read.status === 'failed') return; // keep what we have; the next event tries again
+		if (read.status === 'failed') {
+			// Keep what we have; the next event tries again. A logout elsewhere still shows without the keychain.
+			if (this.find(id) && this.loggedOutMark(id) !== undefined && !this.readIndex().some((a) => a.id === id)) await this.dropLoggedOut(id);
+			return;
+		}
 		const pending = this.pending.get(id);
 		if (pending) {
 			// Our refreshed tokens are not stored yet. The secret still holding the refresh token
@@ -342,6 +353,7 @@ export class SessionStore implements ISessionStore {
 		if (read.status !== 'missing' && !records.some((a) => a.id === id)) this.watchUnlisted(id);
 
 		const entries: Entry[] = [];
+		let restore: { entry: Entry; base: string } | undefined;
 		for (const account of records) {
 			if (account.id === id) {
 				if (read.status === 'missing') {
@@ -354,6 +366,13 @@ export class SessionStore implements ISessionStore {
 					continue;
 				}
 				this.stopWatchingMissing(id);
+				const mine = known.get(id);
+				if (read.status === 'ok' && mine?.tokens && this.isSpent(id, read.tokens.refreshToken) && !this.isSpent(id, mine.tokens.refreshToken)) {
+					// The keychain went back to a refresh token this window already spent: ours are the live ones.
+					entries.push({ ...mine, account });
+					restore = { entry: { ...mine, account }, base: read.tokens.refreshToken };
+					continue;
+				}
 				entries.push(this.entryFrom(account, read));
 				continue;
 			}
@@ -364,6 +383,22 @@ export class SessionStore implements ISessionStore {
 		const active = this.readActive();
 		this.activeId = active;
 		this.fireIfChanged(before);
+		if (restore) {
+			this.log.warn(`The stored tokens of "${restore.entry.account.label}" went back to a refresh token this window already spent; its newer tokens are stored again.`);
+			await this.write(restore.entry, restore.base);
+		}
+	}
+
+	private isSpent(id: string, refreshToken: string): boolean {
+		return this.spent.get(id)?.includes(refreshToken) === true;
+	}
+
+	/** Remembers a refresh token the service has spent (the last 50 of an account). */
+	private markSpent(id: string, refreshToken: string): void {
+		const list = this.spent.get(id) ?? [];
+		if (!list.includes(refreshToken)) list.push(refreshToken);
+		if (list.length > 50) list.splice(0, list.length - 50);
+		this.spent.set(id, list);
 	}
 
 	/**
@@ -401,9 +436,11 @@ export class SessionStore implements ISessionStore {
 				const entry = this.find(id);
 				if (!entry) return;
 				const read = await this.readSecret(entry.account);
-				if (read.status !== 'missing') return this.reconcile(id);
 				if (!this.readIndex().some((a) => a.id === id) || this.loggedOutMark(id) !== undefined) return this.dropLoggedOut(id);
+				if (read.status === 'ok' || read.status === 'corrupt') return this.reconcile(id);
+				// Missing, or the keychain could not be read: look again later; a read that keeps failing is not written over.
 				if (step + 1 < MISSING_CHECKS_MS.length) return this.watchMissing(id, step + 1);
+				if (read.status === 'failed') return;
 				if (!entry.tokens) return;
 				// The keychain lost the secret of an account still logged in: ours are the live tokens.
 				const stored = await this.write(entry, entry.tokens.refreshToken);
@@ -486,6 +523,8 @@ export class SessionStore implements ISessionStore {
 			current = read.status === 'ok' ? read.tokens.refreshToken : this.find(id)?.tokens?.refreshToken;
 		}
 		if (current === sentRefreshToken) return 'same';
+		// Storage holds a refresh token this window already spent: it is older than what we sent.
+		if (current !== undefined && this.isSpent(id, current) && this.find(id)?.tokens?.refreshToken === sentRefreshToken) return 'same';
 		this.log.info('The stored tokens changed while a refresh was under way (a new login or another window); the newer ones are kept.');
 		await this.reconcile(id);
 		return 'stale';
