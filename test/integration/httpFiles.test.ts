@@ -239,6 +239,14 @@ describe('REST files (real VS Code)', function () {
 			assert.equal(await exposure(path.join(repo, 'secret.http')), 'ignored');
 			assert.equal(await exposure(path.join(outside, 'plain.http')), 'none');
 		});
+
+		it('files of other file systems (Live Share, SSH, SFTP) may be in a repository: asked about, never skipped', async () => {
+			for (const uri of ['vsls:/project/api.http', 'ssh://host/home/me/api.http', 'sftp://host/srv/api.http']) {
+				assert.equal(await gitExposure(vscode.Uri.parse(uri)), 'unknown', uri);
+			}
+			assert.equal(await gitExposure(vscode.Uri.parse('untitled:Untitled-1')), 'none');
+			assert.equal(await gitExposure(vscode.Uri.parse('vscode-vfs://github/o/r/api.http')), 'remote');
+		});
 	});
 
 	describe('tokens already in the file', () => {
