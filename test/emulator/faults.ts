@@ -8,8 +8,9 @@ export type FaultEndpoint = ServiceEndpoint;
  * `bodyStatusMismatch` answers HTTP 200 with a body whose `Status` is 401, to model the
  * service's `Status` disagreeing with the HTTP status. `rateLimited` answers 429 with the
  * error envelope and `Retry-After`, as the service's rate limit does, on any endpoint.
+ * `linkInError` answers 422 whose `Title` and `Errors` carry markdown links (`command:`, `https:`).
  */
-export type FaultMode = 'none' | 'hang' | 'reset' | 'html502' | 'slow' | 'error500' | 'bodyStatusMismatch' | 'rateLimited' | AnswerFault;
+export type FaultMode = 'none' | 'hang' | 'reset' | 'html502' | 'slow' | 'error500' | 'bodyStatusMismatch' | 'rateLimited' | 'linkInError' | AnswerFault;
 
 /**
  * A hostile or broken service that still answers 200 with tokens: `injectedToken` puts a line
@@ -32,10 +33,13 @@ export interface EmulatorFaults {
 	count?: number;
 }
 
-export const FAULT_MODES: readonly FaultMode[] = ['none', 'hang', 'reset', 'html502', 'slow', 'error500', 'bodyStatusMismatch', 'rateLimited', 'injectedToken', 'shellToken', 'expiredToken', 'absurdExp'];
+export const FAULT_MODES: readonly FaultMode[] = ['none', 'hang', 'reset', 'html502', 'slow', 'error500', 'bodyStatusMismatch', 'rateLimited', 'linkInError', 'injectedToken', 'shellToken', 'expiredToken', 'absurdExp'];
 /** The `Retry-After` (seconds) the `rateLimited` fault sends. */
 export const FAULT_RETRY_AFTER_SECONDS = 60;
 export const DEFAULT_SLOW_MS = 2000;
+
+/** The words `linkInError` puts in a service's error, each inside a markdown link. */
+export const LINK_IN_ERROR = { title: '[Open Settings](command:workbench.action.openSettings)', message: 'Read [the fix](https://evil.example/fix) or [run it](command:workbench.action.terminal.new)' };
 
 /** Faults from a control request body, or a message saying what is wrong. */
 export function readFaults(body: Record<string, unknown>): EmulatorFaults | string {

@@ -5,12 +5,12 @@ import { resolveConfig, type EmulatorConfig } from '../../src/emulator/config';
 import { failure, validation } from '../../src/emulator/envelope';
 import { parseJsonObject } from '../../src/emulator/requests';
 import { EmulatorServer, header, isJsonContentType, isLoopback, isLoopbackHostHeader, type AnswerShape, type RunningEmulator, type ServiceEndpoint } from '../../src/emulator/server';
-import { FAULT_RETRY_AFTER_SECONDS, FaultState, INJECTED_TAIL, readFaults, SHELL_TAIL, type EmulatorFaults } from './faults';
+import { FAULT_RETRY_AFTER_SECONDS, FaultState, INJECTED_TAIL, LINK_IN_ERROR, readFaults, SHELL_TAIL, type EmulatorFaults } from './faults';
 
 export { DEMO_ADMINS, DEMO_USERS } from '../../src/emulator/config';
 export type { EmulatorAdmin, EmulatorUser, LoginRateLimit } from '../../src/emulator/config';
 export type { EmulatorFaults, FaultMode } from './faults';
-export { FAULT_MODES, FAULT_RETRY_AFTER_SECONDS, INJECTED_TAIL, SHELL_TAIL } from './faults';
+export { FAULT_MODES, FAULT_RETRY_AFTER_SECONDS, INJECTED_TAIL, LINK_IN_ERROR, SHELL_TAIL } from './faults';
 
 /** The service's configuration plus the faults in force (live: reading shows spent ones as 'none'). */
 export interface RigConfig extends EmulatorConfig {
@@ -148,6 +148,11 @@ class Rig extends EmulatorServer implements RiggedEmulator {
 			case 'rateLimited': {
 				const body = failure(429, [{ Key: endpoint === 'login' ? 'Login' : 'RefreshToken', Message: 'Too many requests. Try again later.' }]);
 				this.sendJson(req, res, 429, body, true, { 'Retry-After': String(FAULT_RETRY_AFTER_SECONDS) });
+				return false;
+			}
+			case 'linkInError': {
+				const body = { ...failure(422, [{ Key: endpoint === 'login' ? 'Login' : 'RefreshToken', Message: LINK_IN_ERROR.message }]), Title: LINK_IN_ERROR.title };
+				this.sendJson(req, res, 422, body, true);
 				return false;
 			}
 			case 'injectedToken':

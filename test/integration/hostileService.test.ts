@@ -10,6 +10,9 @@ import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from './testApi';
 import { lastError, logIn, ScriptedPrompter, storedSecret, until, useEmulatorSuite, userCredentials } from './loginHelpers';
 
+/** How VS Code finds links in a notification's message (its linkedText parser). */
+const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;
+
 const HTTP = '### trips\nGET https://api.example.test/v1/trips\nAccept: application/json\n';
 
 let counter = 0;
@@ -67,6 +70,25 @@ describe('A hostile or broken service (real VS Code)', () => {
 			await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 		});
 	}
+
+	it('a service error whose Title and Errors carry markdown links is shown as text, never as a link (login and refresh)', async () => {
+		emu.setFaults({ login: 'linkInError' });
+		api.setPrompter(ScriptedPrompter.answering(userCredentials(emu), 'user'));
+		assert.equal(await vscode.commands.executeCommand('telematicsAuth.loginUser'), undefined);
+		const loginError = lastError(api) ?? '';
+		assert.match(loginError, /The service rejected the login request/);
+		assert.ok(loginError.includes('the fix') && loginError.includes('run it'), `the service's words stay: ${loginError}`);
+		assert.doesNotMatch(loginError, NOTIFICATION_LINK);
+
+		emu.setFaults({});
+		const session = await logIn(api, emu, 'user');
+		emu.setFaults({ refresh: 'linkInError' });
+		assert.equal(await vscode.commands.executeCommand('telematicsAuth.refresh', { accountId: session.account.id }), undefined);
+		const refreshError = lastError(api) ?? '';
+		assert.match(refreshError, /rejected the refresh request/);
+		assert.doesNotMatch(refreshError, NOTIFICATION_LINK);
+		for (const shown of api.messages()) assert.doesNotMatch(shown.text, NOTIFICATION_LINK);
+	});
 
 	it('a refresh that keeps answering with an expired token: a few calls and one warning, not a storm', async function () {
 		this.timeout(40_000);
