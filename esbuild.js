@@ -1,5 +1,5 @@
-// Bundles the extension: dist/extension.js (activate(): command stubs), dist/startup.js (the rest,
-// right after activate()), dist/undici.js (first request), dist/publicSuffix.js (first host check), dist/demo.js (demo).
+// Bundles the extension: extension.js (activate(): command stubs), startup.js (the rest, right after), undici.js,
+// publicSuffix.js and demo.js (loaded on first use), tokenClient.js (the terminals' telematics-token, its own process).
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 
@@ -52,7 +52,7 @@ const problemMatcherPlugin = {
 /** The build, as `npm run build` runs it and as the bundle test inspects it. */
 function buildOptions({ outdir, production }) {
 	return {
-		entryPoints: { extension: 'src/extension.ts', startup: 'src/startup.ts', undici: 'src/core/api/undici.ts', publicSuffix: 'src/core/restFile/publicSuffix.ts', demo: 'src/emulator/server.ts' },
+		entryPoints: { extension: 'src/extension.ts', startup: 'src/startup.ts', undici: 'src/core/api/undici.ts', publicSuffix: 'src/core/restFile/publicSuffix.ts', tokenClient: 'src/terminal/client.ts', demo: 'src/emulator/server.ts' },
 		bundle: true,
 		format: 'cjs',
 		platform: 'node',

@@ -22,6 +22,7 @@ import { StatusBar } from './features/statusBar/statusBar';
 import { chooseTokenExposure } from './features/tokens/exposureCommand';
 import { registerTokenCommands } from './features/tokens/tokenCommands';
 import { TokenExposure } from './features/tokens/tokenExposure';
+import { TerminalToken } from './features/terminal/terminalToken';
 import { DemoService, openSample, tryDemo } from './features/walkthrough/demo';
 import { KeychainSecretBackend } from './platform/secretBackend';
 import { systemClock } from './core/util/clock';
@@ -113,6 +114,7 @@ export async function startCore(context: vscode.ExtensionContext, stubs: vscode.
 		registerTokenCommands(services),
 		registerHttpFileFeatures(services),
 		demo,
+		new TerminalToken(services),
 		vscode.commands.registerCommand(Command.chooseTokenExposure, () => chooseTokenExposure()),
 		vscode.commands.registerCommand(Command.tryDemo, () => tryDemo(services, demo)),
 		vscode.commands.registerCommand(Command.openSample, () => openSample(services)),

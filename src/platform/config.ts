@@ -81,6 +81,11 @@ export class Config implements vscode.Disposable {
 		return this.value('exposeTokenFiles', isStringArray, true);
 	}
 
+	/** User settings only: whether terminals get the `telematics-token` command. */
+	terminalToken(): boolean {
+		return this.value('terminalToken', isBoolean, true);
+	}
+
 	codeLensEnabled(): boolean {
 		return this.value('codeLens.enabled', isBoolean);
 	}

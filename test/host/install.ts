@@ -42,9 +42,25 @@ export function isCodeServerInstalled(): boolean {
 	return fs.existsSync(marker) && fs.existsSync(codeServerEntry);
 }
 
+const vscodeDir = path.join(packageDir, 'lib', 'vscode');
+
+/**
+ * code-server's node-pty built from source (the install skipped its scripts), so integrated terminals
+ * start a shell. The rebuild's own post-install step wants the network and fails, harmlessly; what
+ * counts is that pty.node loads.
+ */
+async function ensurePty(): Promise<void> {
+	const binary = path.join(vscodeDir, 'node_modules', 'node-pty', 'build', 'Release', 'pty.node');
+	if (!fs.existsSync(binary)) await run('npm', ['rebuild', 'node-pty'], vscodeDir).catch(() => undefined);
+	await run(process.execPath, ['-e', `require(${JSON.stringify(binary)})`], vscodeDir);
+}
+
 /** Installs code-server into .cache/code-server unless the marker says it is complete. */
 export async function ensureCodeServer(): Promise<string> {
-	if (isCodeServerInstalled()) return codeServerEntry;
+	if (isCodeServerInstalled()) {
+		await ensurePty();
+		return codeServerEntry;
+	}
 	const started = Date.now();
 	console.log(`[install] installing code-server ${CODE_SERVER_VERSION} into ${installDir} (one-time, a few minutes)`);
 	fs.rmSync(marker, { force: true });
@@ -53,9 +69,9 @@ export async function ensureCodeServer(): Promise<string> {
 	fs.writeFileSync(path.join(installDir, 'package.json'), JSON.stringify({ name: 'telematics-auth-test-host', private: true }, null, '\t') + '\n');
 	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-save', `code-server@${CODE_SERVER_VERSION}`], installDir);
 	await run('npm', ['rebuild', 'argon2'], installDir);
-	const vscodeDir = path.join(packageDir, 'lib', 'vscode');
 	await run('npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], vscodeDir);
 	await run('npm', ['rebuild', '@vscode/spdlog', 'native-watchdog'], vscodeDir);
+	await ensurePty();
 	const asar = path.join(vscodeDir, 'node_modules.asar');
 	fs.rmSync(asar, { force: true, recursive: true });
 	fs.symlinkSync('node_modules', asar);

@@ -1,0 +1,126 @@
+// What `telematics-token` and the window say to each other over the window's private channel: one JSON line
+// each way, one kind of request, a nonce; and what the command prints. Pure: no I/O, no `vscode`.
+import { isSafeToken } from '../util/tokenGrammar';
+
+/** The environment variables the terminal gets (through VS Code's collection, never persisted). */
+export const CHANNEL_ENV = 'TELEMATICS_TOKEN_CHANNEL';
+export const NONCE_ENV = 'TELEMATICS_TOKEN_NONCE';
+/** The command's name on the terminal's PATH. */
+export const COMMAND_NAME = 'telematics-token';
+
+/** Longest request or answer line read; anything longer is refused. */
+export const MAX_LINE_BYTES = 16 * 1024;
+
+export interface TokenRequest {
+	/** The account's label or id; the active account when absent. */
+	account?: string;
+}
+
+export interface TokenAnswer {
+	token: string;
+	/** Epoch ms. */
+	expiresAt: number;
+	label: string;
+	serviceUrl: string;
+}
+
+export type Reply = ({ ok: true } & TokenAnswer) | { ok: false; error: string };
+
+/** A request line: the nonce must match; any other field or shape is refused. */
+export function parseRequest(line: string, matchesNonce: (nonce: string) => boolean): { ok: true; request: TokenRequest } | { ok: false; error: string } {
+	let value: unknown;
+	try {
+		value = JSON.parse(line);
+	} catch {
+		return { ok: false, error: 'not a request' };
+	}
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, error: 'not a request' };
+	const { v, nonce, account, ...rest } = value as Record<string, unknown>;
+	if (v !== 1 || typeof nonce !== 'string' || Object.keys(rest).length > 0) return { ok: false, error: 'not a request' };
+	if (!matchesNonce(nonce)) return { ok: false, error: 'refused' };
+	if (account !== undefined && (typeof account !== 'string' || account.length === 0 || account.length > 256)) return { ok: false, error: 'not a request' };
+	return { ok: true, request: account === undefined ? {} : { account } };
+}
+
+/** The request line the command sends. */
+export function requestLine(nonce: string, account?: string): string {
+	return `${JSON.stringify({ v: 1, nonce, ...(account !== undefined && { account }) })}\n`;
+}
+
+/** The reply line the window sends. */
+export function replyLine(reply: Reply): string {
+	return `${JSON.stringify(reply)}\n`;
+}
+
+/** A reply line as the command reads it; a token outside the grammar is a refusal, never printed. */
+export function parseReply(line: string): Reply {
+	let value: unknown;
+	try {
+		value = JSON.parse(line);
+	} catch {
+		return { ok: false, error: 'the window answered something that is not a reply' };
+	}
+	const reply = value as Partial<Record<string, unknown>>;
+	if (reply?.ok === false && typeof reply.error === 'string') return { ok: false, error: oneLine(reply.error) };
+	if (reply?.ok === true && isSafeToken(reply.token) && typeof reply.expiresAt === 'number' && Number.isFinite(reply.expiresAt)
+		&& typeof reply.label === 'string' && typeof reply.serviceUrl === 'string') {
+		return { ok: true, token: reply.token, expiresAt: reply.expiresAt, label: reply.label, serviceUrl: reply.serviceUrl };
+	}
+	return { ok: false, error: 'the window answered something that is not a token' };
+}
+
+export type OutputMode = 'token' | 'header' | 'json';
+
+export interface CommandArgs {
+	mode: OutputMode;
+	account?: string;
+}
+
+export const USAGE = `Usage: ${COMMAND_NAME} [--header | --json] [--account <label>]
+Prints the live access token of the active Telematics account (VS Code: Telematics Auth).
+  --header           print "Authorization: Bearer <token>"
+  --json             print {"token", "expiresAt", "label", "serviceUrl"}
+  --account <label>  another logged-in account (its label, as the Accounts view shows it, or its id)`;
+
+/** The command line; a message when it is not one we take (or `help`). */
+export function parseArgs(argv: readonly string[]): { ok: true; args: CommandArgs } | { ok: false; help: boolean; error?: string } {
+	const args: CommandArgs = { mode: 'token' };
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i]!;
+		if (arg === '--help' || arg === '-h') return { ok: false, help: true };
+		if (arg === '--header' || arg === '--json') {
+			const mode = arg === '--header' ? 'header' : 'json';
+			if (args.mode !== 'token' && args.mode !== mode) return { ok: false, help: false, error: '--header and --json cannot be combined.' };
+			args.mode = mode;
+		} else if (arg === '--account' || arg.startsWith('--account=')) {
+			const value = arg === '--account' ? argv[++i] : arg.slice('--account='.length);
+			if (!value) return { ok: false, help: false, error: '--account needs a label.' };
+			args.account = value;
+		} else {
+			return { ok: false, help: false, error: `Unknown argument: ${oneLine(arg)}` };
+		}
+	}
+	return { ok: true, args };
+}
+
+/** What the command prints on stdout for an answer. */
+export function formatAnswer(answer: TokenAnswer, mode: OutputMode): string {
+	if (!isSafeToken(answer.token)) throw new Error('not a token');
+	switch (mode) {
+		case 'token':
+			return `${answer.token}\n`;
+		case 'header':
+			return `Authorization: Bearer ${answer.token}\n`;
+		case 'json': {
+			const at = new Date(answer.expiresAt);
+			const expiresAt = Number.isNaN(at.getTime()) ? null : at.toISOString();
+			return `${JSON.stringify({ token: answer.token, expiresAt, label: answer.label, serviceUrl: answer.serviceUrl })}\n`;
+		}
+	}
+}
+
+/** One line of plain text for stderr: control characters go, long text is cut. */
+export function oneLine(text: string, max = 300): string {
+	const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+	return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

@@ -1,0 +1,125 @@
+// `telematics-token` in the integrated terminals (telematicsAuth.terminalToken): a per-window private channel,
+// the command on the PATH and the channel's address and nonce through VS Code's environment collection.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { CHANNEL_ENV, COMMAND_NAME, NONCE_ENV, oneLine, type Reply, type TokenRequest } from '../../core/terminal/protocol';
+import { cmdScript, posixScript } from '../../core/terminal/scripts';
+import { planRefreshAt } from '../../core/sessions/refreshPlan';
+import { isSafeToken } from '../../core/util/tokenGrammar';
+import { openTokenChannel, type TokenChannel } from '../../platform/tokenChannel';
+import type { Services } from '../../services';
+
+/** workspaceState: the person allowed the command in this untrusted folder. */
+export const TERMINAL_ALLOWED_KEY = 'telematicsAuth.terminalTokenAllowedInRestrictedMode';
+
+export class TerminalToken implements vscode.Disposable {
+	private readonly subscriptions: vscode.Disposable[] = [];
+	private channel: Promise<TokenChannel | undefined> | undefined;
+	/** The question for an untrusted folder, asked once per window at most. */
+	private restrictedAnswer: Promise<boolean> | undefined;
+	private disposed = false;
+
+	constructor(private readonly services: Services) {
+		this.subscriptions.push(services.config.onDidChange(() => this.follow()));
+		this.follow();
+	}
+
+	/** The channel once it is open (tests); undefined while the setting is off. */
+	opened(): Promise<TokenChannel | undefined> {
+		return this.channel ?? Promise.resolve(undefined);
+	}
+
+	dispose(): void {
+		this.disposed = true;
+		for (const s of this.subscriptions.splice(0)) s.dispose();
+		void this.stop();
+	}
+
+	private follow(): void {
+		if (this.disposed) return;
+		if (this.services.config.terminalToken()) this.channel ??= this.start();
+		else void this.stop();
+	}
+
+	private async start(): Promise<TokenChannel | undefined> {
+		try {
+			const channel = await openTokenChannel((request) => this.answer(request));
+			const bin = path.join(channel.privateDir, 'bin');
+			await fs.mkdir(bin, { mode: 0o700 });
+			const runtime = process.execPath;
+			const client = path.join(this.services.context.extensionPath, 'dist', 'tokenClient.js');
+			if (process.platform === 'win32') await fs.writeFile(path.join(bin, `${COMMAND_NAME}.cmd`), cmdScript(runtime, client));
+			else await fs.writeFile(path.join(bin, COMMAND_NAME), posixScript(runtime, client), { mode: 0o700 });
+			if (this.disposed || !this.services.config.terminalToken()) {
+				await channel.close();
+				return undefined;
+			}
+			const env = this.services.context.environmentVariableCollection;
+			// The address and nonce are good for this window only: never written to workspace storage.
+			env.persistent = false;
+			env.description = vscode.l10n.t('Adds the {0} command, which prints the live Telematics token. Any program run in the terminal can ask for it.', COMMAND_NAME);
+			// Again once shell integration has run: a login shell's start-up may set PATH afresh.
+			env.prepend('PATH', `${bin}${path.delimiter}`, { applyAtProcessCreation: true, applyAtShellIntegration: true });
+			env.replace(CHANNEL_ENV, channel.address);
+			env.replace(NONCE_ENV, channel.nonce);
+			this.services.log.info(`${COMMAND_NAME} is available in terminals opened from now on.`);
+			return channel;
+		} catch (error) {
+			this.services.log.warn(`Could not offer ${COMMAND_NAME} in terminals: ${error instanceof Error ? error.message : String(error)}`);
+			this.channel = undefined;
+			return undefined;
+		}
+	}
+
+	private async stop(): Promise<void> {
+		const running = this.channel;
+		this.channel = undefined;
+		this.services.context.environmentVariableCollection.clear();
+		await (await running)?.close();
+	}
+
+	/** One request from a terminal: the account's current token, refreshed first inside its refresh window. */
+	private async answer(request: TokenRequest): Promise<Reply> {
+		const t = vscode.l10n.t;
+		if (!vscode.workspace.isTrusted && !(await this.allowedInRestrictedMode())) {
+			return { ok: false, error: t('Not allowed in this folder, which is not trusted. Allow it when VS Code asks, or trust the folder.') };
+		}
+		const { store, scheduler, clock, config, log } = this.services;
+		const session = request.account === undefined
+			? store.active()
+			: store.list().find((s) => s.account.label === request.account || s.account.id === request.account);
+		if (!session) {
+			return { ok: false, error: request.account === undefined
+				? t('No Telematics account is logged in. Log in in VS Code (Telematics: Log In).')
+				: t('No logged-in Telematics account is called "{0}".', oneLine(request.account, 80)) };
+		}
+		const { id } = session.account;
+		if (session.tokens && session.state !== 'needsLogin' && clock.now() >= planRefreshAt(session.tokens, config.refreshBeforeExpiryMs())) {
+			// Inside the refresh window: refreshed first, as the scheduler allows (never a login).
+			await scheduler.refreshIfAllowed(id);
+		}
+		const current = store.get(id);
+		const tokens = current?.tokens;
+		if (!current || !tokens || current.state !== 'valid' || !isSafeToken(tokens.accessToken)) {
+			return { ok: false, error: t('The token of {0} has expired and could not be refreshed now. Refresh or log in again in VS Code.', current?.account.label ?? session.account.label) };
+		}
+		log.debug(`${COMMAND_NAME}: handed the token of "${current.account.label}" to a terminal.`);
+		return { ok: true, token: tokens.accessToken, expiresAt: tokens.expiresAt, label: current.account.label, serviceUrl: current.account.serviceUrl };
+	}
+
+	/** In an untrusted folder: allowed once by the person for this folder (asked once per window). */
+	private allowedInRestrictedMode(): Promise<boolean> {
+		const state = this.services.context.workspaceState;
+		if (state.get<boolean>(TERMINAL_ALLOWED_KEY) === true) return Promise.resolve(true);
+		this.restrictedAnswer ??= this.services.prompts.current.confirm(
+			vscode.l10n.t('A program in a terminal of this untrusted folder asks for the Telematics token.'),
+			vscode.l10n.t('{0} prints the live access token to whatever runs it there. Allow it for this folder? Trusting the folder allows it too.', COMMAND_NAME),
+			vscode.l10n.t('Allow for This Folder'),
+		).then(async (allowed) => {
+			if (allowed) await state.update(TERMINAL_ALLOWED_KEY, true);
+			return allowed;
+		});
+		return this.restrictedAnswer;
+	}
+}

@@ -1,0 +1,87 @@
+// The window's private channel for `telematics-token`: a Unix socket in a directory only the user can enter
+// (a named pipe with an unguessable name on Windows), answering one kind of request that carries the nonce.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { MAX_LINE_BYTES, parseRequest, replyLine, type Reply, type TokenRequest } from '../core/terminal/protocol';
+
+/** A client that has not sent its line by then is dropped; the answer may wait for a refresh. */
+const REQUEST_TIMEOUT_MS = 15_000;
+
+export interface TokenChannel {
+	/** The socket path or pipe name the command connects to. */
+	readonly address: string;
+	/** The random per-window secret every request must carry. */
+	readonly nonce: string;
+	/** A folder of this window's that only the user can enter (the socket and the command's scripts). */
+	readonly privateDir: string;
+	close(): Promise<void>;
+}
+
+/** Starts the channel; `answer` is asked for each request that carries the nonce. */
+export async function openTokenChannel(answer: (request: TokenRequest) => Promise<Reply>, platform: NodeJS.Platform = process.platform): Promise<TokenChannel> {
+	const nonce = randomBytes(32).toString('hex');
+	const expected = Buffer.from(nonce);
+	const matchesNonce = (given: string): boolean => {
+		const buffer = Buffer.from(given);
+		return buffer.length === expected.length && timingSafeEqual(buffer, expected);
+	};
+	// mkdtemp makes the directory 0700: nobody else can reach the socket inside it.
+	const privateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'telematics-token-'));
+	await fs.chmod(privateDir, 0o700);
+	const address = platform === 'win32'
+		? `\\\\.\\pipe\\telematics-token-${randomBytes(24).toString('hex')}`
+		: path.join(privateDir, 'channel.sock');
+	const sockets = new Set<Socket>();
+	const server: Server = createServer((socket) => {
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+		socket.setTimeout(REQUEST_TIMEOUT_MS, () => socket.destroy());
+		let received = '';
+		let answered = false;
+		const reply = (value: Reply): void => {
+			if (socket.destroyed) return;
+			socket.end(replyLine(value));
+		};
+		socket.on('error', () => socket.destroy());
+		socket.on('data', (chunk: Buffer) => {
+			if (answered) return;
+			received += chunk.toString('utf8');
+			if (Buffer.byteLength(received) > MAX_LINE_BYTES) {
+				answered = true;
+				return reply({ ok: false, error: 'request too long' });
+			}
+			const end = received.indexOf('\n');
+			if (end < 0) return;
+			answered = true;
+			const parsed = parseRequest(received.slice(0, end), matchesNonce);
+			if (!parsed.ok) return reply({ ok: false, error: parsed.error === 'refused' ? 'This terminal does not belong to this VS Code window.' : 'Not a request.' });
+			answer(parsed.request).then(reply, () => reply({ ok: false, error: 'The window could not answer.' }));
+		});
+	});
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(address, () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
+	let closing: Promise<void> | undefined;
+	return {
+		address,
+		nonce,
+		privateDir,
+		close(): Promise<void> {
+			closing ??= (async () => {
+				await new Promise<void>((resolve) => {
+					server.close(() => resolve());
+					for (const socket of sockets) socket.destroy();
+				});
+				await fs.rm(privateDir, { recursive: true, force: true });
+			})();
+			return closing;
+		},
+	};
+}

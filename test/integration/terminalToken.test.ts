@@ -1,0 +1,109 @@
+// `telematics-token` in a real VS Code: run as a terminal runs it (the PATH, channel and nonce from the
+// window's environment collection), logged in, across a refresh, for another account, and after logout.
+import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { CHANNEL_ENV, NONCE_ENV } from '../../src/core/terminal/protocol';
+import type { RiggedEmulator } from '../emulator/rig';
+import type { TestApi } from './testApi';
+import { logIn, settings, until, useEmulatorSuite } from './loginHelpers';
+
+/** The environment a terminal opened now gets: our collection applied to this process's. */
+function terminalEnvironment(collection: vscode.EnvironmentVariableCollection): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = { ...process.env };
+	collection.forEach((name, mutator) => {
+		const current = env[name] ?? '';
+		env[name] = mutator.type === vscode.EnvironmentVariableMutatorType.Prepend ? mutator.value + current
+			: mutator.type === vscode.EnvironmentVariableMutatorType.Append ? current + mutator.value
+				: mutator.value;
+	});
+	return env;
+}
+
+function inTerminal(command: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+	return new Promise((resolve) => {
+		execFile('/bin/sh', ['-c', command], { env, timeout: 20_000 }, (error, stdout, stderr) => {
+			resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+		});
+	});
+}
+
+describe('telematics-token in the terminals (real VS Code)', function () {
+	this.timeout(40_000);
+	let api: TestApi;
+	let emu: RiggedEmulator;
+	let collection: vscode.EnvironmentVariableCollection;
+
+	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true, accessTokenLifetimeSeconds: 7200, resetsSettings: ['terminalToken', 'autoRefresh'] }, (started) => ({ api, emu } = started));
+
+	before(async () => {
+		collection = api.services.context.environmentVariableCollection;
+		await until('the channel in the environment collection', () => collection.get(NONCE_ENV) !== undefined);
+	});
+
+	const token = (id: string) => api.services.store.get(id)!.tokens!.accessToken;
+
+	it('puts the command on the PATH and the channel in the terminal\'s environment, never the token, never persisted', async () => {
+		const session = await logIn(api, emu, 'user');
+		assert.equal(collection.persistent, false);
+		const path = collection.get('PATH');
+		assert.equal(path?.type, vscode.EnvironmentVariableMutatorType.Prepend);
+		assert.equal(path?.options.applyAtShellIntegration, true, 'again after a login shell resets PATH');
+		const values: string[] = [];
+		collection.forEach((_, mutator) => values.push(mutator.value));
+		assert.ok(values.every((v) => !v.includes(token(session.account.id))), 'no token in the collection');
+		const bin = path!.value.split(':')[0]!;
+		for (const file of fs.readdirSync(bin)) assert.ok(!fs.readFileSync(`${bin}/${file}`, 'utf8').includes('eyJ'), 'no token in the script');
+		assert.equal(process.env[CHANNEL_ENV], undefined, 'the extension host itself does not get it');
+	});
+
+	it('prints the live token, the header and JSON; the new one after a refresh; another account by label', async () => {
+		const user = await logIn(api, emu, 'user');
+		const env = terminalEnvironment(collection);
+		assert.deepEqual(await inTerminal('telematics-token', env), { code: 0, stdout: `${token(user.account.id)}\n`, stderr: '' });
+		await vscode.commands.executeCommand('telematicsAuth.refresh', { accountId: user.account.id });
+		const refreshed = token(user.account.id);
+		assert.notEqual(refreshed, user.tokens!.accessToken);
+		assert.equal((await inTerminal('telematics-token --header', env)).stdout, `Authorization: Bearer ${refreshed}\n`, 'the same terminal gets the new token');
+		const me = await inTerminal(`curl -s -H "$(telematics-token --header)" ${emu.url}/v1/Me`, env);
+		assert.match(me.stdout, /"Subject"/, `the emulator's protected resource answers: ${me.stdout}`);
+
+		const admin = await logIn(api, emu, 'admin');
+		assert.equal(api.services.store.active()?.account.id, admin.account.id);
+		const json = JSON.parse((await inTerminal(`telematics-token --json --account '${user.account.label}'`, env)).stdout) as Record<string, unknown>;
+		assert.deepEqual({ ...json, expiresAt: typeof json.expiresAt }, { token: refreshed, expiresAt: 'string', label: user.account.label, serviceUrl: emu.url });
+	});
+
+	it('a token inside its refresh window is refreshed first, by the scheduler, never by a login', async () => {
+		await settings().update('autoRefresh', false, vscode.ConfigurationTarget.Global);
+		emu.setAccessTokenLifetime(4);
+		const user = await logIn(api, emu, 'user');
+		const old = token(user.account.id);
+		await new Promise((resolve) => setTimeout(resolve, 2500)); // past half of its 4 s
+		emu.resetStats();
+		const printed = (await inTerminal('telematics-token', terminalEnvironment(collection))).stdout.trim();
+		assert.notEqual(printed, old);
+		assert.equal(printed, token(user.account.id));
+		assert.deepEqual({ refresh: emu.stats.refreshCalls, login: emu.stats.loginCalls }, { refresh: 1, login: 0 });
+		emu.setAccessTokenLifetime(7200);
+	});
+
+	it('logged out: nothing on stdout, a reason on stderr, a non-zero exit', async () => {
+		const user = await logIn(api, emu, 'user');
+		await api.services.store.remove(user.account.id);
+		const result = await inTerminal('telematics-token', terminalEnvironment(collection));
+		assert.deepEqual({ code: result.code, stdout: result.stdout }, { code: 1, stdout: '' });
+		assert.match(result.stderr, /No Telematics account is logged in/);
+	});
+
+	it('off with one setting: the collection is cleared and the channel closed', async () => {
+		const env = terminalEnvironment(collection);
+		await settings().update('terminalToken', false, vscode.ConfigurationTarget.Global);
+		await until('the collection to be cleared', () => collection.get(NONCE_ENV) === undefined);
+		const result = await inTerminal('telematics-token', env);
+		assert.notEqual(result.code, 0);
+		await settings().update('terminalToken', undefined, vscode.ConfigurationTarget.Global);
+		await until('the channel back', () => collection.get(NONCE_ENV) !== undefined);
+	});
+});

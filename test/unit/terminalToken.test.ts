@@ -1,0 +1,140 @@
+// `telematics-token` without VS Code: the protocol, the per-window scripts run by a real sh with hostile paths,
+// and the command against a real channel over a real socket (nonce, private directory, the window gone).
+import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as fc from 'fast-check';
+import { CHANNEL_ENV, formatAnswer, NONCE_ENV, parseArgs, parseReply, parseRequest, replyLine, requestLine, type Reply, type TokenRequest } from '../../src/core/terminal/protocol';
+import { posixScript } from '../../src/core/terminal/scripts';
+import { openTokenChannel, type TokenChannel } from '../../src/platform/tokenChannel';
+
+const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0ZXJtaW5hbCJ9.c2ln';
+const ANSWER = { token: TOKEN, expiresAt: Date.UTC(2030, 0, 1), label: 'Demo Driver', serviceUrl: 'http://127.0.0.1:8787' };
+const CLIENT = path.resolve(__dirname, '../../src/terminal/client.js');
+
+function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+	return new Promise((resolve) => {
+		execFile(file, args, { env, timeout: 20_000 }, (error, stdout, stderr) => {
+			resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+		});
+	});
+}
+
+describe('telematics-token: the protocol', () => {
+	const nonce = 'a'.repeat(64);
+	const same = (given: string) => given === nonce;
+
+	it('takes one kind of request, with the nonce, and nothing else', () => {
+		assert.deepEqual(parseRequest(requestLine(nonce).trim(), same), { ok: true, request: {} });
+		assert.deepEqual(parseRequest(requestLine(nonce, 'Demo Driver').trim(), same), { ok: true, request: { account: 'Demo Driver' } });
+		assert.deepEqual(parseRequest(requestLine('b'.repeat(64)).trim(), same), { ok: false, error: 'refused' });
+		for (const line of ['', 'null', '[]', '{"v":1}', `{"v":2,"nonce":"${nonce}"}`, `{"v":1,"nonce":"${nonce}","kind":"refresh"}`, `{"v":1,"nonce":"${nonce}","account":7}`, `{"v":1,"nonce":"${nonce}","account":""}`]) {
+			assert.equal(parseRequest(line, same).ok, false, line);
+		}
+	});
+
+	it('never prints what is not a token: a reply with anything else is a refusal (generated)', () => {
+		fc.assert(fc.property(fc.string({ unit: 'binary' }), (token) => {
+			const reply = parseReply(replyLine({ ok: true, ...ANSWER, token }).trim());
+			if (reply.ok) assert.equal(formatAnswer(reply, 'header'), `Authorization: Bearer ${token}\n`);
+			assert.equal(reply.ok, /^[A-Za-z0-9\-_.~+/=]+$/.test(token) && token.length <= 8192);
+		}), { numRuns: 500 });
+	});
+
+	it('prints the token, the header or JSON, one line each', () => {
+		assert.equal(formatAnswer(ANSWER, 'token'), `${TOKEN}\n`);
+		assert.equal(formatAnswer(ANSWER, 'header'), `Authorization: Bearer ${TOKEN}\n`);
+		assert.deepEqual(JSON.parse(formatAnswer(ANSWER, 'json')), { ...ANSWER, expiresAt: '2030-01-01T00:00:00.000Z' });
+		assert.equal(JSON.parse(formatAnswer({ ...ANSWER, expiresAt: 1e20 }, 'json')).expiresAt, null);
+	});
+
+	it('reads its command line', () => {
+		assert.deepEqual(parseArgs([]), { ok: true, args: { mode: 'token' } });
+		assert.deepEqual(parseArgs(['--header', '--account', 'Second Driver']), { ok: true, args: { mode: 'header', account: 'Second Driver' } });
+		assert.deepEqual(parseArgs(['--json', '--account=x']), { ok: true, args: { mode: 'json', account: 'x' } });
+		assert.deepEqual(parseArgs(['--help']), { ok: false, help: true });
+		for (const bad of [['--header', '--json'], ['--account'], ['-x'], ['token']]) assert.equal(parseArgs(bad).ok, false, bad.join(' '));
+	});
+});
+
+describe('telematics-token: the per-window script', () => {
+	it('runs the client on the given runtime with the arguments as typed, whatever the paths hold', async function () {
+		this.timeout(60_000);
+		const names = fc.sample(fc.constantFrom('plain', 'with space', "it's", '$(touch pwned)', '`id`', 'a"b', 'semi;colon', 'new\nline', '*glob?'), 12);
+		for (const name of names) {
+			const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'script-'));
+			try {
+				const holder = path.join(dir, name);
+				fs.mkdirSync(holder);
+				const client = path.join(holder, 'client.js');
+				fs.writeFileSync(client, 'process.stdout.write(JSON.stringify({ args: process.argv.slice(2), asNode: process.env.ELECTRON_RUN_AS_NODE }))');
+				const script = path.join(holder, 'telematics-token');
+				fs.writeFileSync(script, posixScript(process.execPath, client), { mode: 0o700 });
+				const result = await run(script, ['--account', 'Demo Driver', '$(id)'], { PATH: process.env.PATH });
+				assert.deepEqual(JSON.parse(result.stdout), { args: ['--account', 'Demo Driver', '$(id)'], asNode: '1' }, name);
+				assert.deepEqual(fs.readdirSync(dir).filter((f) => f === 'pwned'), []);
+				assert.equal(fs.existsSync(path.join(process.cwd(), 'pwned')), false);
+			} finally {
+				fs.rmSync(dir, { recursive: true, force: true });
+			}
+		}
+	});
+});
+
+describe('telematics-token: the command against a real channel', function () {
+	this.timeout(30_000);
+	let channel: TokenChannel;
+	let reply: Reply;
+	const asked: TokenRequest[] = [];
+	const env = () => ({ PATH: process.env.PATH, [CHANNEL_ENV]: channel.address, [NONCE_ENV]: channel.nonce });
+
+	beforeEach(async () => {
+		reply = { ok: true, ...ANSWER };
+		asked.length = 0;
+		channel = await openTokenChannel(async (request) => {
+			asked.push(request);
+			return reply;
+		});
+	});
+	afterEach(() => channel.close());
+
+	it('prints the live token, the header or JSON for the account asked', async () => {
+		assert.deepEqual(await run(process.execPath, [CLIENT], env()), { code: 0, stdout: `${TOKEN}\n`, stderr: '' });
+		assert.equal((await run(process.execPath, [CLIENT, '--header'], env())).stdout, `Authorization: Bearer ${TOKEN}\n`);
+		const json = await run(process.execPath, [CLIENT, '--json', '--account', 'Second Driver'], env());
+		assert.equal(JSON.parse(json.stdout).label, 'Demo Driver');
+		assert.deepEqual(asked, [{}, {}, { account: 'Second Driver' }]);
+	});
+
+	it('logged out: nothing on stdout, one line on stderr, exit 1', async () => {
+		reply = { ok: false, error: 'No Telematics account is logged in.\nLog in.' };
+		assert.deepEqual(await run(process.execPath, [CLIENT], env()), { code: 1, stdout: '', stderr: 'telematics-token: No Telematics account is logged in. Log in.\n' });
+	});
+
+	it('a wrong nonce gets nothing and the window is not asked', async () => {
+		const result = await run(process.execPath, [CLIENT], { ...env(), [NONCE_ENV]: 'f'.repeat(64) });
+		assert.equal(result.code, 1);
+		assert.equal(result.stdout, '');
+		assert.match(result.stderr, /does not belong to this VS Code window/);
+		assert.deepEqual(asked, []);
+	});
+
+	it('lives in a directory only the user can enter, and is gone with the window: exit 3', async () => {
+		if (process.platform !== 'win32') assert.equal(fs.statSync(channel.privateDir).mode & 0o777, 0o700);
+		await channel.close();
+		assert.equal(fs.existsSync(channel.privateDir), false);
+		const gone = await run(process.execPath, [CLIENT], env());
+		assert.deepEqual({ code: gone.code, stdout: gone.stdout }, { code: 3, stdout: '' });
+		assert.match(gone.stderr, /window of this terminal is gone/);
+		const outside = await run(process.execPath, [CLIENT], { PATH: process.env.PATH });
+		assert.equal(outside.code, 3);
+	});
+
+	it('a wrong command line says so on stderr: exit 2', async () => {
+		const result = await run(process.execPath, [CLIENT, '--json', '--header'], env());
+		assert.deepEqual({ code: result.code, stdout: result.stdout }, { code: 2, stdout: '' });
+		assert.deepEqual(asked, []);
+	});
+});
