@@ -1,0 +1,60 @@
+// A person types `telematics-token` into a real integrated terminal (code-server's node-pty, a login bash):
+// the live token, and after the automatic refresh the new one in the same terminal, accepted by the service.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DEMO_USERS } from '../emulator/rig';
+import { makeTempDir } from '../host/codeServer';
+import { logInAsUser, startE2e, type E2eEnvironment } from './environment';
+import { waitFor } from './workbench';
+
+const USER = DEMO_USERS[0]!;
+
+describe('telematics-token in a real terminal (real VS Code in Chromium)', function () {
+	this.timeout(180_000);
+	let env: E2eEnvironment;
+	let out: string;
+
+	before(async function () {
+		env = await startE2e({ emulator: { accessTokenLifetimeSeconds: 40 } });
+		await logInAsUser(env.workbench, USER);
+		await env.workbench.waitForStatus(new RegExp(USER.name!));
+		out = makeTempDir('terminal-out');
+	});
+
+	after(async function () {
+		await env?.close();
+	});
+
+	/** Types `command` into the focused terminal and waits for the file it writes. */
+	async function typeInTerminal(command: string, file: string): Promise<string> {
+		const page = env.workbench.page;
+		await page.keyboard.press('Control+C');
+		await page.waitForTimeout(500); // bash draws its new prompt; a key typed meanwhile can be lost
+		// A leading space: harmless if the shell drops it, and keeps the line out of bash's history.
+		await page.keyboard.type(` ${command}\n`);
+		return waitFor(`${path.basename(file)} from the terminal`, async () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''), (text) => text.endsWith('\n'), 30_000);
+	}
+
+	/** What the emulator's protected resource answers to `header` (an `Authorization: Bearer …` line). */
+	async function statusWith(header: string): Promise<number> {
+		const [name, value] = header.trim().split(/:\s*/, 2) as [string, string];
+		return (await fetch(`${env.emulator.url}/v1/Me`, { headers: { [name]: value } })).status;
+	}
+
+	it('prints the live token in a terminal opened after the extension started, and the refreshed one in the same terminal', async () => {
+		const wb = env.workbench;
+		await wb.runCommand('Terminal: Create New Terminal');
+		await wb.page.locator('.terminal-wrapper.active .xterm').first().waitFor({ state: 'visible', timeout: 30_000 });
+		await wb.page.waitForTimeout(2000); // the login shell starts
+		const first = await typeInTerminal(`telematics-token --header > ${out}/first.txt 2>&1`, path.join(out, 'first.txt'));
+		assert.match(first, /^Authorization: Bearer eyJ[\w-]+\.[\w-]+\.[\w-]*\n$/);
+		assert.equal(await statusWith(first), 200, 'the service accepts the printed header');
+
+		// 40 s tokens are refreshed at half their life; the terminal stays open.
+		await waitFor('the automatic refresh', async () => env.emulator.stats.requests.filter((r) => r.path.toLowerCase() === '/v1/auth/refreshtoken' && r.status === 200).length, (n) => n >= 1, 60_000);
+		const second = await typeInTerminal(`telematics-token --header > ${out}/second.txt 2>&1`, path.join(out, 'second.txt'));
+		assert.notEqual(second, first, 'the same terminal prints the new token');
+		assert.equal(await statusWith(second), 200, `the service accepts the refreshed one: ${second.slice(0, 40)}`);
+	});
+});
