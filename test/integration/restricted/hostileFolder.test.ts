@@ -5,6 +5,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RiggedEmulator } from '../../emulator/rig';
+import { execFile } from 'node:child_process';
+import { CHANNEL_ENV, NONCE_ENV } from '../../../src/core/terminal/protocol';
+import { TERMINAL_ALLOWED_KEY } from '../../../src/features/terminal/terminalToken';
 import { HOSTILE_ENV, hostileFolderFacts, type HostileFolder } from '../../support/hostileFolder';
 import { logIn, ScriptedPrompter, settings, until, useEmulatorSuite } from '../loginHelpers';
 import type { TestApi } from '../testApi';
@@ -80,6 +83,28 @@ describe('A hostile folder in Restricted Mode (real VS Code, workspace trust on)
 		const again = new ScriptedPrompter([]);
 		await insertIntoRequest(again);
 		assert.deepEqual(again.trackedAsked, ['untrusted:true']);
+		assertFolderGotNothing();
+	});
+
+	it('telematics-token answers in an untrusted folder only after the person allowed it for the folder, once', async () => {
+		const session = await logIn(api, emu, 'user');
+		const collection = api.services.context.environmentVariableCollection;
+		await until('the channel in the environment collection', () => collection.get(NONCE_ENV) !== undefined);
+		const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${collection.get('PATH')!.value}${process.env.PATH ?? ''}`, [CHANNEL_ENV]: collection.get(CHANNEL_ENV)!.value, [NONCE_ENV]: collection.get(NONCE_ENV)!.value };
+		const run = () => new Promise<{ code: number; stdout: string }>((resolve) => {
+			execFile('/bin/sh', ['-c', 'telematics-token'], { env, timeout: 20_000 }, (error, stdout) => resolve({ code: error ? Number(error.code) : 0, stdout }));
+		});
+		const declining = new ScriptedPrompter([], 'user', false);
+		api.setPrompter(declining);
+		assert.deepEqual(await run(), { code: 1, stdout: '' });
+		assert.equal(declining.confirmations.length, 1);
+		assert.match(declining.confirmations[0]!, /untrusted folder asks for the Telematics token/);
+		assert.deepEqual(await run(), { code: 1, stdout: '' }, 'declined: not asked again in this window');
+		assert.equal(declining.confirmations.length, 1);
+		await api.services.context.workspaceState.update(TERMINAL_ALLOWED_KEY, true); // as "Allow for This Folder" stores it
+		const token = api.services.store.get(session.account.id)!.tokens!.accessToken;
+		assert.deepEqual(await run(), { code: 0, stdout: `${token}\n` });
+		await api.services.context.workspaceState.update(TERMINAL_ALLOWED_KEY, undefined);
 		assertFolderGotNothing();
 	});
 });
