@@ -56,6 +56,10 @@ async function runPass(suite: IntegrationSuite): Promise<number> {
 	const started = Date.now();
 	const serverStarted = Date.now();
 	const hostile = suite === 'restricted' ? path.join(makeTempDir('hostile'), 'outside') : undefined;
+	// REST Client itself (built from its MIT source, ../shared/tools), with a home of its own: it writes
+	// every request it sends, headers included, to ~/.rest-client/history.json.
+	const restClient = path.resolve(projectRoot, '..', 'shared', 'tools', 'rest-client-0.25.0.vsix');
+	if (suite === 'trusted' && !fs.existsSync(restClient)) throw new Error(`${restClient} is missing: the REST Client tests send requests with it.`);
 	const outputFile = path.join(makeTempDir('itest'), 'mocha.log');
 	fs.writeFileSync(outputFile, '');
 	const mochaOutput = follow(outputFile, (line) => console.log(line));
@@ -72,8 +76,9 @@ async function runPass(suite: IntegrationSuite): Promise<number> {
 			HTTPS_PROXY: undefined, https_proxy: undefined, HTTP_PROXY: undefined, http_proxy: undefined,
 			...(process.env.TELEMATICS_TEST_GREP ? { TELEMATICS_TEST_GREP: process.env.TELEMATICS_TEST_GREP } : {}),
 			[SUITE_ENV]: suite,
-			...(hostile ? { [HOSTILE_ENV]: hostile } : {}),
+			...(hostile ? { [HOSTILE_ENV]: hostile } : { HOME: makeTempDir('home') }),
 		},
+		...(suite === 'trusted' ? { installExtensions: [restClient] } : {}),
 		...(hostile ? { restrictedMode: true, prepareWorkspace: (workspace: string) => plantHostileFolder(workspace, hostile) } : {}),
 		onOutput: verbose ? (line) => console.log(`[server] ${line}`) : undefined,
 	});
