@@ -5,6 +5,7 @@ import { benchActivationVsTrivial } from './activationVsTrivial';
 import { benchStartupProfile } from './startupProfile';
 import { benchHttpsLogin, benchLogin } from './loginBench';
 import { benchTimer } from './timerBench';
+import { benchTerminalToken } from './terminalBench';
 import { withinTarget, type BenchRow } from './types';
 
 type Bench = { name: string; run: () => Promise<BenchRow[]> | BenchRow[] };
@@ -52,6 +53,7 @@ async function hostileFolderBench(): Promise<BenchRow[]> {
 const BENCHES: Bench[] = [
 	{ name: 'hostile service (fuzz)', run: hostileBench },
 	{ name: 'hostile folder (fuzz)', run: hostileFolderBench },
+	{ name: 'telematics-token in the terminal', run: benchTerminalToken },
 	{ name: 'activation bundle size', run: benchBundleSize },
 	{ name: 'activation time (real VS Code)', run: benchActivation },
 	{ name: 'activation against a trivial extension (VSIX)', run: benchActivationVsTrivial },
