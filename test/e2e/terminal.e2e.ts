@@ -10,6 +10,17 @@ import { waitFor } from './workbench';
 
 const USER = DEMO_USERS[0]!;
 
+/** Files under `root` whose bytes contain `text`. */
+function filesHolding(root: string, text: string): string[] {
+	const found: string[] = [];
+	for (const entry of fs.readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+		const file = path.join(root, entry);
+		const stat = fs.lstatSync(file);
+		if (stat.isFile() && stat.size < 50_000_000 && fs.readFileSync(file).includes(text)) found.push(file);
+	}
+	return found;
+}
+
 describe('telematics-token in a real terminal (real VS Code in Chromium)', function () {
 	this.timeout(180_000);
 	let env: E2eEnvironment;
@@ -56,5 +67,11 @@ describe('telematics-token in a real terminal (real VS Code in Chromium)', funct
 		const second = await typeInTerminal(`telematics-token --header > ${out}/second.txt 2>&1`, path.join(out, 'second.txt'));
 		assert.notEqual(second, first, 'the same terminal prints the new token');
 		assert.equal(await statusWith(second), 200, `the service accepts the refreshed one: ${second.slice(0, 40)}`);
+
+		// Nothing of VS Code's or the workspace's holds a token because of it.
+		for (const header of [first, second]) {
+			const token = header.trim().split(' ').at(-1)!;
+			for (const root of [env.server.workspace, env.server.userDataDir]) assert.deepEqual(filesHolding(root, token), [], `${root} holds the token`);
+		}
 	});
 });
