@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { RiggedEmulator } from '../emulator/rig';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from './testApi';
-import { lastError, logIn, ScriptedPrompter, storedSecret, until, useEmulatorSuite, userCredentials } from './loginHelpers';
+import { lastError, logIn, ourLenses, ScriptedPrompter, storedSecret, until, useEmulatorSuite, userCredentials } from './loginHelpers';
 
 /** How VS Code finds links in a notification's message (its linkedText parser). */
 const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;
@@ -123,7 +123,7 @@ describe('A hostile or broken service (real VS Code)', () => {
 		const position = editor.document.positionAt(editor.document.getText().indexOf('eyJ') + 5);
 		const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position);
 		assert.ok(hovers.length > 0, 'the hover shows');
-		const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+		const lenses = ourLenses(await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri));
 		assert.ok(lenses.length > 0, 'the lens shows');
 		assert.ok(!api.logLines().some((l) => /RangeError|Invalid time value/.test(l)), 'nothing threw');
 		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');

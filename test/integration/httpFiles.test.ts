@@ -12,7 +12,7 @@ import { decodeClaims } from '../../src/core/sessions/token';
 import type { TestApi } from './testApi';
 import { gitExposure, TRACKED_WARNING_KEY } from '../../src/features/restFiles/gitTracked';
 import type { TrackedFileAnswer } from '../../src/core/models/prompter';
-import { logIn, ScriptedPrompter, settings, useEmulatorSuite } from './loginHelpers';
+import { logIn, ScriptedPrompter, settings, useEmulatorSuite, ourLenses } from './loginHelpers';
 
 /** A token shaped like `base`'s (same sub, iss, instanceId) that expired `minutesAgo` minutes ago. Not signed: it only has to be read. */
 function staleTokenLike(base: string, minutesAgo: number): string {
@@ -282,7 +282,7 @@ describe('REST files (real VS Code)', function () {
 		it('CodeLens says whose token it is, when it expires, and offers Update', async () => {
 			const editor = await openHttp(file);
 			const label = admin.account.label;
-			const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri);
+			const lenses = ourLenses(await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri));
 			const titles = lenses.map((l) => `${l.range.start.line}: ${l.command?.title}`);
 			assert.deepEqual(titles.map((t) => t.replace(/(\d{4}-\d\d-\d\d )?\d\d:\d\d \(in [^)]+\)/, 'HH:MM (in …)')), [
 				`0: $(warning) ${label} · expired 12 min ago`,
@@ -298,7 +298,7 @@ describe('REST files (real VS Code)', function () {
 		it('no CodeLens when the setting is off', async () => {
 			await settings().update('codeLens.enabled', false, vscode.ConfigurationTarget.Global);
 			const editor = await openHttp(file);
-			const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri);
+			const lenses = ourLenses(await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri));
 			assert.deepEqual(lenses, []);
 		});
 

@@ -185,3 +185,8 @@ export async function until<T>(what: string, probe: () => T | undefined | null |
 		await new Promise((resolve) => setTimeout(resolve, 50));
 	}
 }
+
+/** Our lenses only: REST Client, installed beside us in the test host, adds its own (Send Request, references). */
+export function ourLenses(lenses: readonly vscode.CodeLens[]): vscode.CodeLens[] {
+	return lenses.filter((l) => l.command?.command === '' || l.command?.command.startsWith('telematicsAuth.'));
+}

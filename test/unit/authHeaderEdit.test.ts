@@ -197,6 +197,16 @@ describe('planAuthEdit: variable style', () => {
 			expected: '@telematicsToken = NEW\n\n###\n# Trips API\n\n# @name trips\nGET https://x/v1\nAuthorization: Bearer {{telematicsToken}}\n',
 		},
 		{
+			name: 'a leading region with request metadata only (# @name): the variable gets a region of its own above it',
+			input: '# @name login\n\n###\nGET https://x/v1|\n',
+			expected: '@telematicsToken = NEW\n\n###\n# @name login\n\n###\nGET https://x/v1\nAuthorization: Bearer {{telematicsToken}}\n',
+		},
+		{
+			name: 'a method line after a blank line is its own request (httpYac): the header goes into the one under the cursor',
+			input: '@host = https://x\n\n###\nGET {{host}}/one\n\nGET {{host}}/two|\n',
+			expected: '@host = https://x\n@telematicsToken = NEW\n\n###\nGET {{host}}/one\n\nGET {{host}}/two\nAuthorization: Bearer {{telematicsToken}}\n',
+		},
+		{
 			name: 'a file opening with ### keeps it after the variable',
 			input: '### trips\nGET https://x/v1|\n',
 			expected: '@telematicsToken = NEW\n\n### trips\nGET https://x/v1\nAuthorization: Bearer {{telematicsToken}}\n',

@@ -23,7 +23,8 @@ interface OracleRequest {
 
 /**
  * The oracle: a reading of the format independent of src/httpFiles. Regions are cut at lines
- * starting with `###`. In a region, everything before the request is skipped: blank lines,
+ * starting with `###`, and, as httpYac reads them, at a method line after a blank line once the
+ * region has a request. In a region, everything before the request is skipped: blank lines,
  * `#` and `//` comments, `@` lines, `import`/`run` directives, `< file` script lines, and the
  * multi-line parts `< {% … %}`, `{{ … }}`, `/* … *\/` and GraphQL `fragment … ` up to a blank
  * line. The request line is the first remaining line with a method word or a scheme or a
@@ -31,6 +32,8 @@ interface OracleRequest {
  * have no `name:`; headers follow until a blank line or a line that is not `name: value`
  * (comments inside are allowed).
  */
+const METHOD = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|CONNECT|GRAPHQL|GRPC|WS|WSS|SSE|MQTT|AMQP|PROPFIND)\s+\S/i;
+
 function oracle(text: string): OracleRequest[] {
 	const lines = text.split(/\r\n|\n|\r/);
 	const out: OracleRequest[] = [];
@@ -47,7 +50,7 @@ function oracle(text: string): OracleRequest[] {
 				while (k < end && !stop(lines[k]!)) k++;
 				return k;
 			};
-			if (t === '' || t.startsWith('#') || t.startsWith('//') || t.startsWith('@') || /^(import|run)\s/.test(t) || /^<\s+[^{]/.test(t)) { j++; continue; }
+			if (t === '' || t.startsWith('#') || t.startsWith('//') || t.startsWith('@') || /^(import|run)\s/.test(t) || /^proto\s*</.test(t) || /^<\s+[^{]/.test(t)) { j++; continue; }
 			if (t.startsWith('<') && t.includes('{%')) { j = skipTo((s) => s.includes('%}'), j) + 1; continue; }
 			if (t.startsWith('/*')) { j = skipTo((s) => s.includes('*/'), j) + 1; continue; }
 			if (t.startsWith('{{') && !/^\{\{[^{}\s]+\}\}\S*[/?:]/.test(t)) {
@@ -55,23 +58,35 @@ function oracle(text: string): OracleRequest[] {
 				continue;
 			}
 			if (/^fragment\s/i.test(t)) { j = skipTo((s) => s.trim() === '', j); continue; }
-			if (/^[A-Za-z]+\s+\S/.test(t) && /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|CONNECT|GRAPHQL|GRPC|WS|WSS|SSE|MQTT|AMQP|PROPFIND)\s/i.test(t)) { found = j; break; }
+			if (/^[A-Za-z]+\s+\S/.test(t) && METHOD.test(t)) { found = j; break; }
 			if (/^(https?|wss?|grpcs?):\/\//i.test(t) || /^\{\{[^{}\s]+\}\}\S*[/?:]/.test(t) || /^\/\S/.test(t)) { found = j; break; }
 			break; // anything else: no request in this region
 		}
 		if (found >= 0) {
 			let targetEnd = found;
-			while (targetEnd + 1 < end && (/^\s*[?&]/.test(lines[targetEnd + 1]!) || (/^[ \t]+\S/.test(lines[targetEnd + 1]!) && !/^\s*[\w!#$%&'*+.^`|~-]+\s*:/.test(lines[targetEnd + 1]!)))) targetEnd++;
+			while (targetEnd + 1 < end && (/^\s*(\?(?!\?)|&)/.test(lines[targetEnd + 1]!) || (/^[ \t]+\S/.test(lines[targetEnd + 1]!) && !/^\s*[\w!#$%&'*+.^`|~-]+\s*:/.test(lines[targetEnd + 1]!)))) targetEnd++;
 			let headerEnd = targetEnd + 1;
 			let auth: OracleRequest['auth'];
 			while (headerEnd < end) {
 				const l = lines[headerEnd]!;
 				if (l.trim() === '') break;
-				if (/^\s*(#|\/\/)/.test(l)) { headerEnd++; continue; }
+				if (/^\s*(#|\/\/)/.test(l) || /^\s*\.\.\.[A-Za-z_$][\w$.]*\s*$/.test(l)) { headerEnd++; continue; }
 				const m = /^\s*([\w!#$%&'*+.^`|~-]+)\s*:\s?(.*)$/.exec(l);
 				if (!m) break;
 				if (m[1]!.toLowerCase() === 'authorization' && !auth) auth = { line: headerEnd, value: m[2]!.trim() };
 				headerEnd++;
+			}
+			// httpYac's reading: a method line right after the header section, or after a blank line, starts the
+			// next request; not inside a multipart body (an OData batch), which holds request lines of its own.
+			const multipart = lines.slice(targetEnd + 1, headerEnd).some((l) => /^\s*content-type\s*:\s*multipart\//i.test(l));
+			if (multipart) { /* the body stays whole */ } else if (headerEnd < end && METHOD.test(lines[headerEnd]!.trim())) end = headerEnd;
+			else {
+				for (let k = found + 2; k < end; k++) {
+					if (lines[k - 1]!.trim() === '' && METHOD.test(lines[k]!.trim())) {
+						end = k;
+						break;
+					}
+				}
 			}
 			out.push({ line: found, targetEnd, headerEnd, ...(auth && { auth }) });
 		}

@@ -8,14 +8,15 @@ export const DEFAULT_TOKEN_VARIABLE = 'telematicsToken';
 
 /**
  * The edits that make `@name = value` true where REST Client, httpYac and the JetBrains client
- * all read it as file-wide: in a region that holds no request (httpYac scopes a variable in a
- * request's region to that request). Updated in place when it already lives in such a region;
+ * all read it as file-wide: in a region that holds no request and no request metadata (httpYac
+ * scopes a variable in a request's region to that request). Updated in place when it already lives in such a region;
  * otherwise added to the leading region, which gets its own `###` when the first request
  * shares it; a definition inside a request's region moves there. None when it already is.
  */
 export function planFileVariable(file: ParsedFile, name: string, value: string): TextEdit[] {
 	requireSafeToken(value, `@${name}`);
-	const requestBlocks = new Set(file.requests.map((r) => r.blockStart));
+	// A region with per-request metadata (`# @name`, `// @no-log`) is one httpYac may scope to a request: ours never shares one.
+	const requestBlocks = new Set([...file.requests.map((r) => r.blockStart), ...file.blocks.filter(([first, last]) => hasMetadata(file, first, last)).map(([first]) => first)]);
 	const blockOf = (line: number) => file.blocks.find(([first, last]) => first <= line && line <= last)![0];
 	const existing = file.variables.find((v) => v.name === name);
 	if (existing && !requestBlocks.has(blockOf(existing.line))) {
@@ -37,6 +38,12 @@ export function planFileVariable(file: ParsedFile, name: string, value: string):
 	if (anchor === undefined) edits.push({ start: 0, end: 0, newText: definition + file.eol });
 	else edits.push({ start: file.lines[anchor]!.end, end: file.lines[anchor]!.end, newText: file.eol + definition });
 	return edits;
+}
+
+/** Whether lines `first`..`last` hold an httpYac/JetBrains metadata comment (`# @name`, `// @no-redirect`). */
+function hasMetadata(file: ParsedFile, first: number, last: number): boolean {
+	for (let i = first; i <= last; i++) if (/^\s*(#|\/\/)\s*@/.test(file.lines[i]!.text)) return true;
+	return false;
 }
 
 /**

@@ -1,5 +1,5 @@
-// Reads a REST file (.http/.rest, as REST Client and httpYac write them) into requests: where each
-// request line, its headers and its file variables are. Bodies and response handlers are left alone.
+// Reads a REST file (.http/.rest, as REST Client and httpYac write them) into requests: where each request line,
+// its headers and its file variables are; a method line where a body would start begins a request, as in httpYac.
 
 export interface Line {
 	/** Offset of the first character. */
@@ -55,7 +55,10 @@ const SEPARATOR = /^###/;
 const COMMENT = /^\s*(#|\/\/)/;
 const BLANK = /^\s*$/;
 const VARIABLE = /^\s*@([A-Za-z_][\w.-]*)\s*=\s*/;
-const CONTINUATION = /^\s*[?&]/;
+/** A query line continuing the target: `?…` or `&…`, not httpYac's `?? assertion`. */
+const CONTINUATION = /^\s*(\?(?!\?)|&)/;
+/** httpYac's header spread, `...defaultHeaders`: part of the header section, not a header. */
+const SPREAD = /^\s*\.\.\.[A-Za-z_$][\w$.]*\s*$/;
 /** Indented lines right after the request line continue its target (JetBrains), unless they are headers. */
 const INDENTED = /^[ \t]+\S/;
 /**
@@ -64,8 +67,8 @@ const INDENTED = /^[ \t]+\S/;
  */
 const METHOD_LINE = /^\s*(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|CONNECT|PROPFIND|PROPPATCH|MKCOL|COPY|MOVE|LOCK|UNLOCK|SEARCH|REPORT|GRAPHQL|GRPC|WS|WSS|WEBSOCKET|SSE|MQTT|AMQP|RABBITMQ)[ \t]+\S/i;
 const URL_LINE = /^\s*((https?|wss?|grpcs?):\/\/\S|\{\{[^{}\s]+\}\}\S*(\/|\?|:\d)|(localhost|[\w-]+(\.[\w-]+)+)(:\d+)?(\/\S*)?\s*(HTTP\/[\d.]+)?\s*$|\/\S)/i;
-/** One-line directives before a request: `@xpath_ns …` and other `@` lines, kulala's `import`/`run`. */
-const DIRECTIVE = /^\s*(@\S|import\s|run\s)/;
+/** One-line directives before a request: `@xpath_ns …` and other `@` lines, kulala's `import`/`run`, httpYac's `proto <`. */
+const DIRECTIVE = /^\s*(@\S|import\s|run\s|proto\s*<)/;
 /** A pre-request script file: `< ./script.js` (before the request line only; after it, a body file). */
 const SCRIPT_FILE = /^\s*<\s+\S/;
 /** A header line: a token name (RFC 9110 tchar), a colon, a value. */
@@ -124,12 +127,37 @@ export function parseLayout(text: string): Layout {
 	let blockStart = 0;
 	for (let i = 1; i < lines.length; i++) {
 		if (lines[i]!.text.charCodeAt(0) === 35 && SEPARATOR.test(lines[i]!.text)) {
-			blocks.push([blockStart, i - 1]);
+			blocks.push(...splitAtRequestLines(lines, [blockStart, i - 1]));
 			blockStart = i;
 		}
 	}
-	blocks.push([blockStart, lines.length - 1]);
+	blocks.push(...splitAtRequestLines(lines, [blockStart, lines.length - 1]));
 	return { lines, eol: eolOf(lines), blocks };
+}
+
+/**
+ * A `###` block cut where httpYac starts another request: at a method line after a blank line,
+ * once the block already holds a request (where REST Client would read a body). A body that is
+ * itself a request line is never what the author meant, so this costs REST Client users nothing;
+ * text after a blank line that is not a method line stays the body, as both read it.
+ */
+function splitAtRequestLines(lines: readonly Line[], [first, last]: [number, number]): Array<[number, number]> {
+	const out: Array<[number, number]> = [];
+	let start = first;
+	for (let j = first + 1; j <= last; j++) {
+		if (!METHOD_LINE.test(lines[j]!.text)) continue;
+		const request = parseBlock(lines, [start, j - 1]).request;
+		if (!request) continue;
+		// A multipart body (an OData batch) holds request lines of its own: httpYac leaves it whole.
+		if (request.headers.some((h) => h.name.toLowerCase() === 'content-type' && /^multipart\//i.test(h.value))) continue;
+		// After a blank line where a body would start, or right where the header section ends.
+		const headersEnd = Math.max(request.urlEndLine, ...request.headers.map((h) => h.line), ...spreadLines(lines, request, j - 1));
+		if (!(BLANK.test(lines[j - 1]!.text) && request.requestLine < j - 1) && headersEnd !== j - 1) continue;
+		out.push([start, j - 1]);
+		start = j;
+	}
+	out.push([start, last]);
+	return out;
 }
 
 /** Whether `text` can be a request line: it starts with a method or looks like a URL. */
@@ -158,6 +186,18 @@ function skipPart(lines: readonly Line[], i: number, last: number): number | und
 	}
 	if (/^fragment\s/i.test(trimmed)) return until((t) => BLANK.test(t));
 	return undefined;
+}
+
+/** Comment and `...spread` lines of a request's header section (they are not headers). */
+function spreadLines(lines: readonly Line[], request: ParsedRequest, last: number): number[] {
+	const found: number[] = [];
+	for (let h = request.urlEndLine + 1; h <= last; h++) {
+		const text = lines[h]!.text;
+		if (BLANK.test(text)) break;
+		if (COMMENT.test(text) || SPREAD.test(text)) found.push(h);
+		else if (!HEADER.test(text)) break;
+	}
+	return found;
 }
 
 /** One block's request (if it has one) and the file variables before its request line. */
@@ -194,7 +234,7 @@ export function parseBlock(lines: readonly Line[], [first, last]: [number, numbe
 	for (let h = urlEndLine + 1; h <= last; h++) {
 		const lineText = lines[h]!.text;
 		if (BLANK.test(lineText)) break;
-		if (COMMENT.test(lineText)) continue;
+		if (COMMENT.test(lineText) || SPREAD.test(lineText)) continue;
 		const match = HEADER.exec(lineText);
 		if (!match) break;
 		headers.push({ line: h, indent: match[1]!, name: match[2]!, value: match[3]!.trim() });
