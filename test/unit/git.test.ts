@@ -21,6 +21,16 @@ function sandbox(): { base: string; folder: string; marker: string; dispose(): v
 	return { base, folder, marker: path.join(base, 'PROGRAM-RAN'), dispose: () => fs.rmSync(base, { recursive: true, force: true }) };
 }
 
+/** Runs `body` in a fresh sandbox and removes it afterwards, whatever happens. */
+async function inSandbox(body: (s: ReturnType<typeof sandbox>) => Promise<void> | void): Promise<void> {
+	const s = sandbox();
+	try {
+		await body(s);
+	} finally {
+		s.dispose();
+	}
+}
+
 /** A repository in `dir` with `tracked.http` committed and `.env` ignored. */
 function repository(dir: string): void {
 	sh(dir, 'init', '-q', '.');
@@ -47,20 +57,17 @@ describe('git asked about a hostile folder', function () {
 	});
 
 	it('answers tracked, ignored, not ignored and none for an honest repository', async () => {
-		const s = sandbox();
-		try {
-			repository(s.folder);
-			fs.mkdirSync(path.join(s.folder, 'api'));
-			assert.equal(await askGit(path.join(s.folder, 'tracked.http'), s.folder, GIT), 'tracked');
-			assert.equal(await askGit(path.join(s.folder, '.env'), s.folder, GIT), 'ignored');
-			assert.equal(await askGit(path.join(s.folder, 'api', 'new.http'), s.folder, GIT), 'notIgnored');
-			assert.equal(await askGit(path.join(s.folder, '-n weird [*].http'), s.folder, GIT), 'notIgnored');
-			const plain = path.join(s.base, 'plain');
-			fs.mkdirSync(plain);
-			assert.equal(await askGit(path.join(plain, 'a.http'), plain, GIT), 'none');
-		} finally {
-			s.dispose();
-		}
+		await inSandbox(async (s) => {
+		repository(s.folder);
+		fs.mkdirSync(path.join(s.folder, 'api'));
+		assert.equal(await askGit(path.join(s.folder, 'tracked.http'), s.folder, GIT), 'tracked');
+		assert.equal(await askGit(path.join(s.folder, '.env'), s.folder, GIT), 'ignored');
+		assert.equal(await askGit(path.join(s.folder, 'api', 'new.http'), s.folder, GIT), 'notIgnored');
+		assert.equal(await askGit(path.join(s.folder, '-n weird [*].http'), s.folder, GIT), 'notIgnored');
+		const plain = path.join(s.base, 'plain');
+		fs.mkdirSync(plain);
+		assert.equal(await askGit(path.join(plain, 'a.http'), plain, GIT), 'none');
+		});
 	});
 
 	const hostileConfigs: [string, (s: { folder: string; base: string; marker: string }) => void][] = [
@@ -103,146 +110,116 @@ describe('git asked about a hostile folder', function () {
 
 	for (const [name, plant] of hostileConfigs) {
 		it(`runs no program and answers right when ${name}`, async () => {
-			const s = sandbox();
-			try {
-				repository(s.folder);
-				plant(s);
-				// The planted config does run a program for plain git: the test would catch it.
-				assert.equal(await askGit(path.join(s.folder, 'tracked.http'), s.folder, GIT), 'tracked');
-				assert.equal(await askGit(path.join(s.folder, '.env'), s.folder, GIT), 'ignored');
-				assert.equal(await askGit(path.join(s.folder, 'new.http'), s.folder, GIT), 'notIgnored');
-				assert.equal(fs.existsSync(s.marker), false, 'a program of the repository ran');
-			} finally {
-				s.dispose();
-			}
+			await inSandbox(async (s) => {
+			repository(s.folder);
+			plant(s);
+			// The planted config does run a program for plain git: the test would catch it.
+			assert.equal(await askGit(path.join(s.folder, 'tracked.http'), s.folder, GIT), 'tracked');
+			assert.equal(await askGit(path.join(s.folder, '.env'), s.folder, GIT), 'ignored');
+			assert.equal(await askGit(path.join(s.folder, 'new.http'), s.folder, GIT), 'notIgnored');
+			assert.equal(fs.existsSync(s.marker), false, 'a program of the repository ran');
+			});
 		});
 	}
 
-	it('plain git does run the planted fsmonitor (the hardening is what stops it)', () => {
-		const s = sandbox();
+	it('plain git does run the planted fsmonitor (the hardening is what stops it)', async () => {
+		await inSandbox(async (s) => {
+		repository(s.folder);
+		sh(s.folder, 'config', 'core.fsmonitor', program(s.marker));
 		try {
-			repository(s.folder);
-			sh(s.folder, 'config', 'core.fsmonitor', program(s.marker));
-			try {
-				execFileSync('git', ['ls-files', '--error-unmatch', '--', 'tracked.http'], { cwd: s.folder, stdio: 'ignore' });
-			} catch {
-				// its exit code does not matter here
-			}
-			assert.equal(fs.existsSync(s.marker), true);
-		} finally {
-			s.dispose();
+			execFileSync('git', ['ls-files', '--error-unmatch', '--', 'tracked.http'], { cwd: s.folder, stdio: 'ignore' });
+		} catch {
+			// its exit code does not matter here
 		}
+		assert.equal(fs.existsSync(s.marker), true);
+		});
 	});
 
 	it('a .git file whose gitdir points out of the folder is not followed', async () => {
-		const s = sandbox();
-		try {
-			const outside = path.join(s.base, 'outside');
-			fs.mkdirSync(outside);
-			repository(outside);
-			sh(outside, 'config', 'core.fsmonitor', program(s.marker));
-			fs.writeFileSync(path.join(s.folder, '.git'), `gitdir: ${path.join(outside, '.git')}\n`);
-			assert.equal(findRepository(path.join(s.folder, 'a.http'), s.folder), 'unsafe');
-			assert.equal(await askGit(path.join(s.folder, 'a.http'), s.folder, GIT), 'unknown');
-			fs.writeFileSync(path.join(s.folder, '.git'), 'gitdir: ../outside/.git\n');
-			assert.equal(await askGit(path.join(s.folder, 'a.http'), s.folder, GIT), 'unknown');
-			assert.equal(fs.existsSync(s.marker), false);
-		} finally {
-			s.dispose();
-		}
+		await inSandbox(async (s) => {
+		const outside = path.join(s.base, 'outside');
+		fs.mkdirSync(outside);
+		repository(outside);
+		sh(outside, 'config', 'core.fsmonitor', program(s.marker));
+		fs.writeFileSync(path.join(s.folder, '.git'), `gitdir: ${path.join(outside, '.git')}\n`);
+		assert.equal(findRepository(path.join(s.folder, 'a.http'), s.folder), 'unsafe');
+		assert.equal(await askGit(path.join(s.folder, 'a.http'), s.folder, GIT), 'unknown');
+		fs.writeFileSync(path.join(s.folder, '.git'), 'gitdir: ../outside/.git\n');
+		assert.equal(await askGit(path.join(s.folder, 'a.http'), s.folder, GIT), 'unknown');
+		assert.equal(fs.existsSync(s.marker), false);
+		});
 	});
 
 	it('a .git file whose gitdir stays inside the folder is used (a submodule-like layout)', async () => {
-		const s = sandbox();
-		try {
-			const inner = path.join(s.folder, 'inner');
-			fs.mkdirSync(inner);
-			repository(inner);
-			fs.renameSync(path.join(inner, '.git'), path.join(s.folder, 'modules-inner'));
-			fs.writeFileSync(path.join(inner, '.git'), 'gitdir: ../modules-inner\n');
-			assert.equal(await askGit(path.join(inner, 'tracked.http'), s.folder, GIT), 'tracked');
-		} finally {
-			s.dispose();
-		}
+		await inSandbox(async (s) => {
+		const inner = path.join(s.folder, 'inner');
+		fs.mkdirSync(inner);
+		repository(inner);
+		fs.renameSync(path.join(inner, '.git'), path.join(s.folder, 'modules-inner'));
+		fs.writeFileSync(path.join(inner, '.git'), 'gitdir: ../modules-inner\n');
+		assert.equal(await askGit(path.join(inner, 'tracked.http'), s.folder, GIT), 'tracked');
+		});
 	});
 
 	it('a .git that is a symlink is not followed', async () => {
-		const s = sandbox();
-		try {
-			const outside = path.join(s.base, 'outside');
-			fs.mkdirSync(outside);
-			repository(outside);
-			sh(outside, 'config', 'core.fsmonitor', program(s.marker));
-			fs.symlinkSync(path.join(outside, '.git'), path.join(s.folder, '.git'));
-			assert.equal(await askGit(path.join(s.folder, 'tracked.http'), s.folder, GIT), 'unknown');
-			assert.equal(fs.existsSync(s.marker), false);
-		} finally {
-			s.dispose();
-		}
+		await inSandbox(async (s) => {
+		const outside = path.join(s.base, 'outside');
+		fs.mkdirSync(outside);
+		repository(outside);
+		sh(outside, 'config', 'core.fsmonitor', program(s.marker));
+		fs.symlinkSync(path.join(outside, '.git'), path.join(s.folder, '.git'));
+		assert.equal(await askGit(path.join(s.folder, 'tracked.http'), s.folder, GIT), 'unknown');
+		assert.equal(fs.existsSync(s.marker), false);
+		});
 	});
 
 	it('a repository above the folder is not asked: unknown', async () => {
-		const s = sandbox();
-		try {
-			repository(s.base);
-			sh(s.base, 'config', 'core.fsmonitor', program(s.marker));
-			assert.equal(await askGit(path.join(s.folder, 'a.http'), s.folder, GIT), 'unknown');
-			assert.equal(fs.existsSync(s.marker), false);
-		} finally {
-			s.dispose();
-		}
+		await inSandbox(async (s) => {
+		repository(s.base);
+		sh(s.base, 'config', 'core.fsmonitor', program(s.marker));
+		assert.equal(await askGit(path.join(s.folder, 'a.http'), s.folder, GIT), 'unknown');
+		assert.equal(fs.existsSync(s.marker), false);
+		});
 	});
 
 	it('a bare repository planted at the folder root is never discovered', async () => {
-		const s = sandbox();
-		try {
-			sh(s.folder, 'init', '-q', '--bare', '.');
-			sh(s.folder, 'config', 'core.fsmonitor', program(s.marker));
-			assert.equal(await askGit(path.join(s.folder, 'a.http'), s.folder, GIT), 'none');
-			assert.equal(fs.existsSync(s.marker), false);
-		} finally {
-			s.dispose();
-		}
+		await inSandbox(async (s) => {
+		sh(s.folder, 'init', '-q', '--bare', '.');
+		sh(s.folder, 'config', 'core.fsmonitor', program(s.marker));
+		assert.equal(await askGit(path.join(s.folder, 'a.http'), s.folder, GIT), 'none');
+		assert.equal(fs.existsSync(s.marker), false);
+		});
 	});
 
 	it('a file whose directory is a symlink out of the folder is not asked about', async () => {
-		const s = sandbox();
-		try {
-			repository(s.folder);
-			const outside = path.join(s.base, 'outside');
-			fs.mkdirSync(outside);
-			fs.symlinkSync(outside, path.join(s.folder, 'link'));
-			assert.equal(await askGit(path.join(s.folder, 'link', 'a.http'), s.folder, GIT), 'unknown');
-		} finally {
-			s.dispose();
-		}
+		await inSandbox(async (s) => {
+		repository(s.folder);
+		const outside = path.join(s.base, 'outside');
+		fs.mkdirSync(outside);
+		fs.symlinkSync(outside, path.join(s.folder, 'link'));
+		assert.equal(await askGit(path.join(s.folder, 'link', 'a.http'), s.folder, GIT), 'unknown');
+		});
 	});
 
 	it('no git on the PATH: unknown inside a repository, none outside one', async () => {
-		const s = sandbox();
-		try {
-			repository(s.folder);
-			assert.equal(await askGit(path.join(s.folder, 'tracked.http'), s.folder, undefined), 'unknown');
-			const plain = path.join(s.base, 'plain');
-			fs.mkdirSync(plain);
-			assert.equal(await askGit(path.join(plain, 'a.http'), plain, undefined), 'none');
-		} finally {
-			s.dispose();
-		}
+		await inSandbox(async (s) => {
+		repository(s.folder);
+		assert.equal(await askGit(path.join(s.folder, 'tracked.http'), s.folder, undefined), 'unknown');
+		const plain = path.join(s.base, 'plain');
+		fs.mkdirSync(plain);
+		assert.equal(await askGit(path.join(plain, 'a.http'), plain, undefined), 'none');
+		});
 	});
 
-	it('findGit never picks a git inside the folder, nor a relative PATH entry', () => {
-		const s = sandbox();
-		try {
-			executable(path.join(s.folder, 'bin', 'git'), s.marker);
-			executable(path.join(s.folder, 'git'), s.marker);
-			const real = findGit([]);
-			const env = { PATH: ['.', '', path.join(s.folder, 'bin'), s.folder, path.dirname(real!)].join(':') };
-			assert.equal(findGit([s.folder], env, 'linux'), real);
-			assert.equal(findGit([s.folder], { PATH: `.:${path.join(s.folder, 'bin')}` }, 'linux'), undefined);
-		} finally {
-			s.dispose();
-		}
+	it('findGit never picks a git inside the folder, nor a relative PATH entry', async () => {
+		await inSandbox(async (s) => {
+		executable(path.join(s.folder, 'bin', 'git'), s.marker);
+		executable(path.join(s.folder, 'git'), s.marker);
+		const real = findGit([]);
+		const env = { PATH: ['.', '', path.join(s.folder, 'bin'), s.folder, path.dirname(real!)].join(':') };
+		assert.equal(findGit([s.folder], env, 'linux'), real);
+		assert.equal(findGit([s.folder], { PATH: `.:${path.join(s.folder, 'bin')}` }, 'linux'), undefined);
+		});
 	});
 
 	it('the environment drops every GIT_* variable of the caller and names the repository', () => {

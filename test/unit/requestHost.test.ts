@@ -6,8 +6,8 @@ import * as path from 'node:path';
 import * as fc from 'fast-check';
 import { isSameSite, requestHostsAt, requestLineHost } from '../../src/core/restFile/requestHost';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
+import { CORPUS, corpusFiles } from './corpus';
 
-const CORPUS = path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'corpus', 'http');
 
 describe('the host a request goes to', () => {
 	const variables = new Map([['baseUrl', 'https://user.telematicssdk.com'], ['api', '{{baseUrl}}/v1'], ['evil', 'https://collector.example']]);
@@ -68,7 +68,7 @@ describe('request hosts over the real corpus', () => {
 	it('every request of every file gives a host or says the file does not tell, and a literal URL gives its own host', function () {
 		if (!fs.existsSync(CORPUS)) assert.fail(`${CORPUS} is missing`);
 		let literal = 0;
-		for (const name of fs.readdirSync(CORPUS).filter((f) => /\.(http|rest)$/.test(f))) {
+		for (const name of corpusFiles()) {
 			const file = parseRestFile(fs.readFileSync(path.join(CORPUS, name), 'utf8'));
 			const variables = new Map(file.variables.map((v) => [v.name, v.value.trim()]));
 			for (const request of file.requests) {

@@ -6,8 +6,8 @@ import * as path from 'node:path';
 import { planAuthEdit } from '../../src/core/restFile/authHeaderEdit';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { applyEdits } from '../../src/core/restFile/textEdit';
+import { CORPUS, corpusFiles, offsetOfLine } from './corpus';
 
-const CORPUS = path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'corpus', 'http');
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjb3JwdXMifQ.c2ln';
 
 interface OracleRequest {
@@ -95,20 +95,7 @@ function oracle(text: string): OracleRequest[] {
 	return out;
 }
 
-function files(): string[] {
-	return fs.readdirSync(CORPUS).filter((f) => /\.(http|rest)$/.test(f)).sort();
-}
 
-const offsetOfLine = (t: string, line: number) => {
-	const re = /\r\n|\n|\r/g;
-	let offset = 0;
-	for (let l = 0; l < line; l++) {
-		const m = re.exec(t);
-		if (!m) return t.length;
-		offset = m.index + m[0].length;
-	}
-	return offset;
-};
 
 describe('Insert Authorization Header over the real corpus', function () {
 	this.timeout(60_000);
@@ -116,7 +103,7 @@ describe('Insert Authorization Header over the real corpus', function () {
 		it('needs ../shared/corpus/http beside the project', () => assert.fail(`${CORPUS} is missing`));
 		return;
 	}
-	const all = files();
+	const all = corpusFiles();
 
 	it('holds the 113 files', () => assert.equal(all.length, 113));
 

@@ -7,8 +7,8 @@ import * as httpyac from 'httpyac';
 import { planAuthEdit } from '../../src/core/restFile/authHeaderEdit';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { applyEdits } from '../../src/core/restFile/textEdit';
+import { CORPUS, corpusFiles, offsetOfLine } from './corpus';
 
-const CORPUS = path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'corpus', 'http');
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJodHRweWFjIn0.c2ln';
 
 interface YacRequest {
@@ -55,16 +55,6 @@ const HTTPYAC_MISREADS: Record<string, string> = {
  */
 const isKulala = (file: string) => file.startsWith('mistweaverco__kulala.nvim__') || file === 'AnWeber__vscode-httpyac__examples__extendable.http';
 
-const offsetOfLine = (t: string, line: number) => {
-	const re = /\r\n|\n|\r/g;
-	let offset = 0;
-	for (let l = 0; l < line; l++) {
-		const m = re.exec(t);
-		if (!m) return t.length;
-		offset = m.index + m[0].length;
-	}
-	return offset;
-};
 
 describe('Insert Authorization Header over the real corpus, read back by httpYac', function () {
 	this.timeout(240_000);
@@ -80,7 +70,7 @@ describe('Insert Authorization Header over the real corpus, read back by httpYac
 			let agreed = 0;
 			let judged = 0;
 			const unreadable: string[] = [];
-			for (const file of fs.readdirSync(CORPUS).filter((f) => /\.(http|rest)$/.test(f)).sort()) {
+			for (const file of corpusFiles()) {
 				if (isKulala(file)) continue;
 				const text = fs.readFileSync(path.join(CORPUS, file), 'utf8').replace(/\r?\n/g, eol);
 				const ours = parseRestFile(text).requests.map((r) => r.requestLine);
