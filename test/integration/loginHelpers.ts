@@ -186,7 +186,11 @@ export async function until<T>(what: string, probe: () => T | undefined | null |
 	}
 }
 
-/** Our lenses only: REST Client, installed beside us in the test host, adds its own (Send Request, references). */
+/**
+ * Our lenses only: REST Client, installed beside us in the test host, adds its own (Send Request, and
+ * "N references" without a command). Ours run a telematicsAuth command or, for the token's facts, none,
+ * with a codicon first.
+ */
 export function ourLenses(lenses: readonly vscode.CodeLens[]): vscode.CodeLens[] {
-	return lenses.filter((l) => l.command?.command === '' || l.command?.command.startsWith('telematicsAuth.'));
+	return lenses.filter((l) => l.command?.command.startsWith('telematicsAuth.') || (l.command?.command === '' && l.command.title.startsWith('$(')));
 }
