@@ -92,6 +92,8 @@ describe('The first day: from the installed VSIX to a first request (real VS Cod
 		await act(() => container.getByText('Insert the header into a request', { exact: true }).click());
 		await act(() => container.getByText('Open the Sample', { exact: true }).click());
 		await waitFor('the sample', async () => fs.existsSync(path.join(server.workspace, SAMPLE)), (ok) => ok);
+		// As a person would: the sample is on screen before they click the next link.
+		await waitFor('the sample in an editor', () => page.locator('.monaco-editor .view-lines').allInnerTexts(), (texts) => texts.some((t) => t.includes('/v1/Me')));
 		await act(() => container.getByText('Insert Authorization Header', { exact: true }).click());
 		await waitFor('the header in the sample', () => page.locator('.monaco-editor .view-lines').allInnerTexts(), (texts) => texts.some((t) => /Authorization:\s*Bearer\s+eyJ/.test(t)));
 		await waitFor('the insert step done', () => stepDone(page, 'Insert the header into a request'), (done) => done);
