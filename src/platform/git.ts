@@ -109,9 +109,9 @@ export function findGit(untrusted: readonly string[], env: NodeJS.ProcessEnv = p
 	const name = platform === 'win32' ? 'git.exe' : 'git';
 	for (const entry of pathValue.split(platform === 'win32' ? ';' : ':')) {
 		if (!entry || !path.isAbsolute(entry)) continue;
-		const candidate = path.join(entry, name);
-		const real = realpath(candidate);
-		if (!real || roots.some((root) => isInside(real, root) || isInside(realpath(entry) ?? entry, root))) continue;
+		const real = realpath(path.join(entry, name));
+		const dir = realpath(entry) ?? entry;
+		if (!real || roots.some((root) => isInside(real, root) || isInside(dir, root))) continue;
 		try {
 			if (!fs.statSync(real).isFile()) continue;
 			if (platform !== 'win32') fs.accessSync(real, fs.constants.X_OK);

@@ -407,51 +407,49 @@ export class SessionStore implements ISessionStore {
 	 * unlisted after `UNLISTED_GRACE_MS`, it is deleted.
 	 */
 	private watchUnlisted(id: string, step = 0): void {
-		if ((step === 0 && this.unlisted.has(id)) || this.disposed) return;
-		const at = UNLISTED_CHECKS_MS[step]!;
-		const previous = step === 0 ? 0 : UNLISTED_CHECKS_MS[step - 1]!;
-		const timer = this.clock.setTimeout(() => {
-			this.unlisted.delete(id);
+		this.later(this.unlisted, UNLISTED_CHECKS_MS, id, step, async () => {
+			if (this.find(id) || this.readIndex().some((a) => a.id === id)) return this.reconcile(id);
+			if ((await this.readRaw(id)) === undefined) return;
+			if (step + 1 < UNLISTED_CHECKS_MS.length) return this.watchUnlisted(id, step + 1);
+			await this.secrets.delete(secretKeyFor(id));
+			this.log.warn('Removed stored tokens that no account points to (left behind by a logout or an interrupted save).');
+		}, 'Could not remove stored tokens that no account points to');
+	}
+
+	/**
+	 * Runs `check` for `id` `schedule[step]` ms after the first look (one timer per id in `timers`;
+	 * a first look while one is planned is dropped), after the store's other work.
+	 */
+	private later(timers: Map<string, unknown>, schedule: readonly number[], id: string, step: number, check: () => Promise<void>, failure: string): void {
+		if ((step === 0 && timers.has(id)) || this.disposed) return;
+		const delay = schedule[step]! - (step === 0 ? 0 : schedule[step - 1]!);
+		timers.set(id, this.clock.setTimeout(() => {
+			timers.delete(id);
 			if (this.disposed) return;
-			this.serialize(async () => {
-				if (this.find(id) || this.readIndex().some((a) => a.id === id)) return this.reconcile(id);
-				if ((await this.readRaw(id)) === undefined) return;
-				if (step + 1 < UNLISTED_CHECKS_MS.length) return this.watchUnlisted(id, step + 1);
-				await this.secrets.delete(secretKeyFor(id));
-				this.log.warn('Removed stored tokens that no account points to (left behind by a logout or an interrupted save).');
-			}).catch((error) => this.log.warn(`Could not remove stored tokens that no account points to: ${errorName(error)}.`));
-		}, at - previous);
-		this.unlisted.set(id, timer);
+			this.serialize(check).catch((error) => this.log.warn(`${failure}: ${errorName(error)}.`));
+		}, delay));
 	}
 
 	/** Looks again at a listed account whose secret read as missing (MISSING_CHECKS_MS). */
 	private watchMissing(id: string, step = 0): void {
-		if ((step === 0 && this.missing.has(id)) || this.disposed) return;
-		const at = MISSING_CHECKS_MS[step]!;
-		const previous = step === 0 ? 0 : MISSING_CHECKS_MS[step - 1]!;
-		const timer = this.clock.setTimeout(() => {
-			this.missing.delete(id);
-			if (this.disposed) return;
-			this.serialize(async () => {
-				const entry = this.find(id);
-				if (!entry) return;
-				const read = await this.readSecret(entry.account);
-				if (!this.readIndex().some((a) => a.id === id) || this.loggedOutMark(id) !== undefined) return this.dropLoggedOut(id);
-				if (read.status === 'ok' || read.status === 'corrupt') return this.reconcile(id);
-				// Missing, or the keychain could not be read: look again later; a read that keeps failing is not written over.
-				if (step + 1 < MISSING_CHECKS_MS.length) return this.watchMissing(id, step + 1);
-				if (read.status === 'failed') return;
-				if (!entry.tokens) return;
-				// The keychain lost the secret of an account still logged in: ours are the live tokens.
-				const stored = await this.write(entry, entry.tokens.refreshToken);
-				this.log.warn(`The system keychain returned no tokens for "${entry.account.label}", which is still logged in; this window ${stored ? 'stored its tokens again' : 'keeps its tokens and tries again'}.`);
-				if (!this.reportedMissing.has(id)) {
-					this.reportedMissing.add(id);
-					this.missingEmitter.fire({ accountId: id, label: entry.account.label });
-				}
-			}).catch((error) => this.log.warn(`Could not check a missing secret again: ${errorName(error)}.`));
-		}, at - previous);
-		this.missing.set(id, timer);
+		this.later(this.missing, MISSING_CHECKS_MS, id, step, async () => {
+			const entry = this.find(id);
+			if (!entry) return;
+			const read = await this.readSecret(entry.account);
+			if (!this.readIndex().some((a) => a.id === id) || this.loggedOutMark(id) !== undefined) return this.dropLoggedOut(id);
+			if (read.status === 'ok' || read.status === 'corrupt') return this.reconcile(id);
+			// Missing, or the keychain could not be read: look again later; a read that keeps failing is not written over.
+			if (step + 1 < MISSING_CHECKS_MS.length) return this.watchMissing(id, step + 1);
+			if (read.status === 'failed') return;
+			if (!entry.tokens) return;
+			// The keychain lost the secret of an account still logged in: ours are the live tokens.
+			const stored = await this.write(entry, entry.tokens.refreshToken);
+			this.log.warn(`The system keychain returned no tokens for "${entry.account.label}", which is still logged in; this window ${stored ? 'stored its tokens again' : 'keeps its tokens and tries again'}.`);
+			if (!this.reportedMissing.has(id)) {
+				this.reportedMissing.add(id);
+				this.missingEmitter.fire({ accountId: id, label: entry.account.label });
+			}
+		}, 'Could not check a missing secret again');
 	}
 
 	private stopWatchingMissing(id: string): void {

@@ -25,11 +25,6 @@ export class TerminalToken implements vscode.Disposable {
 		this.follow();
 	}
 
-	/** The channel once it is open (tests); undefined while the setting is off. */
-	opened(): Promise<TokenChannel | undefined> {
-		return this.channel ?? Promise.resolve(undefined);
-	}
-
 	dispose(): void {
 		this.disposed = true;
 		for (const s of this.subscriptions.splice(0)) s.dispose();

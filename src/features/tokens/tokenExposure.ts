@@ -8,7 +8,6 @@ import type { Services } from '../../services';
 import { isSafeToken } from '../../core/util/tokenGrammar';
 import { gitExposure } from '../restFiles/gitTracked';
 import { notify } from '../notifications/notifications';
-import { notificationText } from '../../core/util/displayText';
 import type { Refusal } from '../../platform/regularFile';
 import { addToGitignore, syncEnvFile } from '../../platform/envFileSync';
 
@@ -104,7 +103,7 @@ export class TokenExposure implements vscode.Disposable {
 	private async updateFile(folder: string, kind: EnvFileKind, exposed: Exposed | undefined): Promise<void> {
 		const name = ENV_FILE_NAMES[kind];
 		const file = path.join(folder, name);
-		const where = notificationText(path.basename(folder));
+		const where = path.basename(folder);
 		const outcome = await syncEnvFile(folder, kind, exposed, vscode.workspace.isTrusted, (f) => gitExposure(vscode.Uri.file(f)));
 		switch (outcome.result) {
 			case 'leftAlone':
@@ -152,14 +151,14 @@ export class TokenExposure implements vscode.Disposable {
 	private async offerGitignore(folder: string, name: string): Promise<void> {
 		const add = vscode.l10n.t('Add to .gitignore');
 		const choice = await notify('warning',
-			vscode.l10n.t('{0} in {1} is not ignored by git, so the token is not written into it. Add it to .gitignore?', name, notificationText(path.basename(folder))),
+			vscode.l10n.t('{0} in {1} is not ignored by git, so the token is not written into it. Add it to .gitignore?', name, path.basename(folder)),
 			add,
 		);
 		if (choice !== add || this.disposed) return;
 		const added = await addToGitignore(folder, name, vscode.workspace.isTrusted);
 		if (added === 'untrusted') return;
 		if (added !== 'added') {
-			void notify('warning', vscode.l10n.t('.gitignore in {0} was left alone: {1}. Add {2} to it yourself.', notificationText(path.basename(folder)), refusalText(added), name));
+			void notify('warning', vscode.l10n.t('.gitignore in {0} was left alone: {1}. Add {2} to it yourself.', path.basename(folder), refusalText(added), name));
 			return;
 		}
 		await this.update();
