@@ -19,7 +19,7 @@ export class Config implements vscode.Disposable {
 
 	constructor() {
 		this.listener = vscode.workspace.onDidChangeConfiguration((e) => {
-			if (e.affectsConfiguration(SECTION) || ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy', 'http.proxySupport', 'http.proxyAuthorization'].some((key) => e.affectsConfiguration(key))) {
+			if (e.affectsConfiguration(SECTION) || ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy', 'http.proxySupport', 'http.proxyAuthorization', 'http.fetchAdditionalSupport'].some((key) => e.affectsConfiguration(key))) {
 				this.changed.fire();
 			}
 		});
@@ -107,6 +107,7 @@ export class Config implements vscode.Disposable {
 			noProxy: http.get<string[]>('noProxy', []),
 			proxyAuthorization: typeof authorization === 'string' && authorization.trim() !== '' ? authorization.trim() : undefined,
 			proxySupport: support === 'off' || support === 'on' || support === 'fallback' ? support : 'override',
+			fetchAdditionalSupport: http.get<boolean>('fetchAdditionalSupport', true) !== false,
 			extraCertificates: Array.isArray(extra) ? extra.filter((f): f is string => typeof f === 'string' && f.trim() !== '').map((f) => f.trim()) : [],
 		};
 	}

@@ -1,17 +1,16 @@
-// Login through our API client against a raw undici `request` to the same local emulator:
-// what our layers (body building, envelope parsing, redaction, the transport) cost per call.
+// Login through our API client against raw undici `request` and `fetch` to the same local emulator:
+// what our layers (body building, envelope parsing, redaction, the fetch transport) cost per call.
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Agent, request } from 'undici';
-import { createApiClient } from '../../src/core/api/client';
+import { Agent, fetch, ProxyAgent, request, type Dispatcher } from 'undici';
 import { loadTrustedRoots, nodeTrustStoreDeps } from '../../src/core/api/trustStore';
 import * as fs from 'node:fs';
 import * as tls from 'node:tls';
-import { createUndiciTransport } from '../../src/core/api/undiciTransport';
+import { startConnectProxy } from '../support/connectProxy';
 import { makeTestCa, startHttpsFront } from '../support/testCa';
 import { loginBody, loginHeaders, joinUrl, LOGIN_PATH } from '../../src/core/api/client';
 import { createServiceClient } from '../../src/core/api/serviceClient';
-import type { LoginRequest } from '../../src/core/api/types';
+import type { LoginRequest, ProxySettings } from '../../src/core/api/types';
 import { DEMO_USERS, startEmulator } from '../emulator/rig';
 import { silentLog } from '../../src/core/util/log';
 import { median, round, type BenchRow } from './types';
@@ -78,8 +77,7 @@ export async function benchHttpsLogin(): Promise<BenchRow[]> {
 		}
 		const user = DEMO_USERS[0]!;
 		const login: LoginRequest = { kind: 'user', baseUrl: `https://localhost:${front.port}`, instanceId: user.instanceId, login: user.deviceToken, password: user.instanceKey, loginFieldsFormat: 'object' };
-		const transport = createUndiciTransport({ env: { SSL_CERT_FILE: ca.bundleFile } });
-		const client = createApiClient(transport, silentLog);
+		const client = createServiceClient(silentLog, undefined, { env: { SSL_CERT_FILE: ca.bundleFile } });
 		const proxy = { strictSSL: true, noProxy: [] };
 		const agent = new Agent({ connect: { ca: [fs.readFileSync(ca.caFile, 'utf8')] } });
 		const url = joinUrl(login.baseUrl, LOGIN_PATH);
@@ -107,38 +105,63 @@ export async function benchHttpsLogin(): Promise<BenchRow[]> {
 	}
 }
 
+/** One login by raw undici `request` or `fetch` through `dispatcher`, read and checked. */
+function rawLogin(api: 'request' | 'fetch', url: string, login: LoginRequest, dispatcher: Dispatcher): () => Promise<void> {
+	const check = (status: number, body: { Result?: { AccessToken?: { Token?: string } } }) => {
+		if (status !== 200 || !body.Result?.AccessToken?.Token) throw new Error(`raw login failed: ${status}`);
+	};
+	return api === 'request'
+		? async () => {
+			const res = await request(url, { method: 'POST', headers: loginHeaders(login), body: loginBody(login), dispatcher });
+			check(res.statusCode, await res.body.json() as never);
+		}
+		: async () => {
+			const res = await fetch(url, { method: 'POST', headers: loginHeaders(login), body: loginBody(login), dispatcher, redirect: 'manual' });
+			check(res.status, await res.json() as never);
+		};
+}
+
+/**
+ * Login through our client (outside VS Code: the undici road, over undici's fetch as VS Code's own
+ * road is a fetch) against raw undici `request` and raw undici `fetch` with the same dispatcher,
+ * directly and through a CONNECT proxy on loopback.
+ */
 export async function benchLogin(): Promise<BenchRow[]> {
-	const emulator = await startEmulator({ loginRateLimit: { max: 1_000_000, windowSeconds: 60, blockSeconds: 1 } });
+	const emulator = await startEmulator({ loginRateLimit: { max: 1_000_000, windowSeconds: 60, blockSeconds: 1 }, loopbackHostOnly: false });
+	const proxy = await startConnectProxy(() => emulator.port);
+	const direct = new Agent();
+	const proxied = new ProxyAgent({ uri: proxy.url });
 	try {
 		const user = DEMO_USERS[0]!;
-		const login: LoginRequest = {
-			kind: 'user',
-			baseUrl: emulator.url,
-			instanceId: user.instanceId,
-			login: user.deviceToken,
-			password: user.instanceKey,
-			loginFieldsFormat: 'object',
-		};
-		const client = createServiceClient(silentLog);
-		const viaClient = async (): Promise<void> => {
-			const tokens = await client.login(login, { timeoutMs: 30_000 });
-			if (!tokens.accessToken) throw new Error('no token');
-		};
-		const url = joinUrl(emulator.url, LOGIN_PATH);
-		const raw = async (): Promise<void> => {
-			const res = await request(url, { method: 'POST', headers: loginHeaders(login), body: loginBody(login) });
-			const body = await res.body.json() as { Result?: { AccessToken?: { Token?: string } } };
-			if (res.statusCode !== 200 || !body.Result?.AccessToken?.Token) throw new Error(`raw login failed: ${res.statusCode}`);
-		};
-		// Alternating blocks, so drift on a busy machine hits both alike (strict one-by-one
-		// alternation between the two connection pools measured slower for both here).
-		const { ours: a, theirs: b, ratios } = await compare(viaClient, raw);
-		return [
-			{ name: `login via our client (median of ${RUNS} runs of ${ROUNDS}, local emulator)`, value: round(a), unit: 'ms' },
-			{ name: `login via raw undici request (same runs)`, value: round(b), unit: 'ms' },
-			ratioRow('login time ratio, our client / raw undici', ratios),
+		const rows: BenchRow[] = [];
+		const roads: [string, string, ProxySettings, Dispatcher][] = [
+			['direct', emulator.url, { strictSSL: true, noProxy: [] }, direct],
+			['through a CONNECT proxy', `http://telematics.test:${emulator.port}`, { proxyUrl: proxy.url, strictSSL: true, noProxy: [] }, proxied],
 		];
+		for (const [road, baseUrl, settings, dispatcher] of roads) {
+			const login: LoginRequest = { kind: 'user', baseUrl, instanceId: user.instanceId, login: user.deviceToken, password: user.instanceKey, loginFieldsFormat: 'object' };
+			const client = createServiceClient(silentLog);
+			const viaClient = async (): Promise<void> => {
+				const tokens = await client.login(login, { timeoutMs: 30_000, proxy: settings });
+				if (!tokens.accessToken) throw new Error('no token');
+			};
+			const url = joinUrl(baseUrl, LOGIN_PATH);
+			// Alternating blocks, so drift on a busy machine hits both alike.
+			const byRequest = await compare(viaClient, rawLogin('request', url, login, dispatcher));
+			const byFetch = await compare(viaClient, rawLogin('fetch', url, login, dispatcher));
+			rows.push(
+				{ name: `login ${road} via our client (median of ${RUNS} runs of ${ROUNDS}, local emulator)`, value: round(byRequest.ours), unit: 'ms' },
+				{ name: `login ${road} via raw undici request (same runs)`, value: round(byRequest.theirs), unit: 'ms' },
+				{ name: `login ${road} via raw undici fetch (its own runs)`, value: round(byFetch.theirs), unit: 'ms' },
+				ratioRow(`login ${road}, our client / raw undici request`, byRequest.ratios),
+				ratioRow(`login ${road}, our client / raw undici fetch (what our layers add)`, byFetch.ratios),
+			);
+		}
+		return rows;
 	} finally {
+		await direct.close();
+		await proxied.close();
+		await proxy.close();
 		await emulator.close();
 	}
 }

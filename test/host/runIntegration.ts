@@ -2,9 +2,10 @@
 // the `payload` naming extension and tests); streams mocha's output and exits with its result.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { launchBrowser, makeTempDir, startCodeServer } from './codeServer';
+import { freePort, launchBrowser, makeTempDir, startCodeServer } from './codeServer';
 import { ensureTestHost } from './install';
 import { projectRoot } from './paths';
+import { ENV_PROXY_ENV } from '../support/connectProxy';
 import { makeTestCa } from '../support/testCa';
 import { HOSTILE_ENV, plantHostileFolder, SUITE_ENV, type IntegrationSuite } from '../support/hostileFolder';
 
@@ -63,17 +64,22 @@ async function runPass(suite: IntegrationSuite): Promise<number> {
 	const outputFile = path.join(makeTempDir('itest'), 'mocha.log');
 	fs.writeFileSync(outputFile, '');
 	const mochaOutput = follow(outputFile, (line) => console.log(line));
-	// A company root CA that only "the OS store" holds: the host's SSL_CERT_FILE names a bundle
-	// of this machine's roots plus the test root, and NODE_EXTRA_CA_CERTS (preset on this
-	// machine, not on users') is removed, so nothing else makes Node trust the test root.
+	// A company root CA that only "the OS store" holds: for VS Code's fetch, the certificate list
+	// it loads with the OS store (index.ts adds the root there); for our own client, SSL_CERT_FILE
+	// names a bundle of this machine's roots plus the test root. NODE_EXTRA_CA_CERTS (preset on
+	// this machine, not on users') is removed, so nothing else makes Node trust the test root.
 	const ca = makeTestCa(path.join(projectRoot, '.cache', 'test-ca'));
+	// VS Code reads HTTPS_PROXY once, when its extension host starts: the host gets a proxy
+	// address that the corporate-network test listens on while it runs (loopback goes direct).
+	const envProxy = `http://127.0.0.1:${await freePort()}`;
 	const server = await startCodeServer({
 		env: {
 			TELEMATICS_TEST_OUTPUT: outputFile,
 			TELEMATICS_TEST_CA_DIR: ca.dir,
 			SSL_CERT_FILE: ca.bundleFile,
 			NODE_EXTRA_CA_CERTS: undefined,
-			HTTPS_PROXY: undefined, https_proxy: undefined, HTTP_PROXY: undefined, http_proxy: undefined,
+			HTTPS_PROXY: envProxy, https_proxy: undefined, HTTP_PROXY: undefined, http_proxy: undefined, NO_PROXY: undefined, no_proxy: undefined,
+			[ENV_PROXY_ENV]: envProxy,
 			...(process.env.TELEMATICS_TEST_GREP ? { TELEMATICS_TEST_GREP: process.env.TELEMATICS_TEST_GREP } : {}),
 			[SUITE_ENV]: suite,
 			...(hostile ? { [HOSTILE_ENV]: hostile } : { HOME: makeTempDir('home') }),

@@ -1,5 +1,5 @@
-// A company network in the real host: HTTPS signed by a CA only the OS store holds, logged in directly,
-// through CONNECT proxies (http.proxy, HTTPS_PROXY, proxyAuthorization, proxySupport off), an untrusted CA named.
+// A company network in the real host: every request through VS Code's fetch (a CA only its OS list holds,
+// http.proxy, HTTPS_PROXY, a 407, proxySupport off), our own client where it cannot serve, an untrusted CA named.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -7,9 +7,11 @@ import type { AccountKind } from '../../src/core/api/types';
 import type { RiggedEmulator } from '../emulator/rig';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from './testApi';
-import { startConnectProxy, type ConnectProxy } from '../support/connectProxy';
+import { ENV_PROXY_ENV, startConnectProxy, type ConnectProxy } from '../support/connectProxy';
 import { makeTestCa, startHttpsFront } from '../support/testCa';
 import { adminCredentials, lastError, ScriptedPrompter, storedSecret, useEmulatorSuite, userCredentials } from './loginHelpers';
+
+const HTTP_KEYS = ['proxy', 'proxySupport', 'proxyAuthorization', 'fetchAdditionalSupport'];
 
 describe('Corporate network: HTTPS signed by a CA only the OS store holds (real VS Code)', function () {
 	this.timeout(30_000);
@@ -17,33 +19,46 @@ describe('Corporate network: HTTPS signed by a CA only the OS store holds (real 
 	let emu: RiggedEmulator;
 	let front: Awaited<ReturnType<typeof startHttpsFront>>;
 	let untrusted: Awaited<ReturnType<typeof startHttpsFront>>;
+	let otherCaFile: string;
 	let proxy: ConnectProxy;
+	/** Every URL given to the host's global fetch, as an extension that wraps it would see them. */
+	const fetched: string[] = [];
+	let unwrap: (() => void) | undefined;
 	const http = () => vscode.workspace.getConfiguration('http');
 
 	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true, anyHost: true }, (started) => ({ api, emu } = started));
 
-	before(async function () {
+	before(async () => {
 		const dir = process.env.TELEMATICS_TEST_CA_DIR;
 		assert.ok(dir, 'the host was started with a test CA (runIntegration)');
 		const ca = makeTestCa(dir);
 		const other = makeTestCa(path.join(path.dirname(dir), 'test-ca-untrusted'), 'Unknown Interceptor CA');
+		otherCaFile = other.caFile;
 		front = await startHttpsFront(ca, emu.port);
 		untrusted = await startHttpsFront(other, emu.port);
 		proxy = await startConnectProxy(() => front.port);
+		const original = globalThis.fetch;
+		globalThis.fetch = (input, init) => {
+			fetched.push(input instanceof Request ? input.url : String(input));
+			return original(input, init);
+		};
+		unwrap = () => (globalThis.fetch = original);
 	});
 
+	async function resetHttp(): Promise<void> {
+		for (const key of HTTP_KEYS) await http().update(key, undefined, vscode.ConfigurationTarget.Global);
+		await vscode.workspace.getConfiguration('telematicsAuth').update('extraCertificates', undefined, vscode.ConfigurationTarget.Global);
+	}
+
 	after(async () => {
-		delete process.env.HTTPS_PROXY;
-		for (const key of ['proxy', 'proxySupport', 'proxyAuthorization']) await http().update(key, undefined, vscode.ConfigurationTarget.Global);
+		unwrap?.();
+		await resetHttp();
 		await proxy?.close();
 		await front?.close();
 		await untrusted?.close();
 	});
 
-	afterEach(async () => {
-		delete process.env.HTTPS_PROXY;
-		for (const key of ['proxy', 'proxySupport', 'proxyAuthorization']) await http().update(key, undefined, vscode.ConfigurationTarget.Global);
-	});
+	afterEach(resetHttp);
 
 	async function logInAt(serviceUrl: string, kind: AccountKind = 'user'): Promise<Session | undefined> {
 		const credentials = kind === 'admin' ? adminCredentials(emu) : userCredentials(emu);
@@ -51,9 +66,16 @@ describe('Corporate network: HTTPS signed by a CA only the OS store holds (real 
 		return vscode.commands.executeCommand<Session | undefined>(kind === 'admin' ? 'telematicsAuth.loginAdmin' : 'telematicsAuth.loginUser');
 	}
 
+	/** The paths the host's fetch was asked for while `body` ran. */
+	async function fetchedDuring(body: () => Promise<void>): Promise<string[]> {
+		const before = fetched.length;
+		await body();
+		return fetched.slice(before).map((url) => new URL(url).pathname);
+	}
+
 	/** A proxy of this test's own (a tunnel to a shared one may still be open from the test before), closed after. */
-	async function withOwnProxy(use: (own: ConnectProxy) => Promise<void>): Promise<void> {
-		const own = await startConnectProxy(() => front.port);
+	async function withOwnProxy(use: (own: ConnectProxy) => Promise<void>, port = 0): Promise<void> {
+		const own = await startConnectProxy(() => front.port, port);
 		try {
 			await use(own);
 		} finally {
@@ -61,53 +83,78 @@ describe('Corporate network: HTTPS signed by a CA only the OS store holds (real 
 		}
 	}
 
-	it('the host trusts the test root only through the OS store: no NODE_EXTRA_CA_CERTS, strict SSL on', () => {
+	it('the host trusts the test root only as the OS store: no NODE_EXTRA_CA_CERTS, strict SSL on', () => {
 		assert.equal(process.env.NODE_EXTRA_CA_CERTS, undefined);
 		assert.match(process.env.SSL_CERT_FILE ?? '', /bundle\.pem$/);
 		assert.equal(http().get('proxyStrictSSL'), true);
+		assert.equal(typeof (globalThis as { __vscodeOriginalFetch?: unknown }).__vscodeOriginalFetch, 'function', 'this host patches fetch');
 	});
 
-	it('user and admin log in directly, and the token refreshes', async () => {
+	it('user and admin log in directly and refresh, every request through the host\'s fetch', async () => {
 		const url = `https://localhost:${front.port}`;
-		const user = await logInAt(url, 'user');
-		assert.ok(user?.tokens, lastError(api));
-		const admin = await logInAt(url, 'admin');
-		assert.ok(admin?.tokens, lastError(api));
-		const refreshed = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.refresh', { accountId: user.account.id });
-		assert.ok(refreshed?.tokens && refreshed.tokens.refreshToken !== user.tokens.refreshToken, lastError(api));
-		assert.ok(api.logLines().some((l) => /Trusted roots: \d+ from Node, \d+ from .*bundle\.pem.*loaded in \d+ ms/.test(l)), 'the log says what was trusted and how long it took');
+		let user: Session | undefined;
+		const paths = await fetchedDuring(async () => {
+			user = await logInAt(url, 'user');
+			assert.ok(user?.tokens, lastError(api));
+			assert.ok((await logInAt(url, 'admin'))?.tokens, lastError(api));
+			const refreshed = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.refresh', { accountId: user.account.id });
+			assert.ok(refreshed?.tokens && refreshed.tokens.refreshToken !== user.tokens.refreshToken, lastError(api));
+		});
+		assert.deepEqual(paths, ['/v1/Auth/Login', '/v1/Auth/Login', '/v1/Auth/RefreshToken']);
+		assert.ok(api.logLines().some((l) => l.includes('Requests go through VS Code\'s network stack')), 'the log says which road');
+		assert.ok(!api.logLines().some((l) => /Trusted roots:/.test(l)), 'no roots of our own were loaded');
 	});
 
 	it('logs in through a CONNECT proxy named by http.proxy', async () => {
 		await http().update('proxy', proxy.url, vscode.ConfigurationTarget.Global);
 		const before = proxy.targets.length;
-		const session = await logInAt('https://telematics.test', 'admin');
-		assert.ok(session?.tokens, lastError(api));
+		const paths = await fetchedDuring(async () => assert.ok((await logInAt('https://telematics.test', 'admin'))?.tokens, lastError(api)));
+		assert.deepEqual(paths, ['/v1/Auth/Login']);
 		assert.deepEqual(proxy.targets.slice(before), ['telematics.test:443']);
 	});
 
-	it('a proxy that wants credentials: says where they go, then gets http.proxyAuthorization', () => withOwnProxy(async (guarded) => {
+	it('logs in through the proxy HTTPS_PROXY named when VS Code started, and refreshes through it', () => withOwnProxy(async (envProxy) => {
+		const paths = await fetchedDuring(async () => {
+			const session = await logInAt('https://telematics.test', 'user');
+			assert.ok(session?.tokens, lastError(api));
+			const refreshed = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.refresh', { accountId: session.account.id });
+			assert.ok(refreshed?.tokens, lastError(api));
+		});
+		assert.deepEqual(paths, ['/v1/Auth/Login', '/v1/Auth/RefreshToken']);
+		assert.equal(envProxy.targets[0], 'telematics.test:443', 'the proxy carried the requests');
+	}, Number(new URL(process.env[ENV_PROXY_ENV] ?? 'http://x:1').port)));
+
+	it('a proxy that asks for Basic credentials VS Code cannot ask for here: says where they go; the http.proxy URL\'s then get through', () => withOwnProxy(async (guarded) => {
 		guarded.requireAuthorization = `Basic ${Buffer.from('corp:proxy-secret').toString('base64')}`;
+		guarded.challenge = 'Basic realm="corp"';
 		await http().update('proxy', guarded.url, vscode.ConfigurationTarget.Global);
 		assert.equal(await logInAt('https://telematics.test', 'user'), undefined);
-		assert.match(lastError(api) ?? '', /asked for authentication.*http\.proxyAuthorization/);
-		await http().update('proxyAuthorization', guarded.requireAuthorization, vscode.ConfigurationTarget.Global);
+		assert.match(lastError(api) ?? '', /asked for authentication.*user:password@ in http\.proxy/);
+		await http().update('proxy', guarded.url.replace('http://', 'http://corp:proxy-secret@'), vscode.ConfigurationTarget.Global);
 		assert.ok((await logInAt('https://telematics.test', 'user'))?.tokens, lastError(api));
 		assert.equal(guarded.authorizations.at(-1), guarded.requireAuthorization);
+		assert.ok(!api.logLines().some((l) => l.includes('proxy-secret') || l.includes(guarded.requireAuthorization!)), 'the credentials are in no log line');
+	}));
+
+	it('http.proxyAuthorization, which the host\'s fetch does not send: our own client sends it, with the OS store\'s roots', () => withOwnProxy(async (guarded) => {
+		guarded.requireAuthorization = `Basic ${Buffer.from('corp:proxy-secret').toString('base64')}`;
+		await http().update('proxy', guarded.url, vscode.ConfigurationTarget.Global);
+		await http().update('proxyAuthorization', guarded.requireAuthorization, vscode.ConfigurationTarget.Global);
+		const paths = await fetchedDuring(async () => assert.ok((await logInAt('https://telematics.test', 'user'))?.tokens, lastError(api)));
+		assert.deepEqual(paths, [], 'not through the host\'s fetch');
+		assert.equal(guarded.authorizations.at(-1), guarded.requireAuthorization);
+		assert.ok(api.logLines().some((l) => l.includes('own HTTP client: http.proxyAuthorization is set')), 'the log says why');
 		assert.ok(!api.logLines().some((l) => l.includes(Buffer.from('corp:proxy-secret').toString('base64'))), 'the credentials are in no log line');
 	}));
 
-	it('logs in through a CONNECT proxy named by HTTPS_PROXY, and refreshes through it', () => withOwnProxy(async (envProxy) => {
-		process.env.HTTPS_PROXY = envProxy.url;
-		const session = await logInAt('https://telematics.test', 'user');
-		assert.ok(session?.tokens, lastError(api));
-		const refreshed = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.refresh', { accountId: session.account.id });
-		assert.ok(refreshed?.tokens, lastError(api));
-		assert.deepEqual(envProxy.targets.slice(0, 1), ['telematics.test:443'], 'the proxy carried the requests');
-	}));
+	it('http.fetchAdditionalSupport off: our own client, still trusting the OS store\'s root', async () => {
+		await http().update('fetchAdditionalSupport', false, vscode.ConfigurationTarget.Global);
+		const paths = await fetchedDuring(async () => assert.ok((await logInAt(`https://localhost:${front.port}`, 'admin'))?.tokens, lastError(api)));
+		assert.deepEqual(paths, []);
+		assert.ok(api.logLines().some((l) => /Trusted roots: \d+ from Node, \d+ from .*bundle\.pem.*loaded in \d+ ms/.test(l)), 'the log says what was trusted and how long it took');
+	});
 
 	it('http.proxySupport "off" ignores http.proxy and HTTPS_PROXY', () => withOwnProxy(async (unused) => {
-		process.env.HTTPS_PROXY = unused.url;
 		await http().update('proxy', unused.url, vscode.ConfigurationTarget.Global);
 		await http().update('proxySupport', 'off', vscode.ConfigurationTarget.Global);
 		// Only the proxy knows telematics.test: going direct, the name does not resolve.
@@ -132,5 +179,14 @@ describe('Corporate network: HTTPS signed by a CA only the OS store holds (real 
 		assert.doesNotMatch(message, /strictSSL|turn (certificate )?checks off/i);
 		assert.equal(await storedSecret(api, earlier.account.id), secretBefore);
 		assert.deepEqual(api.services.store.list().map((s) => s.account.id), [earlier.account.id]);
+	});
+
+	it('the same CA in telematicsAuth.extraCertificates: trusted through the host\'s fetch, with the OS store\'s roots kept', async () => {
+		await vscode.workspace.getConfiguration('telematicsAuth').update('extraCertificates', [otherCaFile], vscode.ConfigurationTarget.Global);
+		const paths = await fetchedDuring(async () => {
+			assert.ok((await logInAt(`https://localhost:${untrusted.port}`, 'user'))?.tokens, lastError(api));
+			assert.ok((await logInAt(`https://localhost:${front.port}`, 'admin'))?.tokens, lastError(api));
+		});
+		assert.deepEqual(paths, ['/v1/Auth/Login', '/v1/Auth/Login']);
 	});
 });

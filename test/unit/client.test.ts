@@ -8,7 +8,7 @@ import { ApiError } from '../../src/core/api/errors';
 import type { ApiErrorKind } from '../../src/core/api/types';
 import { createServiceClient } from '../../src/core/api/serviceClient';
 import type { ApiClient, LoginFieldsFormat, LoginRequest, RequestOptions, TokenResponse } from '../../src/core/api/types';
-import { errorCode, networkReason } from '../../src/core/api/undiciTransport';
+import { errorCode, networkReason } from '../../src/core/api/networkErrors';
 import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RiggedEmulator } from '../emulator/rig';
 import { startConnectProxy, type ConnectProxy } from '../support/connectProxy';
 import { RecordingLog } from './doubles/recordingLog';

@@ -5,11 +5,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as tls from 'node:tls';
-import { createApiClient } from '../../src/core/api/client';
 import { ApiError } from '../../src/core/api/errors';
 import type { LoginRequest, ProxySettings } from '../../src/core/api/types';
 import { derBase64ToPem, loadSystemCertificates, loadTrustedRoots, nodeTrustStoreDeps, pemBlocks, type TrustStoreDeps } from '../../src/core/api/trustStore';
-import { createUndiciTransport } from '../../src/core/api/undiciTransport';
+import { createServiceClient } from '../../src/core/api/serviceClient';
 import { DEMO_USERS, startEmulator, type RiggedEmulator } from '../emulator/rig';
 import { startConnectProxy, type ConnectProxy } from '../support/connectProxy';
 import { makeTestCa, startHttpsFront, type TestCa } from '../support/testCa';
@@ -121,8 +120,7 @@ describe('the client over HTTPS, with certificate checks on', function () {
 	const login = (baseUrl: string): LoginRequest => ({ kind: 'user', baseUrl, instanceId: user.instanceId, login: user.deviceToken, password: user.instanceKey, loginFieldsFormat: 'object' });
 	/** A client whose OS store is `bundle` (as SSL_CERT_FILE), with no NODE_EXTRA_CA_CERTS. */
 	function client(bundle: TestCa['bundleFile'], env: NodeJS.ProcessEnv = {}, log = new RecordingLog()) {
-		const transport = createUndiciTransport({ env: { SSL_CERT_FILE: bundle, ...env }, log, trustStore: linux({}) });
-		return { log, client: createApiClient(transport, log) };
+		return { log, client: createServiceClient(log, undefined, { env: { SSL_CERT_FILE: bundle, ...env }, trustStore: linux({}) }) };
 	}
 	const settings = (extra: Partial<ProxySettings> = {}): ProxySettings => ({ strictSSL: true, noProxy: [], ...extra });
 

@@ -113,9 +113,14 @@ export function failureMessage(failure: Failure, context: FailureContext, t: Tra
 	}
 }
 
-/** A proxy refused the tunnel until it gets credentials (407), and where they go. */
-export function proxyAuthenticationMessage(host: string, proxy: string, t: Translate = untranslated): string {
-	return t('Could not reach {0} (the proxy {1} asked for authentication). {2}', host, proxy, proxyCredentialsHint(t));
+/**
+ * A proxy refused the tunnel until it gets credentials (407), and where they go: VS Code asks on
+ * the desktop, but not in a browser, and not once the person has dismissed its question.
+ */
+export function proxyAuthenticationMessage(host: string, proxy: string | undefined, t: Translate = untranslated): string {
+	return proxy
+		? t('Could not reach {0} (the proxy {1} asked for authentication). {2}', host, proxy, proxyCredentialsHint(t))
+		: t('Could not reach {0} (a proxy asked for authentication). {1}', host, proxyCredentialsHint(t));
 }
 
 /** Connection-level failure: `reason` is a short phrase like `connection refused`. */

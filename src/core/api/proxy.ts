@@ -1,5 +1,5 @@
-// Decides whether a request goes direct or through a proxy, from VS Code's `http.*` settings
-// and the usual environment variables. Pure: no `vscode` import, no I/O.
+// Direct or which proxy, for the requests VS Code's fetch cannot carry (routes.ts), from the
+// `http.*` settings and the usual environment variables. Pure: no `vscode` import, no I/O.
 import type { ProxySettings } from './types';
 import { isLoopbackHost } from '../util/url';
 
@@ -16,50 +16,20 @@ function defaultPort(protocol: string): string {
 	return protocol === 'https:' ? '443' : '80';
 }
 
-function ipv4ToNumber(ip: string): number | undefined {
-	const parts = ip.split('.');
-	if (parts.length !== 4) return undefined;
-	let n = 0;
-	for (const part of parts) {
-		if (!/^\d{1,3}$/.test(part) || Number(part) > 255) return undefined;
-		n = n * 256 + Number(part);
-	}
-	return n;
-}
-
-function matchesCidr(host: string, cidr: string): boolean {
-	const [range, bitsText] = cidr.split('/');
-	const bits = Number(bitsText);
-	const hostN = ipv4ToNumber(host);
-	const rangeN = range === undefined ? undefined : ipv4ToNumber(range);
-	if (hostN === undefined || rangeN === undefined || !Number.isInteger(bits) || bits < 0 || bits > 32) return false;
-	const size = 2 ** (32 - bits);
-	return Math.floor(hostN / size) === Math.floor(rangeN / size);
-}
-
 /**
- * One `noProxy` entry against a host. `*` matches all; `example.com` matches it and its
- * subdomains; `.example.com` and `*.example.com` match subdomains only; `host:port` also
- * needs the port; `10.0.0.0/8` matches IPv4 addresses in the range.
+ * One `noProxy` entry against a host, as VS Code reads `http.noProxy`: `*` matches all;
+ * `example.com` matches it and its subdomains; `.example.com` and `*.example.com` match
+ * subdomains only; `host:port` also needs the port. (No CIDR ranges: VS Code has none either.)
  */
 export function matchesNoProxy(entry: string, host: string, port: string): boolean {
 	let pattern = entry.trim().toLowerCase();
 	if (!pattern) return false;
 	if (pattern === '*') return true;
-	if (pattern.includes('/')) return matchesCidr(host, pattern);
-	const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(pattern);
-	let patternPort: string | undefined;
-	if (bracketed) {
-		pattern = bracketed[1] ?? '';
-		patternPort = bracketed[2];
-	} else {
-		const withPort = /^([^:]+):(\d+)$/.exec(pattern);
-		if (withPort) {
-			pattern = withPort[1] ?? '';
-			patternPort = withPort[2];
-		}
+	const withPort = /^([^:]+):(\d+)$/.exec(pattern);
+	if (withPort) {
+		if (withPort[2] !== port) return false;
+		pattern = withPort[1] ?? '';
 	}
-	if (patternPort !== undefined && patternPort !== port) return false;
 	if (pattern.startsWith('*.')) pattern = pattern.slice(1);
 	if (pattern.startsWith('.')) return host.endsWith(pattern);
 	return host === pattern || host.endsWith(`.${pattern}`);

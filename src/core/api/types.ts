@@ -68,6 +68,8 @@ export interface ProxySettings {
 	proxySupport?: ProxySupport;
 	/** `telematicsAuth.extraCertificates`: PEM files trusted besides Node's roots and the OS store. */
 	extraCertificates?: readonly string[];
+	/** `http.fetchAdditionalSupport`: false keeps VS Code's fetch from adding proxies and certificates. */
+	fetchAdditionalSupport?: boolean;
 }
 
 export interface RequestOptions {

@@ -1,3 +1,3 @@
 // undici itself, the one part worth loading late (about 100 ms): bundled alone as dist/undici.js
-// and loaded by undiciTransport.ts on the first request.
-export { Agent, ProxyAgent, request } from 'undici';
+// and loaded by routes.ts on the first request that does not go through VS Code's fetch.
+export { Agent, fetch, ProxyAgent } from 'undici';
