@@ -3,7 +3,7 @@
 import { benchActivation, benchBundleSize, restoreDevelopmentBuild } from './activationBench';
 import { benchActivationVsTrivial } from './activationVsTrivial';
 import { benchStartupProfile } from './startupProfile';
-import { benchHttpsLogin, benchLogin } from './loginBench';
+import { benchHttpsLogin, benchLogin, benchLoginInVsCode } from './loginBench';
 import { benchTimer } from './timerBench';
 import { benchTerminalToken } from './terminalBench';
 import { withinTarget, type BenchRow } from './types';
@@ -63,6 +63,7 @@ const BENCHES: Bench[] = [
 	{ name: 'start-up profile against a trivial extension (VSIX)', run: benchStartupProfile },
 	{ name: 'login time', run: benchLogin },
 	{ name: 'login time over HTTPS', run: benchHttpsLogin },
+	{ name: 'login time in VS Code, through its fetch', run: benchLoginInVsCode },
 	{ name: 'status bar timer', run: benchTimer },
 	{ name: 'insert into a big .http file', run: insertBench },
 ];

@@ -6,6 +6,8 @@ import { Agent, fetch, ProxyAgent, request, type Dispatcher } from 'undici';
 import { loadTrustedRoots, nodeTrustStoreDeps } from '../../src/core/api/trustStore';
 import * as fs from 'node:fs';
 import * as tls from 'node:tls';
+import { launchBrowser, makeTempDir, startCodeServer } from '../host/codeServer';
+import { projectRoot } from '../host/paths';
 import { startConnectProxy } from '../support/connectProxy';
 import { makeTestCa, startHttpsFront } from '../support/testCa';
 import { loginBody, loginHeaders, joinUrl, LOGIN_PATH } from '../../src/core/api/client';
@@ -21,40 +23,34 @@ const BLOCK = 10;
 /** Independent runs of ROUNDS each: the ratio is their median, with its spread. */
 const RUNS = 9;
 
-/** Alternating blocks of `ours` and `theirs`: medians of each (ms). */
-async function alternate(ours: () => Promise<void>, theirs: () => Promise<void>): Promise<[number, number]> {
+/** Alternating blocks of each function in turn: the median time of each (ms). */
+async function alternate(fns: (() => Promise<void>)[]): Promise<number[]> {
 	const timeOnce = async (fn: () => Promise<void>): Promise<number> => {
 		const start = process.hrtime.bigint();
 		await fn();
 		return Number(process.hrtime.bigint() - start) / 1e6;
 	};
-	for (let i = 0; i < WARMUP; i++) {
-		await ours();
-		await theirs();
-	}
-	const a: number[] = [];
-	const b: number[] = [];
+	for (let i = 0; i < WARMUP; i++) for (const fn of fns) await fn();
+	const times: number[][] = fns.map(() => []);
 	for (let block = 0; block < ROUNDS / BLOCK; block++) {
-		for (let i = 0; i < BLOCK; i++) a.push(await timeOnce(ours));
-		for (let i = 0; i < BLOCK; i++) b.push(await timeOnce(theirs));
+		for (const [k, fn] of fns.entries()) for (let i = 0; i < BLOCK; i++) times[k]!.push(await timeOnce(fn));
 	}
-	return [median(a), median(b)];
+	return times.map(median);
 }
 
-/** RUNS alternating runs: the medians of each side's medians, and each run's ratio. */
-async function compare(ours: () => Promise<void>, theirs: () => Promise<void>): Promise<{ ours: number; theirs: number; ratios: number[] }> {
-	const a: number[] = [];
-	const b: number[] = [];
-	for (let run = 0; run < RUNS; run++) {
-		const [x, y] = await alternate(ours, theirs);
-		a.push(x);
-		b.push(y);
-	}
-	return { ours: median(a), theirs: median(b), ratios: a.map((x, i) => x / b[i]!).sort((x, y) => x - y) };
+/** RUNS alternating runs of `ours` and the references: the medians of each one's medians, and each run's ratio ours / reference. */
+export async function compare(ours: () => Promise<void>, ...references: (() => Promise<void>)[]): Promise<{ ours: number; theirs: number[]; ratios: number[][] }> {
+	const runs: number[][] = [];
+	for (let run = 0; run < RUNS; run++) runs.push(await alternate([ours, ...references]));
+	return {
+		ours: median(runs.map((r) => r[0]!)),
+		theirs: references.map((_, k) => median(runs.map((r) => r[k + 1]!))),
+		ratios: references.map((_, k) => runs.map((r) => r[0]! / r[k + 1]!).sort((x, y) => x - y)),
+	};
 }
 
 /** The ratio row: the median of the runs' ratios, with their range in the name. */
-function ratioRow(name: string, ratios: number[]): BenchRow {
+export function ratioRow(name: string, ratios: number[]): BenchRow {
 	return { name: `${name} (median of ${RUNS} runs; ${round(ratios[0]!)}–${round(ratios.at(-1)!)})`, value: round(median(ratios)), unit: '×', target: '≤ 1.2' };
 }
 
@@ -81,22 +77,21 @@ export async function benchHttpsLogin(): Promise<BenchRow[]> {
 		const proxy = { strictSSL: true, noProxy: [] };
 		const agent = new Agent({ connect: { ca: [fs.readFileSync(ca.caFile, 'utf8')] } });
 		const url = joinUrl(login.baseUrl, LOGIN_PATH);
-		const { ours: a, theirs: b, ratios } = await compare(
+		const { ours, theirs, ratios } = await compare(
 			async () => {
 				if (!(await client.login(login, { timeoutMs: 30_000, proxy })).accessToken) throw new Error('no token');
 			},
-			async () => {
-				const res = await request(url, { method: 'POST', headers: loginHeaders(login), body: loginBody(login), dispatcher: agent });
-				const body = await res.body.json() as { Result?: { AccessToken?: { Token?: string } } };
-				if (res.statusCode !== 200 || !body.Result?.AccessToken?.Token) throw new Error(`raw login failed: ${res.statusCode}`);
-			},
+			rawLogin('request', url, login, agent),
+			rawLogin('fetch', url, login, agent),
 		);
 		await agent.close();
 		const sorted = [...loads].sort((x, y) => x - y);
 		return [
-			{ name: `login over HTTPS via our client, OS-store roots (median of ${RUNS} runs of ${ROUNDS})`, value: round(a), unit: 'ms' },
-			{ name: `login over HTTPS via raw undici, the one CA (same runs)`, value: round(b), unit: 'ms' },
-			ratioRow('HTTPS login time ratio, our client / raw undici', ratios),
+			{ name: `login over HTTPS via our client, OS-store roots (median of ${RUNS} runs of ${ROUNDS})`, value: round(ours), unit: 'ms' },
+			{ name: `login over HTTPS via raw undici request, the one CA (same runs)`, value: round(theirs[0]!), unit: 'ms' },
+			{ name: `login over HTTPS via raw undici fetch, the one CA (same runs)`, value: round(theirs[1]!), unit: 'ms' },
+			ratioRow('HTTPS login, our client / raw undici request', ratios[0]!),
+			ratioRow('HTTPS login, our client / raw undici fetch (what our layers add)', ratios[1]!),
 			{ name: `trusted roots loaded + TLS context built, first https request only (median of 9, ${round(sorted[0]!, 1)}–${round(sorted.at(-1)!, 1)})`, value: round(median(loads), 1), unit: 'ms' },
 		];
 	} finally {
@@ -106,7 +101,7 @@ export async function benchHttpsLogin(): Promise<BenchRow[]> {
 }
 
 /** One login by raw undici `request` or `fetch` through `dispatcher`, read and checked. */
-function rawLogin(api: 'request' | 'fetch', url: string, login: LoginRequest, dispatcher: Dispatcher): () => Promise<void> {
+export function rawLogin(api: 'request' | 'fetch', url: string, login: LoginRequest, dispatcher: Dispatcher): () => Promise<void> {
 	const check = (status: number, body: { Result?: { AccessToken?: { Token?: string } } }) => {
 		if (status !== 200 || !body.Result?.AccessToken?.Token) throw new Error(`raw login failed: ${status}`);
 	};
@@ -146,15 +141,14 @@ export async function benchLogin(): Promise<BenchRow[]> {
 				if (!tokens.accessToken) throw new Error('no token');
 			};
 			const url = joinUrl(baseUrl, LOGIN_PATH);
-			// Alternating blocks, so drift on a busy machine hits both alike.
-			const byRequest = await compare(viaClient, rawLogin('request', url, login, dispatcher));
-			const byFetch = await compare(viaClient, rawLogin('fetch', url, login, dispatcher));
+			// Alternating blocks, so drift on a busy machine hits all three alike.
+			const { ours, theirs, ratios } = await compare(viaClient, rawLogin('request', url, login, dispatcher), rawLogin('fetch', url, login, dispatcher));
 			rows.push(
-				{ name: `login ${road} via our client (median of ${RUNS} runs of ${ROUNDS}, local emulator)`, value: round(byRequest.ours), unit: 'ms' },
-				{ name: `login ${road} via raw undici request (same runs)`, value: round(byRequest.theirs), unit: 'ms' },
-				{ name: `login ${road} via raw undici fetch (its own runs)`, value: round(byFetch.theirs), unit: 'ms' },
-				ratioRow(`login ${road}, our client / raw undici request`, byRequest.ratios),
-				ratioRow(`login ${road}, our client / raw undici fetch (what our layers add)`, byFetch.ratios),
+				{ name: `login ${road} via our client (median of ${RUNS} runs of ${ROUNDS}, local emulator)`, value: round(ours), unit: 'ms' },
+				{ name: `login ${road} via raw undici request (same runs)`, value: round(theirs[0]!), unit: 'ms' },
+				{ name: `login ${road} via raw undici fetch (same runs)`, value: round(theirs[1]!), unit: 'ms' },
+				ratioRow(`login ${road}, our client / raw undici request`, ratios[0]!),
+				ratioRow(`login ${road}, our client / raw undici fetch (what our layers add)`, ratios[1]!),
 			);
 		}
 		return rows;
@@ -163,5 +157,31 @@ export async function benchLogin(): Promise<BenchRow[]> {
 		await proxied.close();
 		await proxy.close();
 		await emulator.close();
+	}
+}
+
+/** Where loginInVsCode.ts writes its rows (JSON). */
+export const BENCH_OUTPUT_ENV = 'TELEMATICS_BENCH_OUTPUT';
+
+/**
+ * The same login inside a real extension host (code-server): through VS Code's fetch, through our
+ * own undici road and through raw undici, over http and over HTTPS signed by a root VS Code's
+ * certificate list holds (loginInVsCode.ts runs there as the tests module).
+ */
+export async function benchLoginInVsCode(): Promise<BenchRow[]> {
+	const ca = makeTestCa(path.join(projectRoot, '.cache', 'test-ca'));
+	const output = path.join(makeTempDir('bench'), 'rows.json');
+	const server = await startCodeServer({ env: { TELEMATICS_TEST_CA_DIR: ca.dir, SSL_CERT_FILE: ca.bundleFile, NODE_EXTRA_CA_CERTS: undefined, [BENCH_OUTPUT_ENV]: output } });
+	const browser = await launchBrowser({ origin: server.url });
+	try {
+		const page = await browser.context.newPage();
+		const exited = new Promise<number>((resolve) => void page.exposeFunction('codeAutomationExit', resolve));
+		await page.goto(server.workbenchUrl({ extensionDevelopmentPath: projectRoot, extensionTestsPath: path.join(projectRoot, 'out', 'test', 'bench', 'loginInVsCode') }));
+		const code = await Promise.race([exited, new Promise<number>((resolve) => setTimeout(() => resolve(124), 10 * 60_000))]);
+		if (code !== 0 || !fs.existsSync(output)) throw new Error(`the in-host login bench ended with ${code}`);
+		return JSON.parse(fs.readFileSync(output, 'utf8')) as BenchRow[];
+	} finally {
+		await browser.close();
+		await server.stop();
 	}
 }

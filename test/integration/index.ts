@@ -1,11 +1,11 @@
 // The integration suite's entry point: VS Code's extension host calls `run()`, which runs every compiled
 // `*.test.js` here with mocha and prints the `N passed, N failed` line the runner reads.
 import * as fs from 'node:fs';
-import * as https from 'node:https';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 import { format } from 'node:util';
 import { SUITE_ENV } from '../support/hostileFolder';
+import { trustTestRootLikeTheOsStore } from '../support/testCa';
 
 /** Where mocha's reporter output goes besides the console, when the runner asks for it. */
 const OUTPUT_FILE_ENV = 'TELEMATICS_TEST_OUTPUT';
@@ -35,21 +35,9 @@ function installOutput(): (line: string) => void {
 	return write;
 }
 
-/**
- * The test root CA, where VS Code's fetch looks for the OS store's certificates: its extension
- * host adds `https.globalAgent.testCertificates` to that list when it runs extension tests (the
- * list loads once, on the first request, so before any test runs).
- */
-function trustTestRootLikeTheOsStore(): void {
-	const dir = process.env.TELEMATICS_TEST_CA_DIR;
-	if (!dir) return;
-	const agent = https.globalAgent as https.Agent & { testCertificates?: string[] };
-	agent.testCertificates = [...(agent.testCertificates ?? []), fs.readFileSync(path.join(dir, 'ca.pem'), 'utf8')];
-}
-
 export function run(): Promise<void> {
 	const write = installOutput();
-	trustTestRootLikeTheOsStore();
+	if (process.env.TELEMATICS_TEST_CA_DIR) trustTestRootLikeTheOsStore(process.env.TELEMATICS_TEST_CA_DIR);
 	const mocha = new Mocha({ ui: 'bdd', timeout: 20_000, color: false, reporter: 'spec' });
 	const grep = process.env.TELEMATICS_TEST_GREP;
 	if (grep) mocha.grep(grep);

@@ -2,7 +2,7 @@
 // a company CA that only the OS store holds, with tests pointing SSL_CERT_FILE at a bundle of their own.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { createServer as createHttpsServer, type Server } from 'node:https';
+import * as https from 'node:https';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -46,8 +46,8 @@ export function makeTestCa(dir: string, caName = 'Fleet Corp Inspection Root CA'
 }
 
 /** An HTTPS server with `ca`'s server certificate that forwards every request to `targetPort` on loopback. */
-export async function startHttpsFront(ca: Pick<TestCa, 'key' | 'cert'>, targetPort: number): Promise<{ server: Server; port: number; close(): Promise<void> }> {
-	const server = createHttpsServer({ key: ca.key, cert: ca.cert }, (req, res) => {
+export async function startHttpsFront(ca: Pick<TestCa, 'key' | 'cert'>, targetPort: number): Promise<{ server: https.Server; port: number; close(): Promise<void> }> {
+	const server = https.createServer({ key: ca.key, cert: ca.cert }, (req, res) => {
 		const upstream = httpRequest({ host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
 			res.writeHead(answer.statusCode ?? 502, answer.headers);
 			answer.pipe(res);
@@ -64,4 +64,14 @@ export async function startHttpsFront(ca: Pick<TestCa, 'key' | 'cert'>, targetPo
 			server.close(() => resolve());
 		}),
 	};
+}
+
+/**
+ * Inside a VS Code extension host run with an extensionTestsPath: the test root in the list VS
+ * Code's fetch loads with the OS store (its host adds `https.globalAgent.testCertificates` to it).
+ * The list loads once, on the first request, so this goes before any.
+ */
+export function trustTestRootLikeTheOsStore(caDir: string): void {
+	const agent = https.globalAgent as https.Agent & { testCertificates?: string[] };
+	agent.testCertificates = [...(agent.testCertificates ?? []), fs.readFileSync(path.join(caDir, 'ca.pem'), 'utf8')];
 }
