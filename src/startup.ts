@@ -52,7 +52,7 @@ export async function startCore(context: vscode.ExtensionContext, stubs: vscode.
 	const log = new RedactingLog(output, testMode ? 500 : 0);
 	add(config, output);
 
-	const secrets = new KeychainSecretBackend(context.secrets, log);
+	const secrets = new KeychainSecretBackend(context.secrets, log, vscode.l10n.t);
 	const store = new SessionStore(secrets, context.globalState, { clock: systemClock, log });
 	log.setSecretSource(() => sessionSecrets(store.list()));
 	add(store, store.onDidLoseSecret(({ label }) => void notify('warning', vscode.l10n.t('The system keychain returned no tokens for {0}, which is still logged in. This window kept its tokens and stored them again; if this repeats, check that the keychain is unlocked.', label))));
@@ -70,6 +70,7 @@ export async function startCore(context: vscode.ExtensionContext, stubs: vscode.
 		log,
 		lease: new Lease(secrets, systemClock, windowId),
 		windowId,
+		t: vscode.l10n.t,
 	});
 	add(scheduler);
 
@@ -115,7 +116,7 @@ export async function startCore(context: vscode.ExtensionContext, stubs: vscode.
 		registerHttpFileFeatures(services),
 		demo,
 		new TerminalToken(services),
-		vscode.commands.registerCommand(Command.chooseTokenExposure, () => chooseTokenExposure()),
+		vscode.commands.registerCommand(Command.chooseTokenExposure, () => chooseTokenExposure(services.config)),
 		vscode.commands.registerCommand(Command.tryDemo, () => tryDemo(services, demo)),
 		vscode.commands.registerCommand(Command.openSample, () => openSample(services)),
 	);

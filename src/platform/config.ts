@@ -1,4 +1,4 @@
-// The one place that reads settings. Everyone else asks these typed getters.
+// The one place that reads and writes settings. Everyone else asks these typed getters and setters.
 import * as vscode from 'vscode';
 import type { LoginFieldsFormat, ProxySettings } from '../core/api/types';
 
@@ -84,6 +84,16 @@ export class Config implements vscode.Disposable {
 	/** User settings only: whether terminals get the `telematics-token` command. */
 	terminalToken(): boolean {
 		return this.value('terminalToken', isBoolean, true);
+	}
+
+	/** The person's choice in "Choose How Tools Get the Token…", in user settings. */
+	async setExposure(mode: ExposeMode, files: readonly string[]): Promise<void> {
+		await this.section.update('exposeToken', mode, vscode.ConfigurationTarget.Global);
+		if (files.length) await this.section.update('exposeTokenFiles', [...files], vscode.ConfigurationTarget.Global);
+	}
+
+	async setInsertStyle(style: InsertStyle): Promise<void> {
+		await this.section.update('insertStyle', style, vscode.ConfigurationTarget.Global);
 	}
 
 	codeLensEnabled(): boolean {

@@ -3,6 +3,7 @@
 import type * as vscode from 'vscode';
 import type { SecretBackend } from '../core/sessions/types';
 import type { Log } from '../core/util/log';
+import { untranslated, type Translate } from '../core/util/translate';
 import type { Event } from '../core/types';
 
 function reason(e: unknown): string {
@@ -24,6 +25,8 @@ export class KeychainSecretBackend implements SecretBackend {
 	constructor(
 		private readonly secrets: vscode.SecretStorage,
 		private readonly log: Log,
+		/** Words the messages people see (startup passes `vscode.l10n.t`). */
+		private readonly t: Translate = untranslated,
 	) {
 		this.onDidChange = (listener) => this.secrets.onDidChange((e) => listener({ key: e.key }));
 	}
@@ -43,7 +46,7 @@ export class KeychainSecretBackend implements SecretBackend {
 			await this.secrets.store(key, value);
 		} catch (e) {
 			this.log.error(`Could not write secret ${key} to the system keychain: ${reason(e)}`);
-			throw new SecretStorageError('Could not save the tokens in the system keychain (VS Code secret storage). Check that the keychain is unlocked and try again; see the log for details.');
+			throw new SecretStorageError(this.t('Could not save the tokens in the system keychain (VS Code secret storage). Check that the keychain is unlocked and try again; see the log for details.'));
 		}
 	}
 
@@ -52,7 +55,7 @@ export class KeychainSecretBackend implements SecretBackend {
 			await this.secrets.delete(key);
 		} catch (e) {
 			this.log.error(`Could not delete secret ${key} from the system keychain: ${reason(e)}`);
-			throw new SecretStorageError('Could not delete the tokens from the system keychain (VS Code secret storage). Check that the keychain is unlocked and try again; see the log for details.');
+			throw new SecretStorageError(this.t('Could not delete the tokens from the system keychain (VS Code secret storage). Check that the keychain is unlocked and try again; see the log for details.'));
 		}
 	}
 }

@@ -1,6 +1,7 @@
 // `npm run emulator`: the service emulator until Ctrl+C. `--json` prints one line with its URL and demo
 // accounts for scripts; otherwise a banner with the demo credentials (emulator-only values).
 import { readFileSync } from 'node:fs';
+import { parseArgs as parseFlags } from 'node:util';
 import { FAULT_MODES, startEmulator, type EmulatorFaults, type FaultMode, type RigConfig, type RiggedEmulator } from './rig';
 
 export const DEFAULT_CLI_PORT = 8787;
@@ -36,68 +37,39 @@ Options:
   -h, --help               show this help
 `;
 
+const FLAGS = {
+	port: { type: 'string' }, host: { type: 'string' }, 'token-lifetime': { type: 'string' }, 'refresh-lifetime': { type: 'string' },
+	'rate-limit': { type: 'string' }, fault: { type: 'string', multiple: true }, 'fault-count': { type: 'string' }, 'slow-ms': { type: 'string' },
+	'require-admin-instance': { type: 'boolean' }, config: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+} as const;
+
 export function parseArgs(argv: readonly string[]): CliOptions {
-	const options: CliOptions = { config: {}, json: false, help: false, portGiven: false };
-	const faults: EmulatorFaults = {};
-	const args = argv.flatMap((arg) => arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--fault=')
-		? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-		: arg.startsWith('--fault=') ? ['--fault', arg.slice('--fault='.length)] : [arg]);
-	for (let i = 0; i < args.length; i++) {
-		const flag = args[i] as string;
-		const value = (): string => {
-			const next = args[++i];
-			if (next === undefined) throw new CliError(`${flag} needs a value.`);
-			return next;
-		};
-		switch (flag) {
-			case '--port':
-				options.config.port = integer(flag, value(), 0, 65535);
-				options.portGiven = true;
-				break;
-			case '--host':
-				options.config.host = value();
-				break;
-			case '--token-lifetime':
-				options.config.accessTokenLifetimeSeconds = integer(flag, value(), 1);
-				break;
-			case '--refresh-lifetime':
-				options.config.refreshTokenLifetimeSeconds = integer(flag, value(), 1);
-				break;
-			case '--rate-limit':
-				options.config.loginRateLimit = rateLimit(value());
-				break;
-			case '--fault': {
-				const [endpoint, mode] = value().split('=');
-				if (endpoint !== 'login' && endpoint !== 'refresh') throw new CliError('--fault takes login=MODE or refresh=MODE.');
-				if (!FAULT_MODES.includes(mode as FaultMode)) throw new CliError(`--fault mode must be one of ${FAULT_MODES.join(', ')}.`);
-				faults[endpoint] = mode as FaultMode;
-				break;
-			}
-			case '--fault-count':
-				faults.count = integer(flag, value(), 0);
-				break;
-			case '--slow-ms':
-				faults.slowMs = integer(flag, value(), 0);
-				break;
-			case '--require-admin-instance':
-				options.config.requireInstanceHeaderForAdmin = true;
-				break;
-			case '--config':
-				options.configFile = value();
-				break;
-			case '--json':
-				options.json = true;
-				break;
-			case '-h':
-			case '--help':
-				options.help = true;
-				break;
-			default:
-				throw new CliError(`Unknown option ${flag}. See --help.`);
-		}
+	let values: ReturnType<typeof parseFlags<{ args: string[]; options: typeof FLAGS }>>['values'];
+	try {
+		({ values } = parseFlags({ args: [...argv], options: FLAGS, strict: true, allowPositionals: false }));
+	} catch (e) {
+		// Node's own wording (e.g. "Unknown option '--bogus'"), without its hint about positionals.
+		const message = (e instanceof Error ? e.message : String(e)).replace(/\. To specify a positional[\s\S]*$/, '');
+		throw new CliError(`${message}. See --help.`);
 	}
-	if (Object.keys(faults).length > 0) options.config.faults = faults;
-	return options;
+	const config: Partial<RigConfig> = {};
+	const faults: EmulatorFaults = {};
+	if (values.port !== undefined) config.port = integer('--port', values.port, 0, 65535);
+	if (values.host !== undefined) config.host = values.host;
+	if (values['token-lifetime'] !== undefined) config.accessTokenLifetimeSeconds = integer('--token-lifetime', values['token-lifetime'], 1);
+	if (values['refresh-lifetime'] !== undefined) config.refreshTokenLifetimeSeconds = integer('--refresh-lifetime', values['refresh-lifetime'], 1);
+	if (values['rate-limit'] !== undefined) config.loginRateLimit = rateLimit(values['rate-limit']);
+	for (const fault of values.fault ?? []) {
+		const [endpoint, mode] = fault.split('=');
+		if (endpoint !== 'login' && endpoint !== 'refresh') throw new CliError('--fault takes login=MODE or refresh=MODE.');
+		if (!FAULT_MODES.includes(mode as FaultMode)) throw new CliError(`--fault mode must be one of ${FAULT_MODES.join(', ')}.`);
+		faults[endpoint] = mode as FaultMode;
+	}
+	if (values['fault-count'] !== undefined) faults.count = integer('--fault-count', values['fault-count'], 0);
+	if (values['slow-ms'] !== undefined) faults.slowMs = integer('--slow-ms', values['slow-ms'], 0);
+	if (values['require-admin-instance']) config.requireInstanceHeaderForAdmin = true;
+	if (Object.keys(faults).length > 0) config.faults = faults;
+	return { config, configFile: values.config, json: values.json === true, help: values.help === true, portGiven: values.port !== undefined };
 }
 
 /** The configuration to start with: the file's (if any), then the flags over it, then the CLI's default port. */

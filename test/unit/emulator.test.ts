@@ -767,7 +767,7 @@ describe('emulator: CLI', () => {
 		try {
 			assert.equal(await main(['--bogus'], bad.io), undefined);
 			assert.equal(process.exitCode, 1);
-			assert.match(bad.out.stderr, /Unknown option --bogus/);
+			assert.match(bad.out.stderr, /Unknown option '--bogus'\. See --help/);
 		} finally {
 			process.exitCode = previous;
 		}

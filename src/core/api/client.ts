@@ -7,13 +7,13 @@ import type { Log } from '../util/log';
 import { clipText, redact } from '../util/redact';
 import { isSafeToken } from '../util/tokenGrammar';
 import { untranslated, type Translate } from '../util/translate';
-import { displayUrl, hostOf } from '../util/url';
+import { withoutTrailingSlashes, displayUrl, hostOf } from '../util/url';
 
 export const LOGIN_PATH = '/v1/Auth/Login';
 export const REFRESH_PATH = '/v1/Auth/RefreshToken';
 
 export function joinUrl(baseUrl: string, path: string): string {
-	return `${baseUrl.trim().replace(/\/+$/, '')}${path}`;
+	return `${withoutTrailingSlashes(baseUrl.trim())}${path}`;
 }
 
 /** The Login body. `string` format JSON-encodes LoginFields, as the newest vendor samples do. */

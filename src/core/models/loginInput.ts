@@ -1,7 +1,7 @@
 // Checks what a person types into the login steps before anything is sent. Messages say what to do
 // and never repeat the input (a password in the wrong field must not reach the screen or a log).
 import { untranslated, type Translate } from '../util/translate';
-import { isLoopbackHost } from '../util/url';
+import { withoutTrailingSlashes, isLoopbackHost } from '../util/url';
 
 export type Checked = { ok: true; value: string } | { ok: false; message: string };
 
@@ -40,7 +40,7 @@ export function checkServiceUrl(input: string, t: Translate = untranslated): Che
 	}
 	if (text.includes('?')) return problem(t('Remove the query (the part from "?") from the URL.'));
 	if (text.includes('#')) return problem(t('Remove the fragment (the part from "#") from the URL.'));
-	const path = url.pathname.replace(/\/+$/, '');
+	const path = withoutTrailingSlashes(url.pathname);
 	return ok(`${url.protocol}//${url.host}${path}`);
 }
 

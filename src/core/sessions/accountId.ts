@@ -2,13 +2,14 @@
 // gets the same id, so their tokens are replaced, not duplicated. The login is hashed, never kept.
 import { createHash } from 'node:crypto';
 import type { AccountKind } from '../api/types';
+import { withoutTrailingSlashes } from '../util/url';
 
 /** Service URLs compare without case in the scheme/host and without trailing slashes. */
 export function normalizeServiceUrl(serviceUrl: string): string {
-	const trimmed = serviceUrl.trim().replace(/\/+$/, '');
+	const trimmed = withoutTrailingSlashes(serviceUrl.trim());
 	try {
 		const url = new URL(trimmed);
-		const path = url.pathname.replace(/\/+$/, '');
+		const path = withoutTrailingSlashes(url.pathname);
 		return `${url.protocol}//${url.host}${path}`.toLowerCase();
 	} catch {
 		return trimmed.toLowerCase();

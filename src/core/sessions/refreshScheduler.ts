@@ -3,6 +3,7 @@
 import { ApiError } from '../api/errors';
 import { Emitter } from '../util/emitter';
 import type { Log } from '../util/log';
+import { untranslated, type Translate } from '../util/translate';
 import { isoTime } from '../util/time';
 import type { IRefreshScheduler, ISessionStore, RefreshFailure, RefreshFn, RefreshStatus, RefreshTrigger } from './contracts';
 import type { Lease } from './lease';
@@ -32,6 +33,8 @@ export interface RefreshSchedulerDeps {
 	random?: () => number;
 	/** Longest single timer (default 10 min). */
 	maxTimerMs?: number;
+	/** Words the messages people see (the VS Code layer passes `vscode.l10n.t`). */
+	t?: Translate;
 }
 
 interface Plan {
@@ -65,6 +68,7 @@ export class RefreshScheduler implements IRefreshScheduler {
 	private readonly statusEmitter = new Emitter<string>();
 	private readonly failEmitter = new Emitter<RefreshFailure>();
 	private readonly maxTimerMs: number;
+	private readonly t: Translate;
 	private storeSubscription: Disposable | undefined;
 	private started = false;
 	private disposed = false;
@@ -74,6 +78,7 @@ export class RefreshScheduler implements IRefreshScheduler {
 
 	constructor(private readonly deps: RefreshSchedulerDeps) {
 		this.maxTimerMs = Math.max(1, deps.maxTimerMs ?? MAX_TIMER_MS);
+		this.t = deps.t ?? untranslated;
 	}
 
 	start(): void {
@@ -220,7 +225,7 @@ export class RefreshScheduler implements IRefreshScheduler {
 				if (sent.stored) this.checkLifetime(id, plan, session, trigger);
 				return session;
 			} catch (error) {
-				const apiError = toApiError(error);
+				const apiError = toApiError(error, this.t);
 				await this.failed(id, plan, apiError, trigger, sent.refreshToken);
 				throw apiError;
 			} finally {
@@ -288,7 +293,7 @@ export class RefreshScheduler implements IRefreshScheduler {
 			};
 			if (response.deviceToken) tokens.deviceToken = response.deviceToken;
 			const written = await this.deps.store.updateTokens(id, tokens, sent.refreshToken);
-			if (written === 'gone') throw new ApiError('cancelled', 'The account was logged out while its token was being refreshed.');
+			if (written === 'gone') throw new ApiError('cancelled', this.t('The account was logged out while its token was being refreshed.'));
 			if (written === 'stale') return this.current(id); // a newer login or another window's refresh won
 			sentOut.stored = true;
 			this.deps.log.info(`Refreshed the access token of "${session.account.label}"; it expires at ${isoTime(expiry.expiresAt)}.`);
@@ -347,8 +352,8 @@ export class RefreshScheduler implements IRefreshScheduler {
 			: `The service sent "${label}" a token that expires in ${Math.round(left / 1000)} s; ${waits}.`);
 		if (plan.shortStreak === 1 && !this.disposed) {
 			const message = left <= 0
-				? 'The service sent a token that has already expired. Check that this computer\'s clock is right; if it is, the service has a problem. Automatic refresh slows down until a normal token arrives.'
-				: 'The service sent a token that expires within 30 seconds. Automatic refresh slows down until a longer-lived token arrives.';
+				? this.t('The service sent a token that has already expired. Check that this computer\'s clock is right; if it is, the service has a problem. Automatic refresh slows down until a normal token arrives.')
+				: this.t('The service sent a token that expires within 30 seconds. Automatic refresh slows down until a longer-lived token arrives.');
 			this.failEmitter.fire({ accountId: id, error: new ApiError('badResponse', message), trigger, warning: 'shortLived' });
 		}
 	}
@@ -359,14 +364,14 @@ export class RefreshScheduler implements IRefreshScheduler {
 	private async reload(id: string): Promise<Session> {
 		const store = this.deps.store;
 		const session = await store.reloadAccount(id);
-		if (!session) throw new ApiError('cancelled', 'The account was removed.');
-		if (!session.tokens) throw new ApiError('badCredentials', 'This account has no stored tokens. Log in again.');
+		if (!session) throw new ApiError('cancelled', this.t('The account was removed.'));
+		if (!session.tokens) throw new ApiError('badCredentials', this.t('This account has no stored tokens. Log in again.'));
 		return session;
 	}
 
 	private current(id: string): Session {
 		const session = this.deps.store.get(id);
-		if (!session) throw new ApiError('cancelled', 'The account was removed.');
+		if (!session) throw new ApiError('cancelled', this.t('The account was removed.'));
 		return session;
 	}
 
@@ -389,7 +394,7 @@ export class RefreshScheduler implements IRefreshScheduler {
 	}
 
 	private throwIfDisposed(): void {
-		if (this.disposed) throw new ApiError('cancelled', 'The refresh was cancelled.');
+		if (this.disposed) throw new ApiError('cancelled', this.t('The refresh was cancelled.'));
 	}
 
 	private planFor(id: string): Plan {
@@ -421,8 +426,8 @@ function fingerprintOf(tokens: StoredTokens | undefined): string {
 	return tokens ? `${tokens.obtainedAt}|${tokens.expiresAt}|${tokens.refreshToken}` : '';
 }
 
-function toApiError(error: unknown): ApiError {
+function toApiError(error: unknown, t: Translate): ApiError {
 	if (error instanceof ApiError) return error;
 	// Not from the API client (e.g. a storage failure): keep only a safe, generic message.
-	return new ApiError('badResponse', 'The refreshed tokens could not be handled or saved.');
+	return new ApiError('badResponse', t('The refreshed tokens could not be handled or saved.'));
 }

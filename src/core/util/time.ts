@@ -37,6 +37,13 @@ export function formatClockTime(at: number, now: number, locale?: string): strin
 
 const SECOND = 1000;
 
+/** Whole days, hours (0–23), minutes (0–59) and seconds of `ms` (positive and finite), rounded down. */
+function splitDuration(ms: number): { days: number; hours: number; minutes: number; totalSeconds: number } {
+	const totalSeconds = Math.floor(ms / SECOND);
+	const totalMinutes = Math.floor(totalSeconds / 60);
+	return { days: Math.floor(totalMinutes / (24 * 60)), hours: Math.floor((totalMinutes % (24 * 60)) / 60), minutes: totalMinutes % 60, totalSeconds };
+}
+
 /**
  * Time left in the compact form the status bar and tree use: `1h 59m`, `12m`, `45s`, or
  * `expired`. Minutes are rounded down; under a minute shows seconds.
@@ -45,12 +52,8 @@ export function formatRemaining(ms: number, t: Translate = untranslated): string
 	if (Number.isNaN(ms)) return INVALID_TIME;
 	if (ms <= 0) return t('expired');
 	if (!Number.isFinite(ms)) return INVALID_TIME;
-	const totalSeconds = Math.floor(ms / SECOND);
+	const { days, hours, minutes, totalSeconds } = splitDuration(ms);
 	if (totalSeconds < 60) return t('{0}s', totalSeconds);
-	const totalMinutes = Math.floor(totalSeconds / 60);
-	const days = Math.floor(totalMinutes / (24 * 60));
-	const hours = Math.floor((totalMinutes % (24 * 60)) / 60);
-	const minutes = totalMinutes % 60;
 	if (days > 0) return hours > 0 ? t('{0}d {1}h', days, hours) : t('{0}d', days);
 	if (hours > 0) return t('{0}h {1}m', hours, minutes);
 	return t('{0}m', minutes);
@@ -60,12 +63,8 @@ export function formatRemaining(ms: number, t: Translate = untranslated): string
 export function spellRemaining(ms: number, t: Translate = untranslated): string {
 	if (Number.isNaN(ms) || ms === Infinity) return INVALID_TIME;
 	if (ms <= 0) return t('expired');
-	const totalSeconds = Math.floor(ms / SECOND);
+	const { days, hours, minutes, totalSeconds } = splitDuration(ms);
 	if (totalSeconds < 60) return totalSeconds === 1 ? t('1 second') : t('{0} seconds', totalSeconds);
-	const totalMinutes = Math.floor(totalSeconds / 60);
-	const days = Math.floor(totalMinutes / (24 * 60));
-	const hours = Math.floor((totalMinutes % (24 * 60)) / 60);
-	const minutes = totalMinutes % 60;
 	const dayText = days === 1 ? t('1 day') : t('{0} days', days);
 	const hourText = hours === 1 ? t('1 hour') : t('{0} hours', hours);
 	const minuteText = minutes === 1 ? t('1 minute') : t('{0} minutes', minutes);

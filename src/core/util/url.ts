@@ -11,6 +11,11 @@ export function isLoopbackHost(hostname: string): boolean {
 		|| /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
+/** `text` without the slashes it ends with (`https://host/` → `https://host`, `/v1//` → `/v1`). */
+export function withoutTrailingSlashes(text: string): string {
+	return text.replace(/\/+$/, '');
+}
+
 /** A service URL fit for a file line, an env value or a JSON string: http(s), no whitespace, quotes or backslashes. */
 export function isSafeServiceUrl(value: string): boolean {
 	return /^https?:\/\/[^\s"'`\\]+$/.test(value) && value.length <= 2048;

@@ -8,7 +8,7 @@ import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServ
 import { computeExpiry, decodeClaims } from '../../core/sessions/token';
 import type { Session, StoredTokens } from '../../core/sessions/types';
 import { maskSecret } from '../../core/util/redact';
-import { hostOf } from '../../core/util/url';
+import { withoutTrailingSlashes, hostOf } from '../../core/util/url';
 import { showError } from '../notifications/showError';
 import { notify } from '../notifications/notifications';
 import { runSteps, type LoginStep } from '../../core/models/prompter';
@@ -68,7 +68,7 @@ function loginSteps(services: Services, kind: AccountKind, prefill: LoginPrefill
 	const t = vscode.l10n.t;
 	const user = kind === 'user';
 	const title = user ? vscode.l10n.t('Log In as User') : vscode.l10n.t('Log In as Admin');
-	const baseUrl = services.config.baseUrl().replace(/\/+$/, '');
+	const baseUrl = withoutTrailingSlashes(services.config.baseUrl());
 	const known = services.store.list().map((s) => s.account.serviceUrl);
 	return [
 		{

@@ -1,6 +1,7 @@
 // Which documents are REST files: `.http`/`.rest` by name, or language `http` (REST Client,
 // httpYac), in any scheme, untitled included.
 import * as vscode from 'vscode';
+import { notify } from '../notifications/notifications';
 
 export const HTTP_SELECTOR: vscode.DocumentSelector = [
 	{ language: 'http' },
@@ -23,6 +24,14 @@ export function targetEditor(arg: unknown): vscode.TextEditor | undefined {
 	if (vscode.window.activeTextEditor) return vscode.window.activeTextEditor;
 	const rest = vscode.window.visibleTextEditors.filter((e) => isHttpDocument(e.document));
 	return rest.length === 1 ? rest[0] : undefined;
+}
+
+/** The REST editor a command acts on (see `targetEditor`); when there is none, says `whatToDo` and gives undefined. */
+export function targetRestEditor(arg: unknown, whatToDo: string): vscode.TextEditor | undefined {
+	const editor = targetEditor(arg);
+	if (editor && isHttpDocument(editor.document)) return editor;
+	void notify('info', whatToDo);
+	return undefined;
 }
 
 /** Offsets → one `editor.edit` call: one undo step. */

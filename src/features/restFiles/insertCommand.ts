@@ -14,7 +14,7 @@ import { unsafeStoredTokenMessage } from '../tokens/tokenCommands';
 import { isSafeToken } from '../../core/util/tokenGrammar';
 import { ensureFreshToken, type FreshSession } from './freshToken';
 import { guardTrackedFile } from './gitTracked';
-import { applyTextEdits, isHttpDocument, targetEditor } from './httpDocuments';
+import { applyTextEdits, targetRestEditor } from './httpDocuments';
 import { formatRemaining } from '../../core/util/time';
 import { Command } from '../../commands';
 
@@ -28,11 +28,8 @@ export interface InsertOutcome {
 
 /** The command. `arg`: `{ accountId }`, a file Uri (editor title), or nothing. */
 export async function insertAuthorizationHeader(services: Services, arg?: unknown): Promise<InsertOutcome | undefined> {
-	const editor = targetEditor(arg);
-	if (!editor || !isHttpDocument(editor.document)) {
-		void notify('info', vscode.l10n.t('Open a .http or .rest file and put the cursor in a request to insert an Authorization header.'));
-		return undefined;
-	}
+	const editor = targetRestEditor(arg, vscode.l10n.t('Open a .http or .rest file and put the cursor in a request to insert an Authorization header.'));
+	if (!editor) return undefined;
 	const requestsUnderCursor = countRequests(editor);
 	if (requestsUnderCursor === 0) {
 		void notify('info', vscode.l10n.t('Put the cursor inside a request (its ### line, request line, headers or body) to insert an Authorization header.'));

@@ -8,7 +8,7 @@ import { notify } from '../notifications/notifications';
 import { isSafeToken } from '../../core/util/tokenGrammar';
 import { ensureFreshToken, knownTokens } from './freshToken';
 import { guardTrackedFile } from './gitTracked';
-import { applyTextEdits, isHttpDocument, targetEditor } from './httpDocuments';
+import { applyTextEdits, targetRestEditor } from './httpDocuments';
 
 export interface UpdateOutcome {
 	/** Occurrences replaced. */
@@ -19,11 +19,8 @@ export interface UpdateOutcome {
 
 /** The command. `arg`: a file Uri (CodeLens, editor menus) or nothing (the active editor). */
 export async function updateTokensInFile(services: Services, arg?: unknown): Promise<UpdateOutcome | undefined> {
-	const editor = targetEditor(arg);
-	if (!editor || !isHttpDocument(editor.document)) {
-		void notify('info', vscode.l10n.t('Open a .http or .rest file to update the tokens in it.'));
-		return undefined;
-	}
+	const editor = targetRestEditor(arg, vscode.l10n.t('Open a .http or .rest file to update the tokens in it.'));
+	if (!editor) return undefined;
 	const found = findJwts(editor.document.getText());
 	if (found.length === 0) {
 		void notify('info', vscode.l10n.t('There are no tokens in this file.'));

@@ -1,7 +1,7 @@
 // "Choose How Tools Get the Token…": the explicit choice behind telematicsAuth.exposeToken,
 // with what each option exposes, and the matching insert style offered afterwards.
 import * as vscode from 'vscode';
-import type { ExposeMode, InsertStyle } from '../../platform/config';
+import type { Config, ExposeMode, InsertStyle } from '../../platform/config';
 import { ENVIRONMENT_REFERENCES } from '../../core/restFile/authHeaderEdit';
 import { notify } from '../notifications/notifications';
 
@@ -12,10 +12,9 @@ interface Choice extends vscode.QuickPickItem {
 	style?: Extract<InsertStyle, 'processEnv' | 'envVariable'>;
 }
 
-export async function chooseTokenExposure(): Promise<ExposeMode | undefined> {
+export async function chooseTokenExposure(config: Config): Promise<ExposeMode | undefined> {
 	const t = vscode.l10n.t;
-	const section = vscode.workspace.getConfiguration('telematicsAuth');
-	const current = section.inspect<string>('exposeToken')?.globalValue ?? 'off';
+	const current = config.exposeToken();
 	const choices: Choice[] = [
 		{ mode: 'off', files: [], label: `$(circle-slash) ${t('Off')}`, description: t('the default'), detail: t('Nothing is exposed. Insert the token into files, or copy it.') },
 		{ mode: 'environment', files: [], style: 'processEnv', label: `$(terminal) ${t('Process environment')}`, description: ENVIRONMENT_REFERENCES.processEnv, detail: t('REST Client reads TELEMATICS_TOKEN from the extension host, always current. Visible to every extension in that process and to processes it starts.') },
@@ -29,12 +28,11 @@ export async function chooseTokenExposure(): Promise<ExposeMode | undefined> {
 		ignoreFocusOut: true, // run from the walkthrough, whose page takes the focus back
 	});
 	if (!picked) return undefined;
-	await section.update('exposeToken', picked.mode, vscode.ConfigurationTarget.Global);
-	if (picked.files.length) await section.update('exposeTokenFiles', picked.files, vscode.ConfigurationTarget.Global);
-	if (picked.style && section.get<string>('insertStyle') !== picked.style) {
+	await config.setExposure(picked.mode, picked.files);
+	if (picked.style && config.insertStyle() !== picked.style) {
 		const use = t('Use for Insert Authorization Header');
 		const chosen = await notify('info', t('Tools now read the live token. In .http files, write "Authorization: Bearer {0}".', ENVIRONMENT_REFERENCES[picked.style]), use);
-		if (chosen === use) await section.update('insertStyle', picked.style, vscode.ConfigurationTarget.Global);
+		if (chosen === use) await config.setInsertStyle(picked.style);
 	}
 	return picked.mode;
 }

@@ -9,6 +9,7 @@ import { notify } from '../notifications/notifications';
 import { isSafeToken, requireSafeToken, shellQuote, UnsafeTokenError } from '../../core/util/tokenGrammar';
 import { formatRemaining } from '../../core/util/time';
 import { Command } from '../../commands';
+import { withoutTrailingSlashes } from '../../core/util/url';
 
 /** A stored token outside the token grammar (a keychain entry changed behind our back). */
 export function unsafeStoredTokenMessage(label: string): string {
@@ -50,7 +51,7 @@ async function copy(services: Services, arg: unknown, format: Format, what: stri
 
 /** `{serviceUrl}/swagger/index.html` */
 export function apiExplorerUrl(serviceUrl: string): string {
-	return `${serviceUrl.replace(/\/+$/, '')}/swagger/index.html`;
+	return `${withoutTrailingSlashes(serviceUrl)}/swagger/index.html`;
 }
 
 async function openApiExplorer(services: Services, arg: unknown): Promise<boolean> {

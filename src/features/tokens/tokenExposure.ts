@@ -10,6 +10,7 @@ import { gitExposure } from '../restFiles/gitTracked';
 import { notify } from '../notifications/notifications';
 import type { Refusal } from '../../platform/regularFile';
 import { addToGitignore, syncEnvFile } from '../../platform/envFileSync';
+import { withoutTrailingSlashes } from '../../core/util/url';
 
 /** Why a file of the folder is left alone, in words for the log and the person. */
 function refusalText(reason: Refusal): string {
@@ -64,7 +65,7 @@ export class TokenExposure implements vscode.Disposable {
 		const active = this.services.store.active();
 		const tokens = active?.tokens;
 		if (!active || !tokens || active.state === 'needsLogin' || !isSafeToken(tokens.accessToken)) return undefined;
-		return { token: tokens.accessToken, baseUrl: active.account.serviceUrl.replace(/\/+$/, '') };
+		return { token: tokens.accessToken, baseUrl: withoutTrailingSlashes(active.account.serviceUrl) };
 	}
 
 	private async apply(): Promise<void> {

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import type { Session } from '../../core/sessions/types';
-import { isSafeServiceUrl } from '../../core/util/url';
+import { withoutTrailingSlashes, isSafeServiceUrl } from '../../core/util/url';
 import { logIn } from '../login/loginFlow';
 import { readRegularFile } from '../../platform/regularFile';
 
@@ -43,7 +43,7 @@ export function sampleText(serviceUrl: string, eol = '\n'): string {
 		'# A first request with a live token (Telematics Auth sample).',
 		'# Put the cursor on the GET line and run "Telematics: Insert Authorization Header",',
 		'# then send it with your REST client.',
-		`@baseUrl = ${serviceUrl.replace(/\/+$/, '')}`,
+		`@baseUrl = ${withoutTrailingSlashes(serviceUrl)}`,
 		'',
 		'###',
 		'# Who the token belongs to (an endpoint of the built-in demo service).',
