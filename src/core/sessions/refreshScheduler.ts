@@ -8,7 +8,7 @@ import { isoTime } from '../util/time';
 import type { IRefreshScheduler, ISessionStore, RefreshFailure, RefreshFn, RefreshStatus, RefreshTrigger } from './contracts';
 import type { Lease } from './lease';
 import { backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, shouldRetry } from './refreshPlan';
-import { computeExpiry } from './token';
+import { tokensFromRefresh } from './tokenAnswer';
 import type { Session, StoredTokens } from './types';
 import type { Clock } from '../util/clock';
 import type { Disposable } from '../types';
@@ -279,24 +279,13 @@ export class RefreshScheduler implements IRefreshScheduler {
 				}
 				throw error;
 			}
-			const now = this.deps.clock.now();
-			const expiry = computeExpiry(response.accessToken, response.expiresIn, now);
-			if (expiry.note) this.deps.log.warn(`The refreshed token of "${session.account.label}": ${expiry.note}; using ${expiry.source === 'expiresIn' ? 'ExpiresIn' : 'the 2-hour default'}.`);
-			const tokens: StoredTokens = {
-				...sent,
-				accessToken: response.accessToken,
-				refreshToken: response.refreshToken || sent.refreshToken,
-				expiresAt: expiry.expiresAt,
-				expirySource: expiry.source,
-				obtainedAt: now,
-				lastRefreshAt: now,
-			};
-			if (response.deviceToken) tokens.deviceToken = response.deviceToken;
+			const { tokens, expiryNote } = tokensFromRefresh(sent, response, this.deps.clock.now());
+			if (expiryNote) this.deps.log.warn(`The refreshed token of "${session.account.label}": ${expiryNote}.`);
 			const written = await this.deps.store.updateTokens(id, tokens, sent.refreshToken);
 			if (written === 'gone') throw new ApiError('cancelled', this.t('The account was logged out while its token was being refreshed.'));
 			if (written === 'stale') return this.current(id); // a newer login or another window's refresh won
 			sentOut.stored = true;
-			this.deps.log.info(`Refreshed the access token of "${session.account.label}"; it expires at ${isoTime(expiry.expiresAt)}.`);
+			this.deps.log.info(`Refreshed the access token of "${session.account.label}"; it expires at ${isoTime(tokens.expiresAt)}.`);
 			return this.current(id);
 		} finally {
 			await this.deps.lease.release(id);

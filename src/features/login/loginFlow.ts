@@ -2,18 +2,16 @@
 // A failed or cancelled login changes nothing stored. Never runs by itself.
 import * as vscode from 'vscode';
 import { ApiError } from '../../core/api/errors';
-import type { AccountKind, TokenResponse } from '../../core/api/types';
+import type { AccountKind } from '../../core/api/types';
 import type { Services } from '../../services';
 import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServiceUrl } from '../../core/models/loginInput';
-import { computeExpiry, decodeClaims } from '../../core/sessions/token';
-import type { Session, StoredTokens } from '../../core/sessions/types';
-import { maskSecret } from '../../core/util/redact';
+import { accountLabel, tokensFromLogin } from '../../core/sessions/tokenAnswer';
+import type { Session } from '../../core/sessions/types';
 import { withoutTrailingSlashes, hostOf } from '../../core/util/url';
 import { showError } from '../notifications/showError';
 import { notify } from '../notifications/notifications';
 import { runSteps, type LoginStep } from '../../core/models/prompter';
 import { formatRemaining } from '../../core/util/time';
-import { displayText } from '../../core/util/displayText';
 
 /** What a login again starts with. The password is never prefilled. */
 export interface LoginPrefill {
@@ -36,31 +34,6 @@ export function prefillFor(session: Session): LoginPrefill {
 		serviceUrl: account.serviceUrl,
 		instanceId: account.instanceId,
 		login: account.kind === 'admin' ? account.label : tokens?.deviceToken,
-	};
-}
-
-/**
- * Admin: the API login. User: the JWT's `name` claim when there is one, else the masked device
- * token. The name comes from the service: control and bidi characters go, `$(` cannot start an
- * icon in the status bar, and it is cut to 64 characters.
- */
-export function accountLabel(kind: AccountKind, login: string, accessToken: string): string {
-	if (kind === 'admin') return login;
-	const name = decodeClaims(accessToken)?.['name'];
-	const clean = typeof name === 'string' ? displayText(name) : '';
-	return clean ? clean : maskSecret(login);
-}
-
-/** The tokens to store for a Login response received at `now`. */
-export function tokensFromLogin(kind: AccountKind, login: string, response: TokenResponse, now: number): StoredTokens {
-	const expiry = computeExpiry(response.accessToken, response.expiresIn, now);
-	return {
-		deviceToken: response.deviceToken ?? (kind === 'user' ? login : undefined),
-		accessToken: response.accessToken,
-		refreshToken: response.refreshToken,
-		expiresAt: expiry.expiresAt,
-		expirySource: expiry.source,
-		obtainedAt: now,
 	};
 }
 
@@ -150,7 +123,8 @@ export async function logIn(services: Services, kind: AccountKind, answers: Logi
 					.finally(() => cancel.dispose());
 			},
 		);
-		const tokens = tokensFromLogin(kind, login, response, services.clock.now());
+		const { tokens, expiryNote } = tokensFromLogin(kind, login, response, services.clock.now());
+		if (expiryNote) services.log.warn(`The new token: ${expiryNote}.`);
 		const label = accountLabel(kind, login, response.accessToken);
 		const session = await services.store.saveLogin({ kind, serviceUrl, instanceId, login, label }, tokens);
 		const left = formatRemaining(tokens.expiresAt - services.clock.now());
