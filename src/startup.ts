@@ -14,10 +14,10 @@ import { registerAccountActions } from './features/accounts/accountActions';
 import { AccountsView } from './features/accounts/accountsView';
 import { registerAuthenticationProvider } from './features/authProvider/authProvider';
 import { registerHttpFileFeatures } from './features/restFiles/index';
-import { MultiStepInput } from './features/login/multiStepInput';
+import { ScreenPrompter } from './features/shared/prompter';
 import { PrompterSlot } from './core/models/prompter';
 import { registerSessionCommands } from './features/login/sessionCommands';
-import { notify, recordMessages, type ShownMessage } from './features/notifications/notifications';
+import { notify, recordMessages, type ShownMessage } from './features/shared/notify';
 import { StatusBar } from './features/statusBar/statusBar';
 import { chooseTokenExposure } from './features/tokens/exposureCommand';
 import { registerTokenCommands } from './features/tokens/tokenCommands';
@@ -74,8 +74,8 @@ export async function startCore(context: vscode.ExtensionContext, stubs: vscode.
 	});
 	add(scheduler);
 
-	const multiStepInput = new MultiStepInput();
-	const services: Services = { context, config, log, output, clock: systemClock, store, scheduler, api, prompts: new PrompterSlot(multiStepInput) };
+	const screenPrompter = new ScreenPrompter();
+	const services: Services = { context, config, log, output, clock: systemClock, store, scheduler, api, prompts: new PrompterSlot(screenPrompter) };
 	const recentMessages = testMode ? recordMessages() : () => [];
 
 	// Not awaited here: each secret read may be a round trip to wherever SecretStorage lives.

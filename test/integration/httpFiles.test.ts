@@ -10,7 +10,7 @@ import type { RiggedEmulator } from '../emulator/rig';
 import type { Session } from '../../src/core/sessions/types';
 import { decodeClaims } from '../../src/core/sessions/token';
 import type { TestApi } from './testApi';
-import { gitExposure, TRACKED_WARNING_KEY } from '../../src/features/restFiles/gitTracked';
+import { gitExposure, TRACKED_WARNING_KEY } from '../../src/features/shared/gitExposure';
 import type { TrackedFileAnswer } from '../../src/core/models/prompter';
 import { logIn, ScriptedPrompter, settings, useEmulatorSuite, ourLenses } from './loginHelpers';
 

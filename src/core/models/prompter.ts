@@ -1,4 +1,4 @@
-// Everything the extension asks a person, as one interface (features/login/multiStepInput.ts asks on
+// Everything the extension asks a person, as one interface (features/shared/prompter.ts asks on
 // screen; integration tests answer through TestApi.setPrompter), and the login steps it walks.
 import type { AccountKind } from '../api/types';
 import type { Checked } from './loginInput';

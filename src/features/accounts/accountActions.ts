@@ -5,10 +5,10 @@ import type { Services } from '../../services';
 import { effectiveState } from '../../core/models/statusModel';
 
 import type { Session } from '../../core/sessions/types';
-import { accountIdOf } from './accountArg';
+import { accountIdOf } from '../shared/accountPicker';
 import { formatRemaining } from '../../core/util/time';
 import { Command } from '../../commands';
-import { isHttpDocument } from '../restFiles/httpDocuments';
+import { isHttpDocument } from '../shared/restDocuments';
 
 export interface AccountAction extends vscode.QuickPickItem {
 	command: string;

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import { accountNode, accountRows, type RowModel } from '../../core/models/treeModel';
 import { formatClockTime } from '../../core/util/time';
-import { accountTooltip } from '../statusBar/statusBar';
+import { accountTooltip } from '../shared/tooltips';
 
 /** An account in the view. Commands run from it receive it, and read `accountId`. */
 export interface AccountTreeNode {

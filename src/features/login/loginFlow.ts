@@ -1,30 +1,19 @@
-// Logging in: the four fields through the Prompter, Login with cancellable progress, the result stored.
-// A failed or cancelled login changes nothing stored. Never runs by itself.
+// Logging in by hand: the four fields through the Prompter, then shared/logIn.ts. A failed or
+// cancelled login changes nothing stored. Never runs by itself.
 import * as vscode from 'vscode';
-import { ApiError } from '../../core/api/errors';
 import type { AccountKind } from '../../core/api/types';
 import type { Services } from '../../services';
 import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServiceUrl } from '../../core/models/loginInput';
-import { accountLabel, tokensFromLogin } from '../../core/sessions/tokenAnswer';
 import type { Session } from '../../core/sessions/types';
-import { withoutTrailingSlashes, hostOf } from '../../core/util/url';
-import { showError } from '../notifications/showError';
-import { notify } from '../notifications/notifications';
+import { withoutTrailingSlashes } from '../../core/util/url';
+import { logIn, type LoginAnswers } from '../shared/logIn';
 import { runSteps, type LoginStep } from '../../core/models/prompter';
-import { formatRemaining } from '../../core/util/time';
 
 /** What a login again starts with. The password is never prefilled. */
 export interface LoginPrefill {
 	serviceUrl?: string;
 	instanceId?: string;
 	login?: string;
-}
-
-export interface LoginAnswers {
-	serviceUrl: string;
-	instanceId: string;
-	login: string;
-	password: string;
 }
 
 /** The fields to start a new login of this account with. */
@@ -100,48 +89,5 @@ export async function runLoginFlow(services: Services, kind: AccountKind, prefil
 		services.log.info(`Login as ${kind} cancelled; nothing changed.`);
 		return undefined;
 	}
-	return logIn(services, kind, answers);
-}
-
-/** Calls Login with `answers` and stores the session (the flow after its questions; the demo uses it too). */
-export async function logIn(services: Services, kind: AccountKind, answers: LoginAnswers): Promise<Session | undefined> {
-	const { serviceUrl, instanceId, login, password } = answers;
-	const host = hostOf(serviceUrl);
-	const masking = services.log.addSecrets([password, kind === 'user' ? login : undefined]);
-	try {
-		services.log.info(`Logging in as ${kind} to ${host}…`);
-		const response = await vscode.window.withProgress(
-			{ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Logging in to {0}…', host), cancellable: true },
-			(_progress, token) => {
-				const controller = new AbortController();
-				const cancel = token.onCancellationRequested(() => controller.abort());
-				return services.api
-					.login(
-						{ kind, baseUrl: serviceUrl, instanceId, login, password, loginFieldsFormat: services.config.loginFieldsFormat() },
-						{ timeoutMs: services.config.requestTimeoutMs(), signal: controller.signal, proxy: services.config.proxy() },
-					)
-					.finally(() => cancel.dispose());
-			},
-		);
-		const { tokens, expiryNote } = tokensFromLogin(kind, login, response, services.clock.now());
-		if (expiryNote) services.log.warn(`The new token: ${expiryNote}.`);
-		const label = accountLabel(kind, login, response.accessToken);
-		const session = await services.store.saveLogin({ kind, serviceUrl, instanceId, login, label }, tokens);
-		const left = formatRemaining(tokens.expiresAt - services.clock.now());
-		services.log.info(`Logged in as ${kind} ${label} to ${host}; token valid for ${left}.`);
-		void notify('info', vscode.l10n.t('Logged in as {0} (token valid for {1}).', label, left));
-		return session;
-	} catch (e) {
-		if (e instanceof ApiError && e.kind === 'cancelled') {
-			services.log.info('Login cancelled; nothing changed.');
-			return undefined;
-		}
-		showError(services, e, {
-			prefix: vscode.l10n.t('Could not log in to {0}.', host),
-			tryAgain: () => runLoginFlow(services, kind, { serviceUrl, instanceId, login }),
-		});
-		return undefined;
-	} finally {
-		masking?.dispose();
-	}
+	return logIn(services, kind, answers, () => runLoginFlow(services, kind, { serviceUrl: answers.serviceUrl, instanceId: answers.instanceId, login: answers.login }));
 }

@@ -8,10 +8,10 @@ import type { RefreshFailure } from '../../core/sessions/contracts';
 import type { Session } from '../../core/sessions/types';
 
 import { hostOf } from '../../core/util/url';
-import { accountIdOf, pickAccount, resolveAccount } from '../accounts/accountArg';
-import { errorText, showError } from '../notifications/showError';
+import { accountIdOf, pickAccount, resolveAccount } from '../shared/accountPicker';
+import { errorText, showError } from '../shared/showError';
 import { prefillFor, runLoginFlow } from './loginFlow';
-import { notify } from '../notifications/notifications';
+import { notify } from '../shared/notify';
 import { formatRemaining } from '../../core/util/time';
 import { Command } from '../../commands';
 

@@ -6,7 +6,7 @@ import { findJwts } from '../../core/restFile/jwtScan';
 import { identityOf } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';
 import { formatClockTime, formatElapsed } from '../../core/util/time';
-import { isHttpDocument } from './httpDocuments';
+import { isHttpDocument } from '../shared/restDocuments';
 
 const DEBOUNCE_MS = 300;
 

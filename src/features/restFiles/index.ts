@@ -5,7 +5,7 @@ import type { Services } from '../../services';
 import { TokenCodeLensProvider } from './codeLensProvider';
 import { TokenDiagnostics } from './diagnostics';
 import { TokenHoverProvider } from './hoverProvider';
-import { HTTP_SELECTOR } from './httpDocuments';
+import { HTTP_SELECTOR } from '../shared/restDocuments';
 import { insertAuthorizationHeader } from './insertCommand';
 import { MinuteTicker } from './minuteTicker';
 import { updateTokensInFile } from './updateTokensCommand';

@@ -8,13 +8,12 @@ import { isSameSite, requestHostsAt } from '../../core/restFile/requestHost';
 import { hostOf } from '../../core/util/url';
 import type { Services } from '../../services';
 
-import { resolveAccount } from '../accounts/accountArg';
-import { notify } from '../notifications/notifications';
-import { unsafeStoredTokenMessage } from '../tokens/tokenCommands';
+import { resolveAccount } from '../shared/accountPicker';
+import { notify } from '../shared/notify';
 import { isSafeToken } from '../../core/util/tokenGrammar';
-import { ensureFreshToken, type FreshSession } from './freshToken';
-import { guardTrackedFile } from './gitTracked';
-import { applyTextEdits, targetRestEditor } from './httpDocuments';
+import { ensureFreshToken, unsafeStoredTokenMessage, type FreshSession } from '../shared/freshToken';
+import { guardTrackedFile } from '../shared/gitExposure';
+import { applyTextEdits, targetRestEditor } from '../shared/restDocuments';
 import { formatRemaining } from '../../core/util/time';
 import { Command } from '../../commands';
 

@@ -2,7 +2,7 @@
 // "expires in 12m" stay true; stops when none is.
 import * as vscode from 'vscode';
 
-import { isHttpDocument } from './httpDocuments';
+import { isHttpDocument } from '../shared/restDocuments';
 import type { Clock } from '../../core/util/clock';
 
 const MINUTE = 60_000;

@@ -7,7 +7,7 @@ import type { Services } from '../../services';
 import { formatClockTime, formatElapsed, formatRemaining } from '../../core/util/time';
 
 import type { Session } from '../../core/sessions/types';
-import { knownTokens } from './freshToken';
+import { knownTokens } from '../shared/freshToken';
 
 export interface TokenInfo {
 	owner?: Session;

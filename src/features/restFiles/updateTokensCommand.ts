@@ -4,11 +4,11 @@ import * as vscode from 'vscode';
 import { findJwts, planTokenUpdates } from '../../core/restFile/jwtScan';
 import { findOwner, planReplacements } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';
-import { notify } from '../notifications/notifications';
+import { notify } from '../shared/notify';
 import { isSafeToken } from '../../core/util/tokenGrammar';
-import { ensureFreshToken, knownTokens } from './freshToken';
-import { guardTrackedFile } from './gitTracked';
-import { applyTextEdits, targetRestEditor } from './httpDocuments';
+import { ensureFreshToken, knownTokens } from '../shared/freshToken';
+import { guardTrackedFile } from '../shared/gitExposure';
+import { applyTextEdits, targetRestEditor } from '../shared/restDocuments';
 
 export interface UpdateOutcome {
 	/** Occurrences replaced. */

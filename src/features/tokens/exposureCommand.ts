@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Config, ExposeMode, InsertStyle } from '../../platform/config';
 import { ENVIRONMENT_REFERENCES } from '../../core/restFile/authHeaderEdit';
-import { notify } from '../notifications/notifications';
+import { notify } from '../shared/notify';
 
 interface Choice extends vscode.QuickPickItem {
 	mode: ExposeMode;

@@ -3,18 +3,13 @@
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
 
-import { resolveAccount } from '../accounts/accountArg';
-import { ensureFreshToken, type FreshSession } from '../restFiles/freshToken';
-import { notify } from '../notifications/notifications';
+import { resolveAccount } from '../shared/accountPicker';
+import { ensureFreshToken, unsafeStoredTokenMessage, type FreshSession } from '../shared/freshToken';
+import { notify } from '../shared/notify';
 import { isSafeToken, requireSafeToken, shellQuote, UnsafeTokenError } from '../../core/util/tokenGrammar';
 import { formatRemaining } from '../../core/util/time';
 import { Command } from '../../commands';
 import { withoutTrailingSlashes } from '../../core/util/url';
-
-/** A stored token outside the token grammar (a keychain entry changed behind our back). */
-export function unsafeStoredTokenMessage(label: string): string {
-	return vscode.l10n.t('The stored token for {0} is not a token this extension will write anywhere. Nothing was copied or changed. Log in again to replace it.', label);
-}
 
 type Format = (token: string) => string;
 

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import type { Session } from '../../core/sessions/types';
 import { withoutTrailingSlashes, isSafeServiceUrl } from '../../core/util/url';
-import { logIn } from '../login/loginFlow';
+import { logIn } from '../shared/logIn';
 import { readRegularFile } from '../../platform/regularFile';
 
 type DemoModule = typeof import('../../emulator/server');
@@ -34,7 +34,7 @@ export async function tryDemo(services: Services, demo: DemoService): Promise<Se
 	const { url, module } = await demo.start();
 	const user = module.DEMO_USERS[0]!;
 	services.log.info(`Started the built-in demo service at ${url}.`);
-	return logIn(services, 'user', { serviceUrl: url, instanceId: user.instanceId, login: user.deviceToken, password: user.instanceKey });
+	return logIn(services, 'user', { serviceUrl: url, instanceId: user.instanceId, login: user.deviceToken, password: user.instanceKey }, () => tryDemo(services, demo));
 }
 
 /** A first request for the active account's service, with no token in it yet. */

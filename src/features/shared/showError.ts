@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { ApiError } from '../../core/api/errors';
 import type { Services } from '../../services';
 import { SecretStorageError } from '../../platform/secretBackend';
-import { notify } from './notifications';
+import { notify } from './notify';
 
 export interface ErrorAction {
 	title: string;

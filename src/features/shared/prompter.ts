@@ -15,7 +15,7 @@ function validation(step: LoginStep, value: string): string | undefined {
 	return checked.ok ? undefined : checked.message;
 }
 
-export class MultiStepInput implements Prompter {
+export class ScreenPrompter implements Prompter {
 	async pickKind(): Promise<AccountKind | undefined> {
 		const items: (vscode.QuickPickItem & { accountKind: AccountKind })[] = [
 			{

@@ -5,12 +5,17 @@ import * as vscode from 'vscode';
 import type { KnownToken } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';
 import type { Session, StoredTokens } from '../../core/sessions/types';
-import { showError } from '../notifications/showError';
-import { notify } from '../notifications/notifications';
+import { showError } from './showError';
+import { notify } from './notify';
 import { formatElapsed } from '../../core/util/time';
 import { Command } from '../../commands';
 
 export type FreshSession = Session & { tokens: StoredTokens };
+
+/** A stored token outside the token grammar (a keychain entry changed behind our back). */
+export function unsafeStoredTokenMessage(label: string): string {
+	return vscode.l10n.t('The stored token for {0} is not a token this extension will write anywhere. Nothing was copied or changed. Log in again to replace it.', label);
+}
 
 /** The session with a token that has not expired, or undefined when the person was told why not. */
 export async function ensureFreshToken(services: Services, session: Session): Promise<FreshSession | undefined> {

@@ -5,7 +5,7 @@ import type { Services } from '../../services';
 import type { Session } from '../../core/sessions/types';
 import { Command } from '../../commands';
 import { displayText } from '../../core/util/displayText';
-import { notify } from '../notifications/notifications';
+import { notify } from './notify';
 
 /** What tree items and other callers pass to account commands. */
 export interface AccountArg {

@@ -1,7 +1,7 @@
 // Which documents are REST files: `.http`/`.rest` by name, or language `http` (REST Client,
 // httpYac), in any scheme, untitled included.
 import * as vscode from 'vscode';
-import { notify } from '../notifications/notifications';
+import { notify } from './notify';
 
 export const HTTP_SELECTOR: vscode.DocumentSelector = [
 	{ language: 'http' },
