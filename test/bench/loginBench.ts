@@ -13,7 +13,7 @@ import { makeTestCa, startHttpsFront } from '../support/testCa';
 import { loginBody, loginHeaders, joinUrl, LOGIN_PATH } from '../../src/core/api/client';
 import { createServiceClient } from '../../src/core/api/serviceClient';
 import type { LoginRequest, ProxySettings } from '../../src/core/api/types';
-import { DEMO_USERS, startEmulator } from '../emulator/rig';
+import { DEMO_USERS, LIFTED_RATE_LIMIT, startEmulator } from '../emulator/rig';
 import { silentLog } from '../../src/core/util/log';
 import { median, round, type BenchRow } from './types';
 
@@ -61,7 +61,7 @@ export function ratioRow(name: string, ratios: number[]): BenchRow {
  */
 export async function benchHttpsLogin(): Promise<BenchRow[]> {
 	const ca = makeTestCa(path.join(os.tmpdir(), 'telematics-bench-ca'));
-	const emulator = await startEmulator({ loginRateLimit: { max: 1_000_000, windowSeconds: 60, blockSeconds: 1 } });
+	const emulator = await startEmulator({ loginRateLimit: LIFTED_RATE_LIMIT });
 	const front = await startHttpsFront(ca, emulator.port);
 	try {
 		const loads: number[] = [];
@@ -122,7 +122,7 @@ export function rawLogin(api: 'request' | 'fetch', url: string, login: LoginRequ
  * directly and through a CONNECT proxy on loopback.
  */
 export async function benchLogin(): Promise<BenchRow[]> {
-	const emulator = await startEmulator({ loginRateLimit: { max: 1_000_000, windowSeconds: 60, blockSeconds: 1 }, loopbackHostOnly: false });
+	const emulator = await startEmulator({ loginRateLimit: LIFTED_RATE_LIMIT, loopbackHostOnly: false });
 	const proxy = await startConnectProxy(() => emulator.port);
 	const direct = new Agent();
 	const proxied = new ProxyAgent({ uri: proxy.url });

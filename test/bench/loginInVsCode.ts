@@ -6,7 +6,7 @@ import { joinUrl, LOGIN_PATH } from '../../src/core/api/client';
 import { createServiceClient } from '../../src/core/api/serviceClient';
 import type { LoginRequest } from '../../src/core/api/types';
 import { silentLog } from '../../src/core/util/log';
-import { DEMO_USERS, startEmulator } from '../emulator/rig';
+import { DEMO_USERS, LIFTED_RATE_LIMIT, startEmulator } from '../emulator/rig';
 import { makeTestCa, startHttpsFront, trustTestRootLikeTheOsStore } from '../support/testCa';
 import { BENCH_OUTPUT_ENV, compare, rawLogin, ratioRow } from './loginBench';
 import { round, type BenchRow } from './types';
@@ -15,7 +15,7 @@ export async function run(): Promise<void> {
 	const dir = process.env.TELEMATICS_TEST_CA_DIR!;
 	trustTestRootLikeTheOsStore(dir);
 	const ca = makeTestCa(dir);
-	const emulator = await startEmulator({ loginRateLimit: { max: 1_000_000, windowSeconds: 60, blockSeconds: 1 } });
+	const emulator = await startEmulator({ loginRateLimit: LIFTED_RATE_LIMIT });
 	const front = await startHttpsFront(ca, emulator.port);
 	const rows: BenchRow[] = [];
 	try {

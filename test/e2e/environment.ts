@@ -1,7 +1,7 @@
 // One e2e environment: the emulator in this process, code-server with `telematicsAuth.baseUrl` pointed at
 // it and the extension under development, and Chromium with a persistent profile (SecretStorage lives there).
 import type { RigConfig, EmulatorUser, RiggedEmulator } from '../emulator/rig';
-import { startEmulator } from '../emulator/rig';
+import { LIFTED_RATE_LIMIT, startEmulator } from '../emulator/rig';
 import { launchBrowser, makeTempDir, startCodeServer, type RunningCodeServer } from '../host/codeServer';
 import { projectRoot } from '../host/paths';
 import { QUICK_INPUT_BOX, Workbench } from './workbench';
@@ -23,7 +23,7 @@ export interface E2eOptions {
 
 export async function startE2e(options: E2eOptions = {}): Promise<E2eEnvironment> {
 	// Generous login rate limit: the tests log in more often than a person would.
-	const emulator = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 }, ...options.emulator });
+	const emulator = await startEmulator({ loginRateLimit: LIFTED_RATE_LIMIT, ...options.emulator });
 	const server = await startCodeServer({
 		settings: { 'telematicsAuth.baseUrl': emulator.url, ...options.settings },
 		files: options.files,

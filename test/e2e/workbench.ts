@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { screenshotDir } from '../host/paths';
+import { until } from '../support/until';
 
 export const EXTENSION_ID = 'telematics-tools.telematics-auth';
 export const STATUS_ITEM_SELECTOR = `.statusbar-item[id="${EXTENSION_ID}.telematicsAuth.status"]`;
@@ -20,22 +21,9 @@ function matches(text: string, expected: string | RegExp): boolean {
 	return typeof expected === 'string' ? text.includes(expected) : expected.test(text);
 }
 
-/** Polls `read` until `accept` holds; throws with the last value seen. */
-export async function waitFor<T>(what: string, read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	let last: T | undefined;
-	let lastError: unknown;
-	while (Date.now() < deadline) {
-		try {
-			last = await read();
-			if (accept(last)) return last;
-		} catch (e) {
-			lastError = e;
-		}
-		await new Promise((r) => setTimeout(r, 200));
-	}
-	const seen = last !== undefined ? JSON.stringify(last) : lastError instanceof Error ? lastError.message : 'nothing';
-	throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${what}; last seen: ${seen}`);
+/** `until` with an acceptance test, polling every 200 ms (the workbench's pace). */
+export function waitFor<T>(what: string, read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+	return until(what, read, { accept, timeoutMs, everyMs: 200 });
 }
 
 export class Workbench {

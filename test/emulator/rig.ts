@@ -1,7 +1,7 @@
 // The tests' emulator: the shipped service (src/emulator/server.ts) plus what only tests may have: faults
 // before an answer, hostile answers, stats of what clients sent, and control endpoints under /__emulator/.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { resolveConfig, type EmulatorConfig } from '../../src/emulator/config';
+import { resolveConfig, type EmulatorConfig, type LoginRateLimit } from '../../src/emulator/config';
 import { failure, validation } from '../../src/emulator/envelope';
 import { parseJsonObject } from '../../src/emulator/requests';
 import { EmulatorServer, header, isJsonContentType, isLoopback, isLoopbackHostHeader, type AnswerShape, type RunningEmulator, type ServiceEndpoint } from '../../src/emulator/server';
@@ -65,6 +65,9 @@ const BAD_GATEWAY_PAGE = `<html>
 function emptyStats(): EmulatorStats {
 	return { loginCalls: 0, refreshCalls: 0, requests: [] };
 }
+
+/** A login rate limit no test reaches: for tests whose subject is not the limit itself. */
+export const LIFTED_RATE_LIMIT: LoginRateLimit = { max: 1_000_000, windowSeconds: 60, blockSeconds: 1 };
 
 export async function startEmulator(partial: Partial<RigConfig> = {}): Promise<RiggedEmulator> {
 	const { faults, ...service } = partial;

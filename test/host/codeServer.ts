@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { ensureChromium, ensureCodeServer } from './install';
+import { until } from '../support/until';
 
 export interface CodeServerOptions {
 	/** User settings merged over the test defaults (e.g. `telematicsAuth.baseUrl`). */
@@ -122,19 +123,15 @@ export function writeUserSettings(userDataDir: string, settings: Record<string, 
 }
 
 async function waitForHttp(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (child.exitCode !== null || child.signalCode !== null) {
-			throw new Error(`code-server exited before it answered (${child.signalCode ?? child.exitCode}):\n${output()}`);
-		}
-		try {
-			const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
-			await res.arrayBuffer();
-			if (res.status < 500) return;
-		} catch { /* not up yet */ }
-		await new Promise((r) => setTimeout(r, 150));
-	}
-	throw new Error(`code-server did not answer ${url} within ${timeoutMs / 1000} s:\n${output()}`);
+	const state = await until(`code-server to answer ${url}`, async () => {
+		if (child.exitCode !== null || child.signalCode !== null) return 'exited';
+		const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+		await res.arrayBuffer();
+		return res.status < 500 ? 'up' : 'starting';
+	}, { accept: (s) => s !== 'starting', timeoutMs, everyMs: 150 }).catch((e: Error) => {
+		throw new Error(`${e.message}:\n${output()}`);
+	});
+	if (state === 'exited') throw new Error(`code-server exited before it answered (${child.signalCode ?? child.exitCode}):\n${output()}`);
 }
 
 /** Starts code-server on 127.0.0.1 (installing it first if needed) and waits until it answers. */

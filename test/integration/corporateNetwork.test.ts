@@ -1,14 +1,14 @@
 // A company network in the real host: every request through VS Code's fetch (a CA only its OS list holds,
 // http.proxy, HTTPS_PROXY, a 407, proxySupport off), our own client where it cannot serve, an untrusted CA named.
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AccountKind } from '../../src/core/api/types';
 import type { RiggedEmulator } from '../emulator/rig';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from './testApi';
 import { ENV_PROXY_ENV, startConnectProxy, type ConnectProxy } from '../support/connectProxy';
-import { makeTestCa, startHttpsFront } from '../support/testCa';
+import { startCompanyNetwork, type CompanyNetwork } from '../support/companyNetwork';
+import type { HttpsFront } from '../support/testCa';
 import { adminCredentials, lastError, ScriptedPrompter, storedSecret, useEmulatorSuite, userCredentials } from './loginHelpers';
 
 const HTTP_KEYS = ['proxy', 'proxySupport', 'proxyAuthorization', 'fetchAdditionalSupport'];
@@ -17,9 +17,9 @@ describe('Corporate network: HTTPS signed by a CA only the OS store holds (real 
 	this.timeout(30_000);
 	let api: TestApi;
 	let emu: RiggedEmulator;
-	let front: Awaited<ReturnType<typeof startHttpsFront>>;
-	let untrusted: Awaited<ReturnType<typeof startHttpsFront>>;
-	let otherCaFile: string;
+	let network: CompanyNetwork;
+	let front: HttpsFront;
+	let untrusted: HttpsFront;
 	let proxy: ConnectProxy;
 	/** Every URL given to the host's global fetch, as an extension that wraps it would see them. */
 	const fetched: string[] = [];
@@ -31,12 +31,8 @@ describe('Corporate network: HTTPS signed by a CA only the OS store holds (real 
 	before(async () => {
 		const dir = process.env.TELEMATICS_TEST_CA_DIR;
 		assert.ok(dir, 'the host was started with a test CA (runIntegration)');
-		const ca = makeTestCa(dir);
-		const other = makeTestCa(path.join(path.dirname(dir), 'test-ca-untrusted'), 'Unknown Interceptor CA');
-		otherCaFile = other.caFile;
-		front = await startHttpsFront(ca, emu.port);
-		untrusted = await startHttpsFront(other, emu.port);
-		proxy = await startConnectProxy(() => front.port);
+		network = await startCompanyNetwork(emu.port, dir);
+		({ front, untrusted, proxy } = network);
 		const original = globalThis.fetch;
 		globalThis.fetch = (input, init) => {
 			fetched.push(input instanceof Request ? input.url : String(input));
@@ -53,9 +49,7 @@ describe('Corporate network: HTTPS signed by a CA only the OS store holds (real 
 	after(async () => {
 		unwrap?.();
 		await resetHttp();
-		await proxy?.close();
-		await front?.close();
-		await untrusted?.close();
+		await network?.close();
 	});
 
 	afterEach(resetHttp);
@@ -182,7 +176,7 @@ describe('Corporate network: HTTPS signed by a CA only the OS store holds (real 
 	});
 
 	it('the same CA in telematicsAuth.extraCertificates: trusted through the host\'s fetch, with the OS store\'s roots kept', async () => {
-		await vscode.workspace.getConfiguration('telematicsAuth').update('extraCertificates', [otherCaFile], vscode.ConfigurationTarget.Global);
+		await vscode.workspace.getConfiguration('telematicsAuth').update('extraCertificates', [network.other.caFile], vscode.ConfigurationTarget.Global);
 		const paths = await fetchedDuring(async () => {
 			assert.ok((await logInAt(`https://localhost:${untrusted.port}`, 'user'))?.tokens, lastError(api));
 			assert.ok((await logInAt(`https://localhost:${front.port}`, 'admin'))?.tokens, lastError(api));

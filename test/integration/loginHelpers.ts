@@ -2,7 +2,7 @@
 // `useEmulatorSuite` (start the emulator, point the extension at it, clean up).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RiggedEmulator } from '../emulator/rig';
+import { DEMO_ADMINS, DEMO_USERS, LIFTED_RATE_LIMIT, type RiggedEmulator, startEmulator } from '../emulator/rig';
 import type { AccountKind } from '../../src/core/api/types';
 import { secretKeyFor } from '../../src/core/sessions/sessionStore';
 import type { Session } from '../../src/core/sessions/types';
@@ -130,7 +130,7 @@ export function useEmulatorSuite(options: EmulatorSuiteOptions, started: (suite:
 	before(async () => {
 		api = await testApi();
 		emu = await startEmulator({
-			...(options.rateLimit === 'lifted' ? { loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 } } : {}),
+			...(options.rateLimit === 'lifted' ? { loginRateLimit: LIFTED_RATE_LIMIT } : {}),
 			...(options.anyHost ? { loopbackHostOnly: false } : {}),
 		});
 		await settings().update('baseUrl', emu.url, vscode.ConfigurationTarget.Global);
@@ -175,17 +175,6 @@ export function lastError(api: TestApi): string | undefined {
 
 export const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('telematicsAuth');
 
-/** Polls `probe` until it gives a value (not undefined/null/false); fails after `timeoutMs`. */
-export async function until<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value !== undefined && value !== null && value !== false) return value;
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
-}
-
 /**
  * Our lenses only: REST Client, installed beside us in the test host, adds its own (Send Request, and
  * "N references" without a command). Ours run a telematicsAuth command or, for the token's facts, none,
@@ -194,3 +183,5 @@ export async function until<T>(what: string, probe: () => T | undefined | null |
 export function ourLenses(lenses: readonly vscode.CodeLens[]): vscode.CodeLens[] {
 	return lenses.filter((l) => l.command?.command.startsWith('telematicsAuth.') || (l.command?.command === '' && l.command.title.startsWith('$(')));
 }
+
+export { until } from '../support/until';

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RiggedEmulator } from '../emulator/rig';
 import type { TestApi } from './testApi';
-import { adminCredentials, lastError, logIn, ScriptedPrompter, settings, useEmulatorSuite, userCredentials } from './loginHelpers';
+import { adminCredentials, lastError, logIn, ScriptedPrompter, settings, until, useEmulatorSuite, userCredentials } from './loginHelpers';
 
 function assertFree(where: string, text: string, secrets: readonly string[]): void {
 	for (const secret of secrets) {
@@ -102,12 +102,7 @@ describe('Secrets stay secret (real VS Code)', () => {
 		assertFree('log', lines, secrets);
 		// The LogOutputChannel writes `<logUri>/Telematics Auth.log`; wait until it has the login line.
 		const channelFile = vscode.Uri.joinPath(api.services.context.logUri, 'Telematics Auth.log');
-		const deadline = Date.now() + 10_000;
-		let written = (await readText(channelFile)) ?? '';
-		while (!/Could not log in to/.test(written) && Date.now() < deadline) {
-			await new Promise((resolve) => setTimeout(resolve, 200));
-			written = (await readText(channelFile)) ?? '';
-		}
+		const written = await until('the log file to have the failed login', async () => (await readText(channelFile)) ?? '', { accept: (text) => /Could not log in to/.test(text) }).catch(async () => (await readText(channelFile)) ?? '');
 		assert.match(written, /Logged in as user Demo Driver/, `the log file ${channelFile.path} was found and written`);
 		for (const file of await logFiles(api.services.context.logUri)) assertFree(file.path, (await readText(file)) ?? '', secrets);
 	});

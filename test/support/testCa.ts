@@ -46,7 +46,13 @@ export function makeTestCa(dir: string, caName = 'Fleet Corp Inspection Root CA'
 }
 
 /** An HTTPS server with `ca`'s server certificate that forwards every request to `targetPort` on loopback. */
-export async function startHttpsFront(ca: Pick<TestCa, 'key' | 'cert'>, targetPort: number): Promise<{ server: https.Server; port: number; close(): Promise<void> }> {
+export interface HttpsFront {
+	server: https.Server;
+	port: number;
+	close(): Promise<void>;
+}
+
+export async function startHttpsFront(ca: Pick<TestCa, 'key' | 'cert'>, targetPort: number): Promise<HttpsFront> {
 	const server = https.createServer({ key: ca.key, cert: ca.cert }, (req, res) => {
 		const upstream = httpRequest({ host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
 			res.writeHead(answer.statusCode ?? 502, answer.headers);

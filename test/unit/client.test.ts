@@ -9,7 +9,7 @@ import type { ApiErrorKind } from '../../src/core/api/types';
 import { createServiceClient } from '../../src/core/api/serviceClient';
 import type { ApiClient, LoginFieldsFormat, LoginRequest, RequestOptions, TokenResponse } from '../../src/core/api/types';
 import { errorCode, networkReason } from '../../src/core/api/networkErrors';
-import { DEMO_ADMINS, DEMO_USERS, startEmulator, type RiggedEmulator } from '../emulator/rig';
+import { DEMO_ADMINS, DEMO_USERS, LIFTED_RATE_LIMIT, type RiggedEmulator, startEmulator } from '../emulator/rig';
 import { startConnectProxy, type ConnectProxy } from '../support/connectProxy';
 import { RecordingLog } from './doubles/recordingLog';
 
@@ -69,7 +69,7 @@ describe('API client against the emulator', function () {
 	let client: ApiClient;
 
 	before(async () => {
-		emulator = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 600 } });
+		emulator = await startEmulator({ loginRateLimit: LIFTED_RATE_LIMIT });
 	});
 	after(async () => emulator.close());
 	beforeEach(() => {
@@ -394,7 +394,7 @@ describe('API client through a proxy', function () {
 	let proxy: ConnectProxy;
 
 	before(async () => {
-		emulator = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 600 }, loopbackHostOnly: false });
+		emulator = await startEmulator({ loginRateLimit: LIFTED_RATE_LIMIT, loopbackHostOnly: false });
 		proxy = await startConnectProxy(() => emulator.port);
 	});
 	after(async () => {

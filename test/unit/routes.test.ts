@@ -1,18 +1,16 @@
 // Where requests go (VS Code's fetch or undici) and what holds on either road: no redirect followed,
 // 1 MiB read at most, one deadline for the whole exchange, certificate checks on, extra roots added.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { ApiError } from '../../src/core/api/errors';
 import { chooseRoute } from '../../src/core/api/routes';
 import { createServiceClient } from '../../src/core/api/serviceClient';
 import type { Fetch } from '../../src/core/api/transport';
 import type { ApiClient, LoginRequest, ProxySettings } from '../../src/core/api/types';
-import { DEMO_USERS, startEmulator, type RiggedEmulator } from '../emulator/rig';
-import { makeTestCa, startHttpsFront } from '../support/testCa';
+import { DEMO_USERS, LIFTED_RATE_LIMIT, type RiggedEmulator, startEmulator } from '../emulator/rig';
+import { startCompanyNetwork, type CompanyNetwork } from '../support/companyNetwork';
+import type { HttpsFront } from '../support/testCa';
 import { RecordingLog } from './doubles/recordingLog';
 
 const none: ProxySettings = { strictSSL: true, noProxy: [] };
@@ -65,7 +63,7 @@ for (const road of ['VS Code\'s fetch', 'undici'] as const) {
 		let client: ApiClient;
 
 		before(async () => {
-			emulator = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 } });
+			emulator = await startEmulator({ loginRateLimit: LIFTED_RATE_LIMIT });
 			server = createServer((req, res) => handler?.(req, res));
 			baseUrl = await listen(server);
 		});
@@ -139,17 +137,17 @@ for (const road of ['VS Code\'s fetch', 'undici'] as const) {
 
 describe('certificates on either road', function () {
 	this.timeout(15_000);
-	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'routes-'));
-	const ca = makeTestCa(path.join(dir, 'company'));
 	let emulator: RiggedEmulator;
-	let front: Awaited<ReturnType<typeof startHttpsFront>>;
+	let network: CompanyNetwork;
+	let front: HttpsFront;
 
 	before(async () => {
-		emulator = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 }, loopbackHostOnly: false });
-		front = await startHttpsFront(ca, emulator.port);
+		emulator = await startEmulator({ loginRateLimit: LIFTED_RATE_LIMIT, loopbackHostOnly: false });
+		network = await startCompanyNetwork(emulator.port);
+		({ front } = network);
 	});
 	after(async () => {
-		await front.close();
+		await network.close();
 		await emulator.close();
 	});
 
@@ -161,7 +159,7 @@ describe('certificates on either road', function () {
 		const refused = await failure(client.login(login(url), { timeoutMs: 5000, proxy: none }));
 		assert.match(refused.message, /issued by "Fleet Corp Inspection Root CA, Fleet Corp", which this computer does not trust/);
 		// ... and trusts it once it is listed, through the bundled undici Agent it is handed.
-		const tokens = await client.login(login(url), { timeoutMs: 5000, proxy: { ...none, extraCertificates: [ca.caFile] } });
+		const tokens = await client.login(login(url), { timeoutMs: 5000, proxy: { ...none, extraCertificates: [network.ca.caFile] } });
 		assert.ok(tokens.accessToken);
 		assert.equal(host.urls.length, 2);
 	});

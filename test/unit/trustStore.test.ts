@@ -9,14 +9,16 @@ import { ApiError } from '../../src/core/api/errors';
 import type { LoginRequest, ProxySettings } from '../../src/core/api/types';
 import { derBase64ToPem, loadSystemCertificates, loadTrustedRoots, nodeTrustStoreDeps, pemBlocks, type TrustStoreDeps } from '../../src/core/api/trustStore';
 import { createServiceClient } from '../../src/core/api/serviceClient';
-import { DEMO_USERS, startEmulator, type RiggedEmulator } from '../emulator/rig';
+import { DEMO_USERS, LIFTED_RATE_LIMIT, type RiggedEmulator, startEmulator } from '../emulator/rig';
 import { startConnectProxy, type ConnectProxy } from '../support/connectProxy';
-import { makeTestCa, startHttpsFront, type TestCa } from '../support/testCa';
+import { startCompanyNetwork, type CompanyNetwork } from '../support/companyNetwork';
+import { makeTestCa, type HttpsFront, type TestCa } from '../support/testCa';
 import { RecordingLog } from './doubles/recordingLog';
 
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'trust-'));
 const CA = makeTestCa(path.join(TMP, 'company'));
-const OTHER = makeTestCa(path.join(TMP, 'other'), 'Unknown Interceptor CA');
+/** The root in no store, where the company network (support/companyNetwork.ts) makes it beside CA. */
+const OTHER = makeTestCa(path.join(TMP, 'company-untrusted'), 'Unknown Interceptor CA');
 const PEM_A = fs.readFileSync(CA.caFile, 'utf8').trim();
 
 /** Deps for a Linux machine with nothing in its store but what `env` names. */
@@ -99,20 +101,18 @@ describe('the OS certificate store loader', () => {
 describe('the client over HTTPS, with certificate checks on', function () {
 	this.timeout(20_000);
 	let emulator: RiggedEmulator;
-	let front: Awaited<ReturnType<typeof startHttpsFront>>;
-	let untrusted: Awaited<ReturnType<typeof startHttpsFront>>;
+	let network: CompanyNetwork;
+	let front: HttpsFront;
+	let untrusted: HttpsFront;
 	let proxy: ConnectProxy;
 
 	before(async () => {
-		emulator = await startEmulator({ loginRateLimit: { max: 1000, windowSeconds: 60, blockSeconds: 1 }, loopbackHostOnly: false });
-		front = await startHttpsFront(CA, emulator.port);
-		untrusted = await startHttpsFront(OTHER, emulator.port);
-		proxy = await startConnectProxy(() => front.port);
+		emulator = await startEmulator({ loginRateLimit: LIFTED_RATE_LIMIT, loopbackHostOnly: false });
+		network = await startCompanyNetwork(emulator.port, path.join(TMP, 'company'));
+		({ front, untrusted, proxy } = network);
 	});
 	after(async () => {
-		await proxy.close();
-		await front.close();
-		await untrusted.close();
+		await network.close();
 		await emulator.close();
 	});
 
