@@ -2,7 +2,8 @@
 import type * as vscode from 'vscode';
 import type { ApiClient } from './core/api/types';
 import type { Config } from './platform/config';
-import type { IRefreshScheduler, ISessionStore } from './core/sessions/contracts';
+import type { RefreshScheduler } from './core/sessions/refreshScheduler';
+import type { SessionStore } from './core/sessions/sessionStore';
 import type { RedactingLog } from './core/util/logger';
 import type { Clock } from './core/util/clock';
 import type { PrompterSlot } from './core/models/prompter';
@@ -15,8 +16,8 @@ export interface Services {
 	/** The channel itself, for `show()`. */
 	readonly output: vscode.LogOutputChannel;
 	readonly clock: Clock;
-	readonly store: ISessionStore;
-	readonly scheduler: IRefreshScheduler;
+	readonly store: SessionStore;
+	readonly scheduler: RefreshScheduler;
 	/** The API client; its network code (undici) loads on the first request. */
 	readonly api: ApiClient;
 	/** Asks the person: the login steps and the confirmations (a test may answer instead). */

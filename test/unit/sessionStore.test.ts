@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { accountIdFor } from '../../src/core/sessions/accountId';
 import type { NewAccount } from '../../src/core/sessions/contracts';
-import { ACCOUNTS_KEY, ACTIVE_KEY, secretKeyFor, SessionStore, UNLISTED_GRACE_MS } from '../../src/core/sessions/sessionStore';
+import { SessionStore, UNLISTED_GRACE_MS } from '../../src/core/sessions/sessionStore';
+import { ACCOUNTS_KEY, ACTIVE_KEY, secretKeyFor } from '../../src/core/sessions/storedSecret';
 import type { StoredTokens } from '../../src/core/sessions/types';
 import { createTestClock, settle, type TestClock } from './doubles/fakeClock';
 import { TestMemento } from './doubles/testMemento';

@@ -5,7 +5,8 @@ import { Emitter } from '../util/emitter';
 import type { Log } from '../util/log';
 import { untranslated, type Translate } from '../util/translate';
 import { isoTime } from '../util/time';
-import type { IRefreshScheduler, ISessionStore, RefreshFailure, RefreshFn, RefreshStatus, RefreshTrigger } from './contracts';
+import type { RefreshFailure, RefreshFn, RefreshStatus, RefreshTrigger } from './contracts';
+import type { SessionStore } from './sessionStore';
 import type { Lease } from './lease';
 import { backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, shouldRetry } from './refreshPlan';
 import { tokensFromRefresh } from './tokenAnswer';
@@ -19,7 +20,7 @@ export const MAX_TIMER_MS = 10 * 60_000;
 const MAX_LEASE_WAITS = 3;
 
 export interface RefreshSchedulerDeps {
-	store: ISessionStore;
+	store: SessionStore;
 	refresh: RefreshFn;
 	clock: Clock;
 	/** `telematicsAuth.refreshBeforeExpirySeconds`, in ms. Read at each planning. */
@@ -61,7 +62,7 @@ interface Plan {
  * after sleep a due refresh is noticed within 10 minutes of waking (at once when the window gets focus
  * and the VS Code layer calls `checkDue()`). Idle cost: at most 6 wake-ups an hour per account.
  */
-export class RefreshScheduler implements IRefreshScheduler {
+export class RefreshScheduler implements Disposable {
 	private readonly plans = new Map<string, Plan>();
 	private readonly inFlight = new Map<string, Promise<Session>>();
 	private readonly waiters = new Set<() => void>();
@@ -74,6 +75,7 @@ export class RefreshScheduler implements IRefreshScheduler {
 	private disposed = false;
 
 	readonly onDidChangeStatus = this.statusEmitter.event;
+	/** A refresh failed for good (401 → needs login, 429, or transient failures until expiry). */
 	readonly onDidFail = this.failEmitter.event;
 
 	constructor(private readonly deps: RefreshSchedulerDeps) {
@@ -81,6 +83,7 @@ export class RefreshScheduler implements IRefreshScheduler {
 		this.t = deps.t ?? untranslated;
 	}
 
+	/** Plans refreshes for every account and follows the store from now on. */
 	start(): void {
 		if (this.started || this.disposed) return;
 		this.started = true;
@@ -114,10 +117,17 @@ export class RefreshScheduler implements IRefreshScheduler {
 		}
 	}
 
+	/** Refreshes now; joins a refresh already in flight for that account. Rejects with ApiError. */
 	refreshNow(accountId: string): Promise<Session> {
 		return this.run(accountId, 'manual');
 	}
 
+	/**
+	 * For callers that are not a person (another extension through the authentication API): joins
+	 * a refresh in flight, or starts one only when an automatic one would be allowed now (not given
+	 * up, no back-off pending, the minimum interval since the last refresh passed; with automatic
+	 * refresh off too, since someone asked). Undefined when it did not refresh or the refresh failed.
+	 */
 	refreshIfAllowed(accountId: string): Promise<Session | undefined> {
 		const joined = this.inFlight.get(accountId);
 		if (joined) return joined.then((session) => session, () => undefined);

@@ -1,17 +1,13 @@
 // The session store: accounts in globalState (no secrets), tokens in SecretStorage (one key per
 // account), kept in step with other windows; the VS Code layer hands in `context.secrets` and `globalState`.
 import { Emitter } from '../util/emitter';
-import { isSafeToken } from '../util/tokenGrammar';
 import { silentLog, type Log } from '../util/log';
 import { accountIdFor } from './accountId';
-import { type ISessionStore, type NewAccount, type TokenWrite } from './contracts';
+import { ACCOUNTS_KEY, ACTIVE_KEY, isAccountRecord, parsePayload, SECRET_PREFIX, secretKeyFor, secretText } from './storedSecret';
+import type { NewAccount, TokenWrite } from './contracts';
 import type { AccountRecord, MementoBackend, SecretBackend, Session, SessionState, StoredTokens } from './types';
 import { systemClock, type Clock } from '../util/clock';
 import type { Disposable } from '../types';
-
-export const SECRET_PREFIX = 'telematicsAuth.session.';
-export const ACCOUNTS_KEY = 'telematicsAuth.accounts';
-export const ACTIVE_KEY = 'telematicsAuth.activeAccount';
 
 /** When an unlisted secret is looked at again; after the last, one still unlisted is removed. */
 const UNLISTED_CHECKS_MS = [1_000, 5_000, 20_000, 60_000];
@@ -30,20 +26,6 @@ export const UNLISTED_GRACE_MS = UNLISTED_CHECKS_MS[UNLISTED_CHECKS_MS.length - 
 /** Retries of a failed token write: 2 s, 4 s, … up to a minute apart. */
 const PENDING_RETRY_BASE_MS = 2_000;
 const PENDING_RETRY_CAP_MS = 60_000;
-
-export function secretKeyFor(id: string): string {
-	return SECRET_PREFIX + id;
-}
-
-/**
- * What one secret holds. `account` repeats the (non-secret) index record for windows of
- * earlier versions; this version shows an account only when the index lists it.
- */
-export interface SecretPayload extends StoredTokens {
-	v: 1;
-	needsLogin?: boolean;
-	account?: AccountRecord;
-}
 
 /** What reading one secret gave: tokens, or nothing (missing), or unreadable. */
 type SecretRead =
@@ -73,7 +55,7 @@ export interface SessionStoreOptions {
 	log?: Log;
 }
 
-export class SessionStore implements ISessionStore {
+export class SessionStore implements Disposable {
 	private readonly clock: Clock;
 	private readonly log: Log;
 	private readonly changeEmitter = new Emitter<void>();
@@ -108,6 +90,7 @@ export class SessionStore implements ISessionStore {
 	private markReady!: () => void;
 	private isLoaded = false;
 
+	/** Fires after any change, local or from another window, once the new state is read. */
 	readonly onDidChange = this.changeEmitter.event;
 	/** Settles (never rejects) once the first `load()` has finished, whatever it found. */
 	readonly ready: Promise<void> = new Promise((resolve) => (this.markReady = resolve));
@@ -127,6 +110,7 @@ export class SessionStore implements ISessionStore {
 		return this.isLoaded;
 	}
 
+	/** Reads the index and every account's secret. Call once, after activation's cheap work. */
 	load(): Promise<void> {
 		const loading = this.serialize(async () => {
 			const before = this.snapshot();
@@ -146,6 +130,7 @@ export class SessionStore implements ISessionStore {
 		return loading;
 	}
 
+	/** All accounts, oldest first. */
 	list(): readonly Session[] {
 		const now = this.clock.now();
 		return this.entries.map((entry) => toSession(entry, now));
@@ -170,6 +155,7 @@ export class SessionStore implements ISessionStore {
 		});
 	}
 
+	/** Stores a login's result (secret first, then index) and makes the account active. Same account again: replaces its tokens. */
 	saveLogin(newAccount: NewAccount, tokens: StoredTokens): Promise<Session> {
 		return this.serialize(async () => {
 			const id = accountIdFor(newAccount.kind, newAccount.serviceUrl, newAccount.instanceId, newAccount.login);
@@ -186,7 +172,7 @@ export class SessionStore implements ISessionStore {
 			const previousSecret = previous ? await this.readRaw(id) : undefined;
 
 			// 1. The secret. A failure here leaves everything as it was.
-			await this.secrets.store(secretKeyFor(id), serialize(entry));
+			await this.secrets.store(secretKeyFor(id), secretText(entry.account, entry.tokens, entry.needsLogin));
 			await this.markLoggedOut(id, false);
 			this.dropPending(id); // a new login always wins over refreshed tokens not yet stored
 
@@ -214,6 +200,11 @@ export class SessionStore implements ISessionStore {
 		});
 	}
 
+	/**
+	 * Stores refreshed tokens (access and rotated refresh token in one secret write) only if
+	 * the account still holds `sentRefreshToken`: a logout is never undone, a newer login
+	 * always wins. A failed write keeps the tokens live in memory and retries (`pending`).
+	 */
 	updateTokens(id: string, tokens: StoredTokens, sentRefreshToken: string): Promise<TokenWrite> {
 		return this.serialize(async () => {
 			const previous = this.find(id);
@@ -230,6 +221,7 @@ export class SessionStore implements ISessionStore {
 		});
 	}
 
+	/** The refresh token `sentRefreshToken` was refused: only a new login helps (same compare-and-set). */
 	markNeedsLogin(id: string, sentRefreshToken: string): Promise<TokenWrite> {
 		return this.serialize(async () => {
 			const previous = this.find(id);
@@ -243,7 +235,7 @@ export class SessionStore implements ISessionStore {
 			let saved = true;
 			if (entry.tokens) {
 				try {
-					await this.secrets.store(secretKeyFor(id), serialize(entry));
+					await this.secrets.store(secretKeyFor(id), secretText(entry.account, entry.tokens, entry.needsLogin));
 				} catch {
 					saved = false;
 					this.log.warn(`Could not save that account "${entry.account.label}" needs a new login; this window remembers it until reload.`);
@@ -259,6 +251,7 @@ export class SessionStore implements ISessionStore {
 		return this.pending.has(id);
 	}
 
+	/** Log out: deletes the secret and the index entry. */
 	remove(id: string): Promise<void> {
 		return this.serialize(async () => {
 			const index = this.entries.findIndex((e) => e.account.id === id);
@@ -532,7 +525,7 @@ export class SessionStore implements ISessionStore {
 	private async write(entry: Entry, base: string): Promise<boolean> {
 		const id = entry.account.id;
 		try {
-			await this.secrets.store(secretKeyFor(id), serialize(entry));
+			await this.secrets.store(secretKeyFor(id), secretText(entry.account, entry.tokens, entry.needsLogin));
 			this.dropPending(id);
 			return true;
 		} catch (error) {
@@ -679,59 +672,6 @@ function toSession(entry: Entry, now: number): Session {
 	const session: Session = { account: { ...entry.account }, state: sessionState(entry.tokens, entry.needsLogin, now) };
 	if (entry.tokens) session.tokens = { ...entry.tokens };
 	return session;
-}
-
-function serialize(entry: Entry): string {
-	const payload: SecretPayload = { v: 1, ...(entry.tokens as StoredTokens), account: entry.account };
-	if (entry.needsLogin) payload.needsLogin = true;
-	return JSON.stringify(payload);
-}
-
-const EXPIRY_SOURCES: ReadonlySet<string> = new Set(['jwt', 'expiresIn', 'default']);
-
-/** The payload if `raw` is a complete version-1 secret, else undefined. */
-export function parsePayload(raw: string): SecretPayload | undefined {
-	let value: unknown;
-	try {
-		value = JSON.parse(raw);
-	} catch {
-		return undefined;
-	}
-	if (typeof value !== 'object' || value === null) return undefined;
-	const p = value as Record<string, unknown>;
-	const finite = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
-	// The keychain is no more trusted than the service: tokens outside the grammar make the secret unreadable.
-	if (p.v !== 1 || !isSafeToken(p.accessToken) || !isSafeToken(p.refreshToken)) return undefined;
-	if (!finite(p.expiresAt) || !finite(p.obtainedAt) || !EXPIRY_SOURCES.has(p.expirySource as string)) return undefined;
-	if (p.deviceToken !== undefined && typeof p.deviceToken !== 'string') return undefined;
-	if (p.lastRefreshAt !== undefined && !finite(p.lastRefreshAt)) return undefined;
-	const payload: SecretPayload = {
-		v: 1,
-		accessToken: p.accessToken as string,
-		refreshToken: p.refreshToken as string,
-		expiresAt: p.expiresAt as number,
-		expirySource: p.expirySource as StoredTokens['expirySource'],
-		obtainedAt: p.obtainedAt as number,
-	};
-	if (p.deviceToken !== undefined) payload.deviceToken = p.deviceToken as string;
-	if (p.lastRefreshAt !== undefined) payload.lastRefreshAt = p.lastRefreshAt as number;
-	if (p.needsLogin === true) payload.needsLogin = true;
-	if (isAccountRecord(p.account)) payload.account = p.account;
-	return payload;
-}
-
-function isAccountRecord(value: unknown): value is AccountRecord {
-	if (typeof value !== 'object' || value === null) return false;
-	const r = value as Record<string, unknown>;
-	return (
-		typeof r.id === 'string' &&
-		r.id.length > 0 &&
-		(r.kind === 'user' || r.kind === 'admin') &&
-		typeof r.label === 'string' &&
-		typeof r.instanceId === 'string' &&
-		typeof r.serviceUrl === 'string' &&
-		typeof r.createdAt === 'number'
-	);
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

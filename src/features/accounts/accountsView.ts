@@ -3,14 +3,14 @@
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import { nextTickDelay, TICK_SLACK_MS } from '../../core/models/statusModel';
-import { AccountsTreeRenderer, type AccountsTreeNode } from './accountsTree';
+import { treeChildren, treeItem, type AccountsTreeNode } from './accountsTree';
 
 export const VIEW_ID = 'telematicsAuth.accounts';
 export const HAS_ACCOUNTS_CONTEXT = 'telematicsAuth.hasAccounts';
 
 /**
  * The view and its data provider: fires the changes, keeps the context key, and refreshes the
- * descriptions with one timer while the view is visible; the rendering is delegated.
+ * descriptions with one timer while the view is visible; nodes and items come from accountsTree.ts.
  */
 export class AccountsView implements vscode.TreeDataProvider<AccountsTreeNode>, vscode.Disposable {
 	private readonly changed = new vscode.EventEmitter<AccountsTreeNode | undefined | void>();
@@ -20,10 +20,8 @@ export class AccountsView implements vscode.TreeDataProvider<AccountsTreeNode>, 
 	private timer: unknown;
 	private hasAccounts: boolean | undefined;
 	private disposed = false;
-	private readonly renderer: AccountsTreeRenderer;
 
 	constructor(private readonly services: Services) {
-		this.renderer = new AccountsTreeRenderer(services);
 		this.treeView = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this, showCollapseAll: false });
 		const changed = () => {
 			this.changed.fire();
@@ -44,11 +42,11 @@ export class AccountsView implements vscode.TreeDataProvider<AccountsTreeNode>, 
 	/** Until the stored sessions are read the root waits (VS Code shows progress, not the welcome view). */
 	getChildren(element?: AccountsTreeNode): AccountsTreeNode[] | Promise<AccountsTreeNode[]> {
 		const { store } = this.services;
-		return store.loaded ? this.renderer.getChildren(element) : store.ready.then(() => this.renderer.getChildren(element));
+		return store.loaded ? treeChildren(this.services, element) : store.ready.then(() => treeChildren(this.services, element));
 	}
 
 	getTreeItem(element: AccountsTreeNode): vscode.TreeItem {
-		return this.renderer.getTreeItem(element);
+		return treeItem(this.services, element);
 	}
 
 	private update(): void {
