@@ -12,6 +12,7 @@ import { DEMO_USERS, LIFTED_RATE_LIMIT, type RiggedEmulator, startEmulator } fro
 import { startCompanyNetwork, type CompanyNetwork } from '../support/companyNetwork';
 import type { HttpsFront } from '../support/testCa';
 import { RecordingLog } from './doubles/recordingLog';
+import { until } from '../support/until';
 
 const none: ProxySettings = { strictSSL: true, noProxy: [] };
 const user = DEMO_USERS[0]!;
@@ -134,6 +135,26 @@ for (const road of ['VS Code\'s fetch', 'undici'] as const) {
 		});
 	});
 }
+
+describe('the deadline on VS Code\'s road', () => {
+	it('holds while VS Code\'s fetch is still looking up the proxy (a PAC file that never answers), and while it is cancelled', async () => {
+		let asked = 0;
+		const stuck: Fetch = () => {
+			asked++;
+			return new Promise(() => undefined);
+		};
+		const client = createServiceClient(new RecordingLog(), undefined, { hostFetch: () => stuck });
+		const started = Date.now();
+		const timedOut = await failure(client.login(login('https://telematics.test'), { timeoutMs: 300, proxy: none }));
+		assert.equal(timedOut.kind, 'timeout', timedOut.message);
+		assert.ok(Date.now() - started < 5000, 'it did not wait for the lookup');
+		const controller = new AbortController();
+		const pending = client.login(login('https://telematics.test'), { timeoutMs: 60_000, signal: controller.signal, proxy: none });
+		await until('the second lookup to start', () => asked === 2);
+		controller.abort();
+		assert.equal((await failure(pending)).kind, 'cancelled');
+	});
+});
 
 describe('certificates on either road', function () {
 	this.timeout(15_000);

@@ -59,6 +59,32 @@ async function readCapped(response: FetchResponse, url: string, t: Translate): P
 	return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * `work`, or a rejection as soon as `signal` aborts: VS Code's fetch looks up the proxy (a PAC
+ * file, the system) before it looks at the signal, and that lookup must not outlast the deadline.
+ * A result that comes after is handed to `discard`.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal, discard?: (late: T) => void): Promise<T> {
+	if (signal.aborted) {
+		void work.then(discard, () => undefined);
+		return Promise.reject(signal.reason);
+	}
+	return new Promise<T>((resolve, reject) => {
+		const onAbort = (): void => {
+			void work.then(discard, () => undefined);
+			reject(signal.reason);
+		};
+		signal.addEventListener('abort', onAbort, { once: true });
+		work.then((value) => {
+			signal.removeEventListener('abort', onAbort);
+			resolve(value);
+		}, (error: unknown) => {
+			signal.removeEventListener('abort', onAbort);
+			reject(error);
+		});
+	});
+}
+
 /** A transport that asks `route` where each request goes, then makes the exchange there. */
 export function createTransport(route: (request: HttpRequest) => Promise<Route>, t: Translate = untranslated): Transport {
 	return async (req: HttpRequest): Promise<HttpResponse> => {
@@ -73,16 +99,16 @@ export function createTransport(route: (request: HttpRequest) => Promise<Route>,
 		req.signal?.addEventListener('abort', onCallerAbort, { once: true });
 		let viaProxy: string | undefined;
 		try {
-			const chosen = await route(req);
+			const chosen = await untilAborted(route(req), abort.signal);
 			viaProxy = chosen.viaProxy;
-			const response = await chosen.fetch(req.url, {
+			const response = await untilAborted(chosen.fetch(req.url, {
 				method: req.method,
 				headers: req.headers,
 				body: req.body,
 				redirect: 'manual',
 				signal: abort.signal,
 				...(chosen.dispatcher !== undefined && { dispatcher: chosen.dispatcher }),
-			});
+			}), abort.signal, (late) => void late.body?.cancel().catch(() => undefined));
 			const body = await readCapped(response, req.url, t);
 			const headers: Record<string, string> = {};
 			response.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
