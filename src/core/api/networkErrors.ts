@@ -5,7 +5,7 @@ import * as tls from 'node:tls';
 import { ApiError, cancelledMessage, networkMessage, proxyAuthenticationMessage, timeoutMessage, untrustedCertificateMessage } from './errors';
 import { untranslated, type Translate } from '../util/translate';
 import { displayText } from '../util/displayText';
-import { hostOf } from '../util/url';
+import { bareHostname, hostOf } from '../util/url';
 
 const TLS_CODES = new Set([
 	'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN',
@@ -72,7 +72,7 @@ export function untrustedIssuer(url: string): Promise<string | undefined> {
 	}
 	if (target.protocol !== 'https:') return Promise.resolve(undefined);
 	return new Promise((resolve) => {
-		const host = target.hostname.replace(/^\[|\]$/g, '');
+		const host = bareHostname(target.hostname);
 		const socket = tls.connect({ host, port: Number(target.port || 443), servername: isIP(host) ? undefined : host, rejectUnauthorized: false });
 		const done = (issuer: string | undefined) => {
 			clearTimeout(timer);

@@ -1,7 +1,7 @@
 // Direct or which proxy, for the requests VS Code's fetch cannot carry (routes.ts), from the
 // `http.*` settings and the usual environment variables. Pure: no `vscode` import, no I/O.
 import type { ProxySettings } from './types';
-import { isLoopbackHost } from '../util/url';
+import { bareHostname, isLoopbackHost } from '../util/url';
 
 export type ProxyDecision = { kind: 'direct' } | { kind: 'proxy'; proxyUrl: string; strictSSL: boolean };
 
@@ -66,7 +66,7 @@ export function decideProxy(targetUrl: string, settings: ProxySettings, env: Nod
 		return DIRECT;
 	}
 	if (settings.proxySupport === 'off') return DIRECT;
-	const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+	const host = bareHostname(url.hostname);
 	const port = url.port || defaultPort(url.protocol);
 	if (isLoopbackHost(host)) return DIRECT;
 	const noProxy = [...settings.noProxy, ...splitList(envValue(env, 'no_proxy'))];

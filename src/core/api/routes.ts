@@ -44,6 +44,13 @@ export interface RouteOptions {
 
 type Undici = typeof import('./undici');
 
+/** The trusted roots as VS Code's fetch takes them (a CA list) and as undici does (one TLS context). */
+interface Roots {
+	ca: string[];
+	summary: string;
+	context(): tls.SecureContext;
+}
+
 /** The route for each request; undici and the trusted roots load on the first request that needs them. */
 export function createRouter(options: RouteOptions = {}): (request: HttpRequest) => Promise<Route> {
 	const env = options.env ?? process.env;
@@ -52,20 +59,27 @@ export function createRouter(options: RouteOptions = {}): (request: HttpRequest)
 	const hostFetch = options.hostFetch ?? vscodeFetch;
 	let undici: Undici | undefined;
 	const dispatchers = new Map<string, unknown>();
-	const roots = new Map<string, Promise<{ ca: string[]; context: tls.SecureContext }>>();
+	const roots = new Map<string, Promise<Roots>>();
 	let lastChoice = '';
 
-	/** Node's roots, the OS store, NODE_EXTRA_CA_CERTS and the extra files, per list of extra files. */
-	function trustedRoots(extra: readonly string[]): Promise<{ ca: string[]; context: tls.SecureContext }> {
+	/**
+	 * Node's roots, the OS store, NODE_EXTRA_CA_CERTS and the extra files, read once per list of
+	 * extra files; the TLS context undici needs (tens of ms for ~300 roots) is built on first use.
+	 */
+	function trustedRoots(extra: readonly string[]): Promise<Roots> {
 		const key = JSON.stringify(extra);
 		let loaded = roots.get(key);
 		if (!loaded) {
 			const started = performance.now();
 			loaded = loadTrustedRoots(extra, { ...(options.trustStore ?? nodeTrustStoreDeps), env }).then((found) => {
-				const context = tls.createSecureContext({ ca: found.certificates });
-				log.info(`${found.summary} Ready for TLS in ${Math.round(performance.now() - started)} ms.`);
 				for (const problem of found.problems) log.warn(`Trusted roots: ${problem}.`);
-				return { ca: found.certificates, context };
+				let context: tls.SecureContext | undefined;
+				const buildContext = (): tls.SecureContext => {
+					context = tls.createSecureContext({ ca: found.certificates });
+					log.info(`${found.summary} Ready for TLS in ${Math.round(performance.now() - started)} ms.`);
+					return context;
+				};
+				return { ca: found.certificates, summary: found.summary, context: () => context ?? buildContext() };
 			});
 			roots.set(key, loaded);
 		}
@@ -101,11 +115,17 @@ export function createRouter(options: RouteOptions = {}): (request: HttpRequest)
 			// VS Code's fetch uses a dispatcher's `connect.ca` instead of the OS roots, so the list
 			// carries them as well as the extra files.
 			const { Agent } = undici ??= await import('./undici');
-			const { ca } = await trustedRoots(extra);
-			return { fetch: host, dispatcher: cached(`host|${JSON.stringify(extra)}`, () => new Agent({ connect: { ca } })) };
+			const trusted = await trustedRoots(extra);
+			return {
+				fetch: host,
+				dispatcher: cached(`host|${JSON.stringify(extra)}`, () => {
+					log.info(trusted.summary);
+					return new Agent({ connect: { ca: trusted.ca } });
+				}),
+			};
 		}
 		const loaded = undici ??= await import('./undici');
-		const context = https ? (await trustedRoots(extra)).context : undefined;
+		const context = https ? (await trustedRoots(extra)).context() : undefined;
 		const contextKey = context ? JSON.stringify(extra) : '';
 		const decision = decideProxy(req.url, settings, env);
 		if (decision.kind === 'direct') {

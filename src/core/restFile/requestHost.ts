@@ -1,6 +1,6 @@
 // Where a request in a REST file goes, when the file says it (a literal URL, or one built from the file's
 // own variables), and whether that is the account's service: the same site by the public suffix list.
-import { isLoopbackHost } from '../util/url';
+import { bareHostname, isLoopbackHost } from '../util/url';
 import { requestAt, type ParsedFile } from './requestParser';
 
 /** `{{name}}` references resolved from the file's variables, a few levels deep; undefined when one stays unknown. */
@@ -26,7 +26,7 @@ export function requestLineHost(line: string, variables: ReadonlyMap<string, str
 	const resolved = resolveVariables(target, variables);
 	if (!resolved || !/^https?:\/\//i.test(resolved)) return undefined;
 	try {
-		return new URL(resolved).hostname.toLowerCase().replace(/^\[|\]$/g, '') || undefined;
+		return bareHostname(new URL(resolved).hostname) || undefined;
 	} catch {
 		return undefined;
 	}
@@ -55,7 +55,7 @@ export function requestHostsAt(file: ParsedFile, offsets: readonly number[]): (s
 export async function isSameSite(host: string, serviceUrl: string): Promise<boolean> {
 	let service: string;
 	try {
-		service = new URL(serviceUrl).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+		service = bareHostname(new URL(serviceUrl).hostname);
 	} catch {
 		return false;
 	}

@@ -172,7 +172,7 @@ export class SessionStore implements Disposable {
 			const previousSecret = previous ? await this.readRaw(id) : undefined;
 
 			// 1. The secret. A failure here leaves everything as it was.
-			await this.secrets.store(secretKeyFor(id), secretText(entry.account, entry.tokens, entry.needsLogin));
+			await this.secrets.store(secretKeyFor(id), secretText(entry));
 			await this.markLoggedOut(id, false);
 			this.dropPending(id); // a new login always wins over refreshed tokens not yet stored
 
@@ -235,7 +235,7 @@ export class SessionStore implements Disposable {
 			let saved = true;
 			if (entry.tokens) {
 				try {
-					await this.secrets.store(secretKeyFor(id), secretText(entry.account, entry.tokens, entry.needsLogin));
+					await this.secrets.store(secretKeyFor(id), secretText(entry));
 				} catch {
 					saved = false;
 					this.log.warn(`Could not save that account "${entry.account.label}" needs a new login; this window remembers it until reload.`);
@@ -525,7 +525,7 @@ export class SessionStore implements Disposable {
 	private async write(entry: Entry, base: string): Promise<boolean> {
 		const id = entry.account.id;
 		try {
-			await this.secrets.store(secretKeyFor(id), secretText(entry.account, entry.tokens, entry.needsLogin));
+			await this.secrets.store(secretKeyFor(id), secretText(entry));
 			this.dropPending(id);
 			return true;
 		} catch (error) {

@@ -22,7 +22,7 @@ export interface SecretPayload extends StoredTokens {
 }
 
 /** The text of one account's secret: its tokens, whether it needs a login, and its index record. */
-export function secretText(account: AccountRecord, tokens: StoredTokens | undefined, needsLogin: boolean): string {
+export function secretText({ account, tokens, needsLogin }: { account: AccountRecord; tokens?: StoredTokens; needsLogin: boolean }): string {
 	const payload: SecretPayload = { v: 1, ...(tokens as StoredTokens), account };
 	if (needsLogin) payload.needsLogin = true;
 	return JSON.stringify(payload);

@@ -6,9 +6,14 @@
  * another machine. Plain http is allowed only for these; they are never proxied.
  */
 export function isLoopbackHost(hostname: string): boolean {
-	const host = hostname.trim().toLowerCase().replace(/^\[|\]$/g, '');
+	const host = bareHostname(hostname.trim());
 	return host === 'localhost' || host === '::1'
 		|| /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** A URL's hostname as names compare: lower case, an IPv6 address without its brackets. */
+export function bareHostname(hostname: string): string {
+	return hostname.toLowerCase().replace(/^\[|\]$/g, '');
 }
 
 /** `text` without the slashes it ends with (`https://host/` → `https://host`, `/v1//` → `/v1`). */
