@@ -185,6 +185,16 @@ describe('certificates on either road', function () {
 		assert.equal(host.urls.length, 2);
 	});
 
+	it('VS Code\'s fetch with NODE_EXTRA_CA_CERTS (which its own CA list leaves out): gets our list with that file in it', async () => {
+		const host = recordingHostFetch();
+		const url = `https://localhost:${front.port}`;
+		const withoutIt = createServiceClient(new RecordingLog(), undefined, { hostFetch: host.fetch, env: {} });
+		assert.match((await failure(withoutIt.login(login(url), { timeoutMs: 5000, proxy: none }))).message, /does not trust/);
+		const withIt = createServiceClient(new RecordingLog(), undefined, { hostFetch: host.fetch, env: { NODE_EXTRA_CA_CERTS: network.ca.caFile } });
+		assert.ok((await withIt.login(login(url), { timeoutMs: 5000, proxy: none })).accessToken);
+		assert.equal(host.urls.length, 2);
+	});
+
 	it('undici with http.proxyStrictSSL off still checks the service\'s own certificate', async () => {
 		const client = createServiceClient(new RecordingLog(), undefined, { hostFetch: () => undefined, env: {} });
 		const error = await failure(client.login(login(`https://localhost:${front.port}`), { timeoutMs: 5000, proxy: { ...none, strictSSL: false } }));

@@ -111,9 +111,10 @@ export function createRouter(options: RouteOptions = {}): (request: HttpRequest)
 		const choice = chooseRoute(settings, host !== undefined);
 		logChoice(choice);
 		if (choice.kind === 'host' && host) {
-			if (!https || extra.length === 0) return { fetch: host };
-			// VS Code's fetch uses a dispatcher's `connect.ca` instead of the OS roots, so the list
-			// carries them as well as the extra files.
+			// VS Code's fetch hands Node an explicit CA list (Node's roots and the OS store), which
+			// leaves out NODE_EXTRA_CA_CERTS; it takes a dispatcher's `connect.ca` instead of its own
+			// list, so where the person trusts more, ours goes along with everything in it.
+			if (!https || (extra.length === 0 && !env.NODE_EXTRA_CA_CERTS?.trim())) return { fetch: host };
 			const { Agent } = undici ??= await import('./undici');
 			const trusted = await trustedRoots(extra);
 			return {
