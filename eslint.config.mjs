@@ -18,6 +18,17 @@ export default tseslint.config(
 		},
 	},
 	{
+		// esbuild turns `import * as x from 'node:…'` into a copy of the whole module, made when the
+		// bundle loads (start-up CPU); named imports read the module itself.
+		files: ['src/**/*.ts'],
+		rules: {
+			'no-restricted-syntax': ['error', {
+				selector: 'ImportDeclaration[source.value=/^node:/] > ImportNamespaceSpecifier',
+				message: 'Import the names you use: esbuild copies a whole namespace-imported module at start-up.',
+			}],
+		},
+	},
+	{
 		// Tests read JSON answers field by field.
 		files: ['test/**/*.ts'],
 		rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -16,9 +16,18 @@ export class Config implements vscode.Disposable {
 	/** Fires when any `telematicsAuth.*` or `http.proxy*` setting changes. */
 	readonly onDidChange = this.changed.event;
 	private readonly listener: vscode.Disposable;
+	/**
+	 * Each getter's answer until any setting changes (cleared before anyone hears of the change):
+	 * the status bar and the lenses ask on every render.
+	 */
+	private readonly answers = new Map<string, unknown>();
+	/** Our section's defaults and user values, from one `inspect` per change (each one walks every language override of every layer). */
+	private layers: { defaults: unknown; user: unknown } | undefined;
 
 	constructor() {
 		this.listener = vscode.workspace.onDidChangeConfiguration((e) => {
+			this.answers.clear();
+			this.layers = undefined;
 			if (e.affectsConfiguration(SECTION) || ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy', 'http.proxySupport', 'http.proxyAuthorization', 'http.fetchAdditionalSupport'].some((key) => e.affectsConfiguration(key))) {
 				this.changed.fire();
 			}
@@ -29,14 +38,25 @@ export class Config implements vscode.Disposable {
 		return vscode.workspace.getConfiguration(SECTION);
 	}
 
+	/** `key`'s default (from package.json) and user value, both from the section's one `inspect`. */
+	private layer(which: 'defaults' | 'user', key: string): unknown {
+		if (!this.layers) {
+			const inspected = vscode.workspace.getConfiguration().inspect<unknown>(SECTION);
+			this.layers = { defaults: inspected?.defaultValue, user: inspected?.globalValue };
+		}
+		return key.split('.').reduce<unknown>((node, part) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), this.layers[which]);
+	}
+
 	/**
 	 * A setting's value when it has the type `valid` checks, else its default from package.json
-	 * (the one place defaults are written). `globalOnly`: ignore workspace values.
+	 * (the one place defaults are written). `globalOnly`: the user's value, whatever a workspace says.
 	 */
 	private value<T>(key: string, valid: (v: unknown) => v is T, globalOnly = false): T {
-		const inspected = this.section.inspect<unknown>(key);
-		const set = globalOnly ? inspected?.globalValue : this.section.get<unknown>(key);
-		return (valid(set) ? set : inspected?.defaultValue) as T;
+		if (this.answers.has(key)) return this.answers.get(key) as T;
+		const set = globalOnly ? this.layer('user', key) : this.section.get<unknown>(key);
+		const answer = (valid(set) ? set : this.layer('defaults', key)) as T;
+		this.answers.set(key, answer);
+		return answer;
 	}
 
 	/**
@@ -53,7 +73,7 @@ export class Config implements vscode.Disposable {
 	}
 
 	loginFieldsFormat(): LoginFieldsFormat {
-		return this.section.get<string>('loginFieldsFormat') === 'string' ? 'string' : 'object';
+		return this.value('loginFieldsFormat', isLoginFieldsFormat);
 	}
 
 	refreshBeforeExpiryMs(): number {
@@ -66,14 +86,12 @@ export class Config implements vscode.Disposable {
 
 	/** User settings only (`application` scope, restricted): a workspace cannot turn "reference only" back into a token. */
 	insertStyle(): InsertStyle {
-		const style = this.section.inspect<string>('insertStyle')?.globalValue;
-		return INSERT_STYLES.includes(style as InsertStyle) ? style as InsertStyle : 'header';
+		return this.value('insertStyle', isInsertStyle, true);
 	}
 
 	/** User settings only (`application` scope): a workspace cannot expose the token. */
 	exposeToken(): ExposeMode {
-		const mode = this.section.inspect<string>('exposeToken')?.globalValue;
-		return mode === 'environment' || mode === 'environmentAndFiles' ? mode : 'off';
+		return this.value('exposeToken', isExposeMode, true);
 	}
 
 	/** The env file names `environmentAndFiles` writes (user settings only); see core/restFile/envFiles.ts. */
@@ -110,7 +128,7 @@ export class Config implements vscode.Disposable {
 		const proxyUrl = http.get<string>('proxy')?.trim();
 		const support = http.get<string>('proxySupport');
 		const authorization = http.get<unknown>('proxyAuthorization');
-		const extra = this.section.inspect<unknown>('extraCertificates')?.globalValue;
+		const extra = this.layer('user', 'extraCertificates');
 		return {
 			proxyUrl: proxyUrl ? proxyUrl : undefined,
 			strictSSL: http.get<boolean>('proxyStrictSSL', true),
@@ -131,4 +149,7 @@ export class Config implements vscode.Disposable {
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
 const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isInsertStyle = (v: unknown): v is InsertStyle => INSERT_STYLES.includes(v as InsertStyle);
+const isExposeMode = (v: unknown): v is ExposeMode => v === 'off' || v === 'environment' || v === 'environmentAndFiles';
+const isLoginFieldsFormat = (v: unknown): v is LoginFieldsFormat => v === 'object' || v === 'string';
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);

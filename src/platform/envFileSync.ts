@@ -1,6 +1,6 @@
 // One env file of a workspace folder brought in step with the live token, as attacker input: nothing in a
 // folder in Restricted Mode, only regular files, only where git will not commit them. Node only, no `vscode`.
-import * as path from 'node:path';
+import { join } from 'node:path';
 import type { GitExposure } from '../core/models/prompter';
 import { dotenvHasOtherContent, ENV_FILE_NAMES, updateDotenv, updateJetbrainsEnv, type EnvFileKind, type Exposed } from '../core/restFile/envFiles';
 import { readRegularFile, removeRegularFile, replaceRegularFile, type Refusal } from './regularFile';
@@ -19,7 +19,7 @@ export type EnvFileOutcome =
 
 /** Whether the folder's own .gitignore lists `name` on a line of its own (for folders git cannot be asked about). */
 async function gitignoreLists(folder: string, name: string): Promise<boolean> {
-	const read = await readRegularFile(path.join(folder, '.gitignore'));
+	const read = await readRegularFile(join(folder, '.gitignore'));
 	return read.kind === 'text' && read.text.split(/\r?\n/).some((line) => [name, `/${name}`].includes(line.trim()));
 }
 
@@ -31,7 +31,7 @@ async function gitignoreLists(folder: string, name: string): Promise<boolean> {
 export async function syncEnvFile(folder: string, kind: EnvFileKind, exposed: Exposed | undefined, trusted: boolean, gitExposure: (file: string) => Promise<GitExposure>): Promise<EnvFileOutcome> {
 	if (!trusted) return { result: 'untrusted' };
 	const name = ENV_FILE_NAMES[kind];
-	const file = path.join(folder, name);
+	const file = join(folder, name);
 	const read = await readRegularFile(file);
 	if (read.kind === 'missing' && !exposed) return { result: 'nothing' };
 	if (read.kind === 'refused') return { result: 'leftAlone', reason: read.reason };
@@ -55,7 +55,7 @@ export async function syncEnvFile(folder: string, kind: EnvFileKind, exposed: Ex
 /** Appends `name` to the folder's .gitignore (created when missing); a refusal when it is not a regular file. */
 export async function addToGitignore(folder: string, name: string, trusted: boolean): Promise<'added' | 'untrusted' | Refusal> {
 	if (!trusted) return 'untrusted';
-	const gitignore = path.join(folder, '.gitignore');
+	const gitignore = join(folder, '.gitignore');
 	const read = await readRegularFile(gitignore);
 	if (read.kind === 'refused') return read.reason;
 	const current = read.kind === 'text' ? read.text : '';

@@ -1,9 +1,9 @@
 // Asks git whether a file would be committed as if the repository were an attacker: nothing it names runs, its
 // `.git` is not followed out of the folder, and no git of the folder is used. Node only; callers keep Restricted Mode.
 import { execFile } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import { accessSync, closeSync, constants, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { devNull } from 'node:os';
+import { basename, dirname, isAbsolute, join, relative as relativePath, resolve as resolvePath } from 'node:path';
 
 /**
  * `tracked`/`ignored`/`notIgnored`: git's answer. `none`: no repository holds the file.
@@ -17,13 +17,13 @@ export type Repository = { gitDir: string; workTree: string } | 'none' | 'unsafe
 
 /** Whether `child` is `parent` or inside it (both already real, absolute paths). */
 export function isInside(child: string, parent: string): boolean {
-	const relative = path.relative(parent, child);
-	return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+	const relative = relativePath(parent, child);
+	return relative === '' || (!relative.startsWith('..') && !isAbsolute(relative));
 }
 
-function lstat(file: string): fs.Stats | undefined {
+function lstat(file: string): Stats | undefined {
 	try {
-		return fs.lstatSync(file);
+		return lstatSync(file);
 	} catch {
 		return undefined;
 	}
@@ -31,7 +31,7 @@ function lstat(file: string): fs.Stats | undefined {
 
 function realpath(file: string): string | undefined {
 	try {
-		return fs.realpathSync(file);
+		return realpathSync(file);
 	} catch {
 		return undefined;
 	}
@@ -41,12 +41,12 @@ function realpath(file: string): string | undefined {
 function pointer(file: string, base: string, prefix: string): string | undefined {
 	let text: string;
 	try {
-		const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+		const fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
 		try {
 			const buffer = Buffer.alloc(4096);
-			text = buffer.subarray(0, fs.readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8');
+			text = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8');
 		} finally {
-			fs.closeSync(fd);
+			closeSync(fd);
 		}
 	} catch {
 		return undefined;
@@ -54,14 +54,14 @@ function pointer(file: string, base: string, prefix: string): string | undefined
 	const line = text.split(/\r?\n/)[0] ?? '';
 	if (!line.startsWith(prefix)) return undefined;
 	const named = line.slice(prefix.length).trim();
-	return named === '' ? undefined : path.resolve(base, named);
+	return named === '' ? undefined : resolvePath(base, named);
 }
 
 /** A git directory that lies inside `folder`, following a worktree's `commondir`; else undefined. */
 function gitDirInside(candidate: string, folder: string): string | undefined {
 	const real = realpath(candidate);
 	if (!real || !isInside(real, folder) || !lstat(real)?.isDirectory()) return undefined;
-	const commonFile = path.join(real, 'commondir');
+	const commonFile = join(real, 'commondir');
 	if (lstat(commonFile)) {
 		const common = pointer(commonFile, real, '');
 		const commonReal = common && realpath(common);
@@ -78,10 +78,10 @@ function gitDirInside(candidate: string, folder: string): string | undefined {
  */
 export function findRepository(file: string, folder: string): Repository {
 	const root = realpath(folder);
-	const start = realpath(path.dirname(file));
+	const start = realpath(dirname(file));
 	if (!root || !start || !isInside(start, root)) return 'unsafe';
-	for (let dir = start; ; dir = path.dirname(dir)) {
-		const dotGit = path.join(dir, '.git');
+	for (let dir = start; ; dir = dirname(dir)) {
+		const dotGit = join(dir, '.git');
 		const stat = lstat(dotGit);
 		if (stat) {
 			if (stat.isDirectory()) return { gitDir: dotGit, workTree: dir };
@@ -93,9 +93,9 @@ export function findRepository(file: string, folder: string): Repository {
 		if (dir === root) break;
 	}
 	// Nothing inside the folder: a repository above it would be read with its own config.
-	for (let dir = path.dirname(root); ; dir = path.dirname(dir)) {
-		if (lstat(path.join(dir, '.git'))) return 'unsafe';
-		if (path.dirname(dir) === dir) return 'none';
+	for (let dir = dirname(root); ; dir = dirname(dir)) {
+		if (lstat(join(dir, '.git'))) return 'unsafe';
+		if (dirname(dir) === dir) return 'none';
 	}
 }
 
@@ -108,13 +108,13 @@ export function findGit(untrusted: readonly string[], env: NodeJS.ProcessEnv = p
 	const roots = untrusted.map((f) => realpath(f) ?? f);
 	const name = platform === 'win32' ? 'git.exe' : 'git';
 	for (const entry of pathValue.split(platform === 'win32' ? ';' : ':')) {
-		if (!entry || !path.isAbsolute(entry)) continue;
-		const real = realpath(path.join(entry, name));
+		if (!entry || !isAbsolute(entry)) continue;
+		const real = realpath(join(entry, name));
 		const dir = realpath(entry) ?? entry;
 		if (!real || roots.some((root) => isInside(real, root) || isInside(dir, root))) continue;
 		try {
-			if (!fs.statSync(real).isFile()) continue;
-			if (platform !== 'win32') fs.accessSync(real, fs.constants.X_OK);
+			if (!statSync(real).isFile()) continue;
+			if (platform !== 'win32') accessSync(real, constants.X_OK);
 			return real;
 		} catch {
 			continue;
@@ -129,7 +129,7 @@ export function findGit(untrusted: readonly string[], env: NodeJS.ProcessEnv = p
  */
 export const HARDENING_CONFIG: readonly string[] = [
 	'core.fsmonitor=false',
-	`core.hooksPath=${os.devNull}`,
+	`core.hooksPath=${devNull}`,
 	'core.pager=cat',
 	'safe.bareRepository=explicit',
 	'core.untrackedCache=false',
@@ -145,7 +145,7 @@ export function gitEnvironment(repository: { gitDir: string; workTree: string },
 		...clean,
 		GIT_DIR: repository.gitDir,
 		GIT_WORK_TREE: repository.workTree,
-		GIT_CEILING_DIRECTORIES: path.dirname(repository.workTree),
+		GIT_CEILING_DIRECTORIES: dirname(repository.workTree),
 		GIT_NO_REPLACE_OBJECTS: '1',
 		GIT_OPTIONAL_LOCKS: '0',
 		GIT_TERMINAL_PROMPT: '0',
@@ -177,9 +177,9 @@ export async function askGit(file: string, folder: string, git: string | undefin
 	const repository = findRepository(file, folder);
 	if (repository === 'none') return 'none';
 	if (repository === 'unsafe' || !git) return 'unknown';
-	const real = realpath(path.dirname(file));
+	const real = realpath(dirname(file));
 	if (!real) return 'unknown';
-	const name = path.relative(repository.workTree, path.join(real, path.basename(file))) || path.basename(file);
+	const name = relativePath(repository.workTree, join(real, basename(file))) || basename(file);
 	if (await run(git, repository, ['ls-files', '--error-unmatch', '--', `:(literal)${name}`]) === 0) return 'tracked';
 	switch (await run(git, repository, ['check-ignore', '-q', '--', name])) {
 		case 0: return 'ignored';

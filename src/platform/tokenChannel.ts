@@ -1,10 +1,10 @@
 // The window's private channel for `telematics-token`: a Unix socket in a directory only the user can enter
 // (a named pipe with an unguessable name on Windows), answering one kind of request that carries the nonce.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MAX_LINE_BYTES, parseRequest, replyLine, type Reply, type TokenRequest } from '../core/terminal/protocol';
 
 /** A client that has not sent its line by then is dropped; the answer may wait for a refresh. */
@@ -17,10 +17,15 @@ export interface TokenChannel {
 	readonly nonce: string;
 	/** A folder of this window's that only the user can enter (the socket and the command's scripts). */
 	readonly privateDir: string;
+	/**
+	 * Starts answering (the first call; later ones wait for it). Until then the command finds no
+	 * socket and tries again for a moment: the window listens once it has a terminal.
+	 */
+	listen(): Promise<void>;
 	close(): Promise<void>;
 }
 
-/** Starts the channel; `answer` is asked for each request that carries the nonce. */
+/** Makes the channel's folder, address and nonce; `answer` is asked for each request that carries the nonce once it listens. */
 export async function openTokenChannel(answer: (request: TokenRequest) => Promise<Reply>, platform: NodeJS.Platform = process.platform): Promise<TokenChannel> {
 	const nonce = randomBytes(32).toString('hex');
 	const expected = Buffer.from(nonce);
@@ -29,11 +34,11 @@ export async function openTokenChannel(answer: (request: TokenRequest) => Promis
 		return buffer.length === expected.length && timingSafeEqual(buffer, expected);
 	};
 	// mkdtemp makes the directory 0700: nobody else can reach the socket inside it.
-	const privateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'telematics-token-'));
-	await fs.chmod(privateDir, 0o700);
+	const privateDir = await mkdtemp(join(tmpdir(), 'telematics-token-'));
+	await chmod(privateDir, 0o700);
 	const address = platform === 'win32'
 		? `\\\\.\\pipe\\telematics-token-${randomBytes(24).toString('hex')}`
-		: path.join(privateDir, 'channel.sock');
+		: join(privateDir, 'channel.sock');
 	const sockets = new Set<Socket>();
 	const server: Server = createServer((socket) => {
 		sockets.add(socket);
@@ -61,25 +66,30 @@ export async function openTokenChannel(answer: (request: TokenRequest) => Promis
 			answer(parsed.request).then(reply, () => reply({ ok: false, error: 'The window could not answer.' }));
 		});
 	});
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(address, () => {
-			server.off('error', reject);
-			resolve();
-		});
-	});
+	let listening: Promise<void> | undefined;
 	let closing: Promise<void> | undefined;
 	return {
 		address,
 		nonce,
 		privateDir,
+		listen(): Promise<void> {
+			listening ??= closing ? Promise.resolve() : new Promise<void>((resolve, reject) => {
+				server.once('error', reject);
+				server.listen(address, () => {
+					server.off('error', reject);
+					resolve();
+				});
+			});
+			return listening;
+		},
 		close(): Promise<void> {
 			closing ??= (async () => {
+				await listening?.catch(() => undefined);
 				await new Promise<void>((resolve) => {
 					server.close(() => resolve());
 					for (const socket of sockets) socket.destroy();
 				});
-				await fs.rm(privateDir, { recursive: true, force: true });
+				await rm(privateDir, { recursive: true, force: true });
 			})();
 			return closing;
 		},

@@ -9,7 +9,7 @@ import { waitFor, Workbench } from '../e2e/workbench';
 import { trivialVsix } from './activationVsTrivial';
 import { median, round, type BenchRow } from './types';
 
-const RUNS = 5;
+const RUNS = 9;
 const SETTLE_MS = 4000;
 
 interface CallFrame { functionName: string; url: string; lineNumber: number; columnNumber: number }

@@ -31,6 +31,7 @@ export async function benchTerminalToken(): Promise<BenchRow[]> {
 	if (!fs.existsSync(client)) return [{ name: 'telematics-token per call', value: undefined, unit: 'ms', note: 'dist/tokenClient.js is missing: npm run build' }];
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'terminal-bench-'));
 	const channel = await openTokenChannel(async () => ({ ok: true, token: TOKEN, expiresAt: Date.now() + 3_600_000, label: 'Bench', serviceUrl: 'http://127.0.0.1:1' }));
+	await channel.listen();
 	try {
 		const helper = path.join(dir, 'telematics-token');
 		const empty = path.join(dir, 'empty.js');

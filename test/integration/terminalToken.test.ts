@@ -37,10 +37,16 @@ describe('telematics-token in the terminals (real VS Code)', function () {
 
 	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true, accessTokenLifetimeSeconds: 7200, resetsSettings: ['terminalToken', 'autoRefresh'] }, (started) => ({ api, emu } = started));
 
+	let terminal: vscode.Terminal;
 	before(async () => {
 		collection = api.services.context.environmentVariableCollection;
 		await until('the channel in the environment collection', () => collection.get(NONCE_ENV) !== undefined);
+		const socket = collection.get(CHANNEL_ENV)!.value;
+		assert.equal(fs.existsSync(socket), false, 'no socket while the window has no terminal');
+		terminal = vscode.window.createTerminal({ name: 'telematics-token test' });
+		await until('the channel listening once a terminal is open', () => fs.existsSync(socket));
 	});
+	after(() => terminal.dispose());
 
 	const token = (id: string) => api.services.store.get(id)!.tokens!.accessToken;
 

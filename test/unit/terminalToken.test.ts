@@ -97,6 +97,7 @@ describe('telematics-token: the command against a real channel', function () {
 			asked.push(request);
 			return reply;
 		});
+		await channel.listen();
 	});
 	afterEach(() => channel.close());
 
@@ -111,6 +112,15 @@ describe('telematics-token: the command against a real channel', function () {
 	it('logged out: nothing on stdout, one line on stderr, exit 1', async () => {
 		reply = { ok: false, error: 'No Telematics account is logged in.\nLog in.' };
 		assert.deepEqual(await run(process.execPath, [CLIENT], env()), { code: 1, stdout: '', stderr: 'telematics-token: No Telematics account is logged in. Log in.\n' });
+	});
+
+	it('run while its window is only starting to listen (its first terminal just opened): waits, then prints', async () => {
+		await channel.close();
+		channel = await openTokenChannel(async () => reply);
+		const running = run(process.execPath, [CLIENT], env());
+		await new Promise((resolve) => setTimeout(resolve, 400));
+		await channel.listen();
+		assert.deepEqual(await running, { code: 0, stdout: `${TOKEN}\n`, stderr: '' });
 	});
 
 	it('a wrong nonce gets nothing and the window is not asked', async () => {

@@ -1,7 +1,7 @@
 // What a failed exchange becomes for the person: an ApiError `network`, `timeout` or `cancelled`
 // that names the host, the proxy where it is known and, for an untrusted certificate, the issuer.
 import { isIP } from 'node:net';
-import * as tls from 'node:tls';
+import { connect as tlsConnect } from 'node:tls';
 import { ApiError, cancelledMessage, networkMessage, proxyAuthenticationMessage, timeoutMessage, untrustedCertificateMessage } from './errors';
 import { untranslated, type Translate } from '../util/translate';
 import { displayText } from '../util/displayText';
@@ -73,7 +73,7 @@ export function untrustedIssuer(url: string): Promise<string | undefined> {
 	if (target.protocol !== 'https:') return Promise.resolve(undefined);
 	return new Promise((resolve) => {
 		const host = bareHostname(target.hostname);
-		const socket = tls.connect({ host, port: Number(target.port || 443), servername: isIP(host) ? undefined : host, rejectUnauthorized: false });
+		const socket = tlsConnect({ host, port: Number(target.port || 443), servername: isIP(host) ? undefined : host, rejectUnauthorized: false });
 		const done = (issuer: string | undefined) => {
 			clearTimeout(timer);
 			socket.destroy();

@@ -1,6 +1,6 @@
 // Where a request goes: through VS Code's own fetch (PAC, system proxies, Kerberos, proxy sign-in,
 // the OS certificates) wherever it can serve, else through undici with our proxy choice and roots.
-import * as tls from 'node:tls';
+import { createSecureContext, type SecureContext } from 'node:tls';
 import { ApiError, badProxyAuthorizationMessage } from './errors';
 import { decideProxy, isSafeHeaderValue } from './proxy';
 import { loadTrustedRoots, nodeTrustStoreDeps, type TrustStoreDeps } from './trustStore';
@@ -48,7 +48,7 @@ type Undici = typeof import('./undici');
 interface Roots {
 	ca: string[];
 	summary: string;
-	context(): tls.SecureContext;
+	context(): SecureContext;
 }
 
 /** The route for each request; undici and the trusted roots load on the first request that needs them. */
@@ -73,9 +73,9 @@ export function createRouter(options: RouteOptions = {}): (request: HttpRequest)
 			const started = performance.now();
 			loaded = loadTrustedRoots(extra, { ...(options.trustStore ?? nodeTrustStoreDeps), env }).then((found) => {
 				for (const problem of found.problems) log.warn(`Trusted roots: ${problem}.`);
-				let context: tls.SecureContext | undefined;
-				const buildContext = (): tls.SecureContext => {
-					context = tls.createSecureContext({ ca: found.certificates });
+				let context: SecureContext | undefined;
+				const buildContext = (): SecureContext => {
+					context = createSecureContext({ ca: found.certificates });
 					log.info(`${found.summary} Ready for TLS in ${Math.round(performance.now() - started)} ms.`);
 					return context;
 				};

@@ -2,8 +2,13 @@
 // `telematicsAuth.extraCertificates`. Never fewer than Node's roots; checks are never turned off here.
 import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
-import * as path from 'node:path';
-import * as tls from 'node:tls';
+import { delimiter, join } from 'node:path';
+import { getCACertificates, rootCertificates } from 'node:tls';
+
+declare module 'node:tls' {
+	/** The OS store's roots, from Node 22.15 (missing on Node 20 and in its types, hence optional). */
+	export const getCACertificates: ((type: 'system') => string[]) | undefined;
+}
 
 /** Where the OS store lives on Linux and other Unixes (the first that exists is read). */
 export const UNIX_BUNDLES = [
@@ -33,6 +38,8 @@ export interface TrustStoreDeps {
 	systemCertificates?: () => string[];
 }
 
+const systemRoots = getCACertificates;
+
 export const nodeTrustStoreDeps: TrustStoreDeps = {
 	platform: process.platform,
 	env: process.env,
@@ -41,9 +48,7 @@ export const nodeTrustStoreDeps: TrustStoreDeps = {
 	run: (file, args) => new Promise((resolve, reject) => {
 		execFile(file, [...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 15_000, windowsHide: true }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
 	}),
-	...(typeof (tls as { getCACertificates?: unknown }).getCACertificates === 'function' && {
-		systemCertificates: () => (tls as unknown as { getCACertificates(type: 'system'): string[] }).getCACertificates('system'),
-	}),
+	...(systemRoots && { systemCertificates: () => systemRoots('system') }),
 };
 
 const PEM = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
@@ -107,7 +112,7 @@ async function unixCertificates(deps: TrustStoreDeps): Promise<{ certificates: s
 	}
 	// A directory of single certificates (OpenSSL's hashed dir), when no bundle named one file.
 	if (dir && !file) {
-		for (const d of dir.split(path.delimiter).filter(Boolean)) {
+		for (const d of dir.split(delimiter).filter(Boolean)) {
 			let names: string[] = [];
 			try {
 				names = await deps.readDir(d);
@@ -116,7 +121,7 @@ async function unixCertificates(deps: TrustStoreDeps): Promise<{ certificates: s
 			}
 			for (const name of names.filter((n) => /\.(pem|crt)$/i.test(n))) {
 				try {
-					certificates.push(...pemBlocks(await deps.readFile(path.join(d, name))));
+					certificates.push(...pemBlocks(await deps.readFile(join(d, name))));
 				} catch {
 					// unreadable entry: skip
 				}
@@ -157,7 +162,7 @@ export async function loadTrustedRoots(extraFiles: readonly string[], deps: Trus
 	const system = await loadSystemCertificates(deps);
 	const nodeExtra = deps.env.NODE_EXTRA_CA_CERTS?.trim();
 	const extra = await loadPemFiles([...(nodeExtra ? [nodeExtra] : []), ...extraFiles], deps);
-	const all = new Set<string>(tls.rootCertificates.map((c) => c.replace(/\r\n?/g, '\n')));
+	const all = new Set<string>(rootCertificates.map((c) => c.replace(/\r\n?/g, '\n')));
 	const before = all.size;
 	for (const c of [...system.certificates, ...extra.certificates]) all.add(c);
 	const ms = Math.round(now() - started);

@@ -1,6 +1,6 @@
 // Would a token written into this file end up in git? The Git extension or a hardened git answers, never in
 // Restricted Mode; the person is asked once per trusted workspace before such a file gets a token, else every time.
-import * as path from 'node:path';
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { GitExposure, Prompter, TrackedFileAnswer } from '../../core/models/prompter';
 import { askGit, findGit } from '../../platform/git';
@@ -49,7 +49,7 @@ export async function gitExposure(uri: vscode.Uri): Promise<GitExposure> {
 	const fromExtension = await fromGitExtension(uri);
 	if (fromExtension) return fromExtension;
 	const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-	const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? path.dirname(uri.fsPath);
+	const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? dirname(uri.fsPath);
 	return askGit(uri.fsPath, folder, findGit(folders));
 }
 

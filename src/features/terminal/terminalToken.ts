@@ -1,7 +1,7 @@
 // `telematics-token` in the integrated terminals (telematicsAuth.terminalToken): a per-window private channel,
 // the command on the PATH and the channel's address and nonce through VS Code's environment collection.
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
 import * as vscode from 'vscode';
 import { CHANNEL_ENV, COMMAND_NAME, NONCE_ENV, oneLine, type Reply, type TokenRequest } from '../../core/terminal/protocol';
 import { cmdScript, posixScript } from '../../core/terminal/scripts';
@@ -18,6 +18,8 @@ export class TerminalToken implements vscode.Disposable {
 	private channel: Promise<TokenChannel | undefined> | undefined;
 	/** The question for an untrusted folder, asked once per window at most. */
 	private restrictedAnswer: Promise<boolean> | undefined;
+	/** Waits for the first terminal, when the channel starts listening. */
+	private firstTerminal: vscode.Disposable | undefined;
 	private disposed = false;
 
 	constructor(private readonly services: Services) {
@@ -40,12 +42,12 @@ export class TerminalToken implements vscode.Disposable {
 	private async start(): Promise<TokenChannel | undefined> {
 		try {
 			const channel = await openTokenChannel((request) => this.answer(request));
-			const bin = path.join(channel.privateDir, 'bin');
-			await fs.mkdir(bin, { mode: 0o700 });
+			const bin = join(channel.privateDir, 'bin');
+			await mkdir(bin, { mode: 0o700 });
 			const runtime = process.execPath;
-			const client = path.join(this.services.context.extensionPath, 'dist', 'tokenClient.js');
-			if (process.platform === 'win32') await fs.writeFile(path.join(bin, `${COMMAND_NAME}.cmd`), cmdScript(runtime, client));
-			else await fs.writeFile(path.join(bin, COMMAND_NAME), posixScript(runtime, client), { mode: 0o700 });
+			const client = join(this.services.context.extensionPath, 'dist', 'tokenClient.js');
+			if (process.platform === 'win32') await writeFile(join(bin, `${COMMAND_NAME}.cmd`), cmdScript(runtime, client));
+			else await writeFile(join(bin, COMMAND_NAME), posixScript(runtime, client), { mode: 0o700 });
 			if (this.disposed || !this.services.config.terminalToken()) {
 				await channel.close();
 				return undefined;
@@ -55,9 +57,10 @@ export class TerminalToken implements vscode.Disposable {
 			env.persistent = false;
 			env.description = vscode.l10n.t('Adds the {0} command, which prints the live Telematics token. Any program run in the terminal can ask for it.', COMMAND_NAME);
 			// Again once shell integration has run: a login shell's start-up may set PATH afresh.
-			env.prepend('PATH', `${bin}${path.delimiter}`, { applyAtProcessCreation: true, applyAtShellIntegration: true });
+			env.prepend('PATH', `${bin}${delimiter}`, { applyAtProcessCreation: true, applyAtShellIntegration: true });
 			env.replace(CHANNEL_ENV, channel.address);
 			env.replace(NONCE_ENV, channel.nonce);
+			this.listenOnceATerminalOpens(channel);
 			this.services.log.info(`${COMMAND_NAME} is available in terminals opened from now on.`);
 			return channel;
 		} catch (error) {
@@ -67,7 +70,20 @@ export class TerminalToken implements vscode.Disposable {
 		}
 	}
 
+	/** No socket until the window has a terminal (nothing else can run the command): less to do at start-up. */
+	private listenOnceATerminalOpens(channel: TokenChannel): void {
+		const listen = (): void => {
+			this.firstTerminal?.dispose();
+			this.firstTerminal = undefined;
+			channel.listen().catch((error: unknown) => this.services.log.warn(`${COMMAND_NAME} cannot answer terminals: ${error instanceof Error ? error.message : String(error)}`));
+		};
+		if (vscode.window.terminals.length > 0) listen();
+		else this.firstTerminal = vscode.window.onDidOpenTerminal(listen);
+	}
+
 	private async stop(): Promise<void> {
+		this.firstTerminal?.dispose();
+		this.firstTerminal = undefined;
 		const running = this.channel;
 		this.channel = undefined;
 		this.services.context.environmentVariableCollection.clear();

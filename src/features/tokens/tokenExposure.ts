@@ -1,6 +1,6 @@
 // Keeps the active account's live token where tools read it (telematicsAuth.exposeToken): the process environment
 // and git-ignored env files, only regular ones, never in Restricted Mode (platform/regularFile.ts, gitTracked.ts).
-import * as path from 'node:path';
+import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ExposeMode } from '../../platform/config';
 import { BASE_URL_KEY, ENV_FILE_NAMES, TOKEN_KEY, type EnvFileKind, type Exposed } from '../../core/restFile/envFiles';
@@ -103,8 +103,8 @@ export class TokenExposure implements vscode.Disposable {
 	/** Sets or removes our keys in one env file, and says what the person should know. */
 	private async updateFile(folder: string, kind: EnvFileKind, exposed: Exposed | undefined): Promise<void> {
 		const name = ENV_FILE_NAMES[kind];
-		const file = path.join(folder, name);
-		const where = path.basename(folder);
+		const file = join(folder, name);
+		const where = basename(folder);
 		const outcome = await syncEnvFile(folder, kind, exposed, vscode.workspace.isTrusted, (f) => gitExposure(vscode.Uri.file(f)));
 		switch (outcome.result) {
 			case 'leftAlone':
@@ -114,11 +114,11 @@ export class TokenExposure implements vscode.Disposable {
 						: vscode.l10n.t('{0} in {1} was left alone: it is not a JSON object of environments.', name, where)
 					: vscode.l10n.t('{0} in {1} was left alone: {2}. Telematics Auth reads and writes only regular files of the folder.', name, where, refusalText(outcome.reason)));
 			case 'removed':
-				return this.services.log.info(`Removed the token from ${name} in ${path.basename(folder)}.`);
+				return this.services.log.info(`Removed the token from ${name} in ${basename(folder)}.`);
 			case 'written':
-				return this.services.log.info(`Wrote the current token to ${name} in ${path.basename(folder)} (git-ignored, owner-only).`);
+				return this.services.log.info(`Wrote the current token to ${name} in ${basename(folder)} (git-ignored, owner-only).`);
 			case 'tracked':
-				return this.services.log.warn(`${name} in ${path.basename(folder)} is tracked by git: the token is not written into it.`);
+				return this.services.log.warn(`${name} in ${basename(folder)} is tracked by git: the token is not written into it.`);
 			case 'notIgnored':
 				if (this.offered.has(file)) return;
 				this.offered.add(file);
@@ -152,14 +152,14 @@ export class TokenExposure implements vscode.Disposable {
 	private async offerGitignore(folder: string, name: string): Promise<void> {
 		const add = vscode.l10n.t('Add to .gitignore');
 		const choice = await notify('warning',
-			vscode.l10n.t('{0} in {1} is not ignored by git, so the token is not written into it. Add it to .gitignore?', name, path.basename(folder)),
+			vscode.l10n.t('{0} in {1} is not ignored by git, so the token is not written into it. Add it to .gitignore?', name, basename(folder)),
 			add,
 		);
 		if (choice !== add || this.disposed) return;
 		const added = await addToGitignore(folder, name, vscode.workspace.isTrusted);
 		if (added === 'untrusted') return;
 		if (added !== 'added') {
-			void notify('warning', vscode.l10n.t('.gitignore in {0} was left alone: {1}. Add {2} to it yourself.', path.basename(folder), refusalText(added), name));
+			void notify('warning', vscode.l10n.t('.gitignore in {0} was left alone: {1}. Add {2} to it yourself.', basename(folder), refusalText(added), name));
 			return;
 		}
 		await this.update();

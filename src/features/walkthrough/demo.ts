@@ -1,7 +1,7 @@
 // "Try the Built-in Demo Service" and "Open a Sample .http File": a live token and a first request
 // without credentials. The demo service (the emulator, dist/demo.js) listens on 127.0.0.1 while the window is open.
-import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import type { Session } from '../../core/sessions/types';
@@ -63,9 +63,9 @@ export const SAMPLE_FILE = 'telematics-sample.http';
 async function ownSampleFile(serviceUrl: string): Promise<vscode.Uri | undefined> {
 	const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
 	if (!folder || !vscode.workspace.isTrusted) return undefined;
-	const file = path.join(folder.uri.fsPath, SAMPLE_FILE);
+	const file = join(folder.uri.fsPath, SAMPLE_FILE);
 	try {
-		await fs.writeFile(file, sampleText(serviceUrl), { flag: 'wx', mode: 0o644 });
+		await writeFile(file, sampleText(serviceUrl), { flag: 'wx', mode: 0o644 });
 		return vscode.Uri.file(file);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

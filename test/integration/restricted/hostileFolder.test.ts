@@ -91,6 +91,8 @@ describe('A hostile folder in Restricted Mode (real VS Code, workspace trust on)
 		const collection = api.services.context.environmentVariableCollection;
 		await until('the channel in the environment collection', () => collection.get(NONCE_ENV) !== undefined);
 		const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${collection.get('PATH')!.value}${process.env.PATH ?? ''}`, [CHANNEL_ENV]: collection.get(CHANNEL_ENV)!.value, [NONCE_ENV]: collection.get(NONCE_ENV)!.value };
+		const terminal = vscode.window.createTerminal({ name: 'telematics-token test' });
+		await until('the channel listening once a terminal is open', () => fs.existsSync(env[CHANNEL_ENV]!));
 		const run = () => new Promise<{ code: number; stdout: string }>((resolve) => {
 			execFile('/bin/sh', ['-c', 'telematics-token'], { env, timeout: 20_000 }, (error, stdout) => resolve({ code: error ? Number(error.code) : 0, stdout }));
 		});
@@ -105,6 +107,7 @@ describe('A hostile folder in Restricted Mode (real VS Code, workspace trust on)
 		const token = api.services.store.get(session.account.id)!.tokens!.accessToken;
 		assert.deepEqual(await run(), { code: 0, stdout: `${token}\n` });
 		await api.services.context.workspaceState.update(TERMINAL_ALLOWED_KEY, undefined);
+		terminal.dispose();
 		assertFolderGotNothing();
 	});
 });
