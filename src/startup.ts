@@ -1,6 +1,5 @@
 // Wires the extension right after activate() returned (dist/startup.js): the store, the scheduler,
 // the views and the authentication provider at once; the commands once the stored sessions are read.
-import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { createServiceClient } from './core/api/serviceClient';
 import type { RefreshFn } from './core/sessions/contracts';
@@ -60,7 +59,6 @@ export async function startCore(context: vscode.ExtensionContext, stubs: vscode.
 	const api = createServiceClient(log, vscode.l10n.t);
 	const refresh: RefreshFn = (request, options) =>
 		api.refresh(request, { timeoutMs: config.requestTimeoutMs(), proxy: config.proxy(), ...options });
-	const windowId = randomUUID();
 	const scheduler = new RefreshScheduler({
 		store,
 		refresh,
@@ -68,8 +66,7 @@ export async function startCore(context: vscode.ExtensionContext, stubs: vscode.
 		marginMs: () => config.refreshBeforeExpiryMs(),
 		enabled: () => config.autoRefresh(),
 		log,
-		lease: new Lease(secrets, systemClock, windowId),
-		windowId,
+		lease: new Lease(secrets, systemClock),
 		t: vscode.l10n.t,
 	});
 	add(scheduler);

@@ -21,7 +21,11 @@ export class Config implements vscode.Disposable {
 	 * the status bar and the lenses ask on every render.
 	 */
 	private readonly answers = new Map<string, unknown>();
-	/** Our section's defaults and user values, from one `inspect` per change (each one walks every language override of every layer). */
+	/**
+	 * Our section's defaults and user values, from one `inspect` per change. Each `inspect` walks every
+	 * language override of every settings layer (1–3 ms in a start-up profile), so only a value that
+	 * fails its check (for its default) and the extra certificates (for the user's value) need it.
+	 */
 	private layers: { defaults: unknown; user: unknown } | undefined;
 
 	constructor() {
@@ -49,22 +53,22 @@ export class Config implements vscode.Disposable {
 
 	/**
 	 * A setting's value when it has the type `valid` checks, else its default from package.json
-	 * (the one place defaults are written). `globalOnly`: the user's value, whatever a workspace says.
+	 * (the one place defaults are written). The settings a workspace must not choose (the service,
+	 * the insert style, exposure, the terminal command) have `application` scope in package.json:
+	 * VS Code takes those from user settings only and never hands this host a workspace's value
+	 * (test/integration/workspaceSettings.test.ts plants one).
 	 */
-	private value<T>(key: string, valid: (v: unknown) => v is T, globalOnly = false): T {
+	private value<T>(key: string, valid: (v: unknown) => v is T): T {
 		if (this.answers.has(key)) return this.answers.get(key) as T;
-		const set = globalOnly ? this.layer('user', key) : this.section.get<unknown>(key);
+		const set = this.section.get<unknown>(key);
 		const answer = (valid(set) ? set : this.layer('defaults', key)) as T;
 		this.answers.set(key, answer);
 		return answer;
 	}
 
-	/**
-	 * The service URL from user (global) settings only. The setting has `application`
-	 * scope, so VS Code ignores workspace values; we read the global value explicitly too.
-	 */
+	/** The service URL, from user settings only (`application` scope). */
 	baseUrl(): string {
-		return this.value('baseUrl', isString, true).trim();
+		return this.value('baseUrl', isString).trim();
 	}
 
 	/** Clamped to 1..300 s here too: settings.json is hand-edited, and the schema only warns. */
@@ -86,22 +90,22 @@ export class Config implements vscode.Disposable {
 
 	/** User settings only (`application` scope, restricted): a workspace cannot turn "reference only" back into a token. */
 	insertStyle(): InsertStyle {
-		return this.value('insertStyle', isInsertStyle, true);
+		return this.value('insertStyle', isInsertStyle);
 	}
 
 	/** User settings only (`application` scope): a workspace cannot expose the token. */
 	exposeToken(): ExposeMode {
-		return this.value('exposeToken', isExposeMode, true);
+		return this.value('exposeToken', isExposeMode);
 	}
 
 	/** The env file names `environmentAndFiles` writes (user settings only); see core/restFile/envFiles.ts. */
 	exposeFiles(): readonly string[] {
-		return this.value('exposeTokenFiles', isStringArray, true);
+		return this.value('exposeTokenFiles', isStringArray);
 	}
 
 	/** User settings only: whether terminals get the `telematics-token` command. */
 	terminalToken(): boolean {
-		return this.value('terminalToken', isBoolean, true);
+		return this.value('terminalToken', isBoolean);
 	}
 
 	/** The person's choice in "Choose How Tools Get the Token…", in user settings. */

@@ -5,7 +5,14 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { MAX_LINE_BYTES, parseRequest, replyLine, type Reply, type TokenRequest } from '../core/terminal/protocol';
+
+/**
+ * Random bytes made on libuv's thread pool: the first random bytes of a process seed OpenSSL's generator,
+ * which took up to 4 ms of the extension host's thread in a start-up profile when made synchronously.
+ */
+const randomHex = async (size: number): Promise<string> => (await promisify(randomBytes)(size)).toString('hex');
 
 /** A client that has not sent its line by then is dropped; the answer may wait for a refresh. */
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -27,7 +34,7 @@ export interface TokenChannel {
 
 /** Makes the channel's folder, address and nonce; `answer` is asked for each request that carries the nonce once it listens. */
 export async function openTokenChannel(answer: (request: TokenRequest) => Promise<Reply>, platform: NodeJS.Platform = process.platform): Promise<TokenChannel> {
-	const nonce = randomBytes(32).toString('hex');
+	const nonce = await randomHex(32);
 	const expected = Buffer.from(nonce);
 	const matchesNonce = (given: string): boolean => {
 		const buffer = Buffer.from(given);
@@ -37,7 +44,7 @@ export async function openTokenChannel(answer: (request: TokenRequest) => Promis
 	const privateDir = await mkdtemp(join(tmpdir(), 'telematics-token-'));
 	await chmod(privateDir, 0o700);
 	const address = platform === 'win32'
-		? `\\\\.\\pipe\\telematics-token-${randomBytes(24).toString('hex')}`
+		? `\\\\.\\pipe\\telematics-token-${await randomHex(24)}`
 		: join(privateDir, 'channel.sock');
 	const sockets = new Set<Socket>();
 	const server: Server = createServer((socket) => {

@@ -11,6 +11,12 @@ import { median, round, type BenchRow } from './types';
 
 const RUNS = 9;
 const SETTLE_MS = 4000;
+/**
+ * The most one sample stands for. The sampler ticks every 0.1–0.2 ms while the host's thread runs
+ * (a thread blocked in a system call is still sampled); a longer gap means the thread was not
+ * running at all (this 2-core machine runs the browser and the server too), not that ours was.
+ */
+const MAX_SAMPLE_MS = 1;
 
 interface CallFrame { functionName: string; url: string; lineNumber: number; columnNumber: number }
 interface ProfileNode { id: number; callFrame: CallFrame; children?: number[] }
@@ -79,8 +85,10 @@ async function profileStartup(port: number, settled: () => Promise<void>): Promi
 }
 
 export interface Attribution {
-	/** CPU ms on samples with a frame of the extension's files on the stack. */
+	/** CPU ms on samples with a frame of the extension's files on the stack, each at most MAX_SAMPLE_MS. */
 	totalMs: number;
+	/** The same with every gap counted in full (the figure before MAX_SAMPLE_MS, noisier). */
+	rawMs: number;
 	/** The same, by the innermost of the extension's files on the stack. */
 	byFile: Map<string, number>;
 	/** By the extension's own innermost function on the stack (name:line:column). */
@@ -103,11 +111,13 @@ export function attribute(profile: CpuProfile, folder: string): Attribution {
 		owner.set(id, found);
 		return found;
 	};
-	const result: Attribution = { totalMs: 0, byFile: new Map(), byFunction: new Map() };
+	const result: Attribution = { totalMs: 0, rawMs: 0, byFile: new Map(), byFunction: new Map() };
 	profile.samples.forEach((id, i) => {
 		const frame = ownFrame(id);
 		if (!frame) return;
-		const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+		const gap = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+		const ms = Math.min(gap, MAX_SAMPLE_MS);
+		result.rawMs += gap;
 		result.totalMs += ms;
 		const file = path.basename(frame.callFrame.url);
 		result.byFile.set(file, (result.byFile.get(file) ?? 0) + ms);
@@ -160,7 +170,8 @@ export async function benchStartupProfile(): Promise<BenchRow[]> {
 		.sort((a, b) => b.ms - a.ms).slice(0, 8);
 	const ms = (values: number[]) => values.map((v) => round(v, 1)).join(', ');
 	return [
-		{ name: `start-up CPU, ours (profile, median of ${ours.length} of ${RUNS} starts${ours.length < RUNS ? `, ${RUNS - ours.length} caught too late` : ''}; ${ms(ours.map((a) => a.totalMs))} ms)`, value: round(median(ours.map((a) => a.totalMs)), 1), unit: 'ms' },
+		{ name: `start-up CPU, ours (profile, median of ${ours.length} of ${RUNS} starts${ours.length < RUNS ? `, ${RUNS - ours.length} caught too late` : ''}; ${ms(ours.map((a) => a.totalMs))} ms)`, value: round(median(ours.map((a) => a.totalMs)), 1), unit: 'ms', target: '≤ 8' },
+		{ name: `  the same with each sample's whole gap (${ms(ours.map((a) => a.rawMs))} ms)`, value: round(median(ours.map((a) => a.rawMs)), 1), unit: 'ms' },
 		{ name: `start-up CPU, the trivial extension (same starts; ${ms(trivial.map((a) => a.totalMs))} ms)`, value: round(median(trivial.map((a) => a.totalMs)), 1), unit: 'ms' },
 		...files.map((file): BenchRow => ({ name: `  ours in ${file}`, value: round(median(ours.map((a) => a.byFile.get(file) ?? 0)), 1), unit: 'ms' })),
 		...top.map(({ fn, ms: value }): BenchRow => ({ name: `  ours, function ${fn}`, value: round(value, 1), unit: 'ms' })),

@@ -244,7 +244,6 @@ async function scenario(login: Answer, refresh: Answer, failures: boolean[], cou
 		enabled: () => true,
 		log,
 		lease: new Lease(view, time.clock, `w${tag}`, 10_000, 0),
-		windowId: `w${tag}`,
 		random: () => 0.5,
 	});
 	try {

@@ -15,7 +15,7 @@ describe('package.json and workspace trust', () => {
 	const properties = manifest.contributes.configuration.properties;
 
 	it('settings that decide where a token goes, or whether a file gets one, are user settings only', () => {
-		for (const [key, scope] of [['baseUrl', 'application'], ['extraCertificates', 'machine'], ['insertStyle', 'application'], ['exposeToken', 'application'], ['exposeTokenFiles', 'application']]) {
+		for (const [key, scope] of [['baseUrl', 'application'], ['extraCertificates', 'machine'], ['insertStyle', 'application'], ['exposeToken', 'application'], ['exposeTokenFiles', 'application'], ['terminalToken', 'application']]) {
 			assert.equal(properties[`telematicsAuth.${key}`]?.scope, scope, key);
 		}
 	});

@@ -1,6 +1,7 @@
 // A short lease in SecretStorage so that of several windows sharing an account only one refreshes it
 // (refresh tokens rotate: two refreshes with one token spend it twice). Stored under `telematicsAuth.lease.<id>`.
 
+import { randomUUID } from 'node:crypto';
 import type { SecretBackend } from './types';
 import type { Clock } from '../util/clock';
 
@@ -13,6 +14,7 @@ interface LeaseRecord {
 
 export class Lease {
 	/**
+	 * @param id this window's name in the lease (tests name theirs).
 	 * @param ttlMs how long a lease lasts; a window that crashes holding it blocks others this long.
 	 * @param settleMs how long to wait between writing the lease and reading it back, so that a
 	 *   window writing at the same moment has written too (last writer wins on a shared backend).
@@ -20,10 +22,18 @@ export class Lease {
 	constructor(
 		private readonly secrets: SecretBackend,
 		private readonly clock: Clock,
-		readonly windowId: string,
+		private id?: string,
 		readonly ttlMs = 30_000,
 		readonly settleMs = 250,
 	) {}
+
+	/**
+	 * Whose lease it is: the name given, else a random one made at the first lease (not at start-up:
+	 * a process's first random bytes seed OpenSSL's generator, milliseconds of the host's thread).
+	 */
+	get windowId(): string {
+		return this.id ??= randomUUID();
+	}
 
 	/** True if this window now holds the lease for `accountId`. Storage failures do not block a refresh. */
 	async tryAcquire(accountId: string): Promise<boolean> {

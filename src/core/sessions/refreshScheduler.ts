@@ -29,7 +29,6 @@ export interface RefreshSchedulerDeps {
 	enabled: () => boolean;
 	log: Log;
 	lease: Lease;
-	windowId: string;
 	/** Jitter source for back-off, [0, 1). Tests pass a constant. */
 	random?: () => number;
 	/** Longest single timer (default 10 min). */

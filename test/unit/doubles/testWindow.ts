@@ -10,7 +10,7 @@ import type { SecretView, SharedSecretBackend } from './testSecretStorage';
 import type { Clock } from '../../../src/core/util/clock';
 
 export interface TestWindowOptions {
-	/** The window id, also the lease holder's name. */
+	/** The window's name in the tests (its lease names itself, as in VS Code). */
 	name: string;
 	backend: SharedSecretBackend;
 	memento: TestMemento;
@@ -45,8 +45,7 @@ export function openTestWindow(options: TestWindowOptions): TestWindow {
 		marginMs: options.marginMs,
 		enabled: options.enabled,
 		log: silentLog,
-		lease: new Lease(view, clock, name, options.leaseTtlMs, options.leaseSettleMs),
-		windowId: name,
+		lease: new Lease(view, clock, undefined, options.leaseTtlMs, options.leaseSettleMs),
 		random: () => 0.5,
 	});
 	return {
