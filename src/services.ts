@@ -7,6 +7,7 @@ import type { SessionStore } from './core/sessions/sessionStore';
 import type { RedactingLog } from './core/util/logger';
 import type { Clock } from './core/util/clock';
 import type { PrompterSlot } from './core/models/prompter';
+import type { CommandHandlers } from './commandHandlers';
 
 export interface Services {
 	readonly context: vscode.ExtensionContext;
@@ -22,4 +23,6 @@ export interface Services {
 	readonly api: ApiClient;
 	/** Asks the person: the login steps and the confirmations (a test may answer instead). */
 	readonly prompts: PrompterSlot;
+	/** What each command runs (activate() registered them all with VS Code). */
+	readonly commands: CommandHandlers;
 }

@@ -26,6 +26,7 @@ import { DemoService, openSample, tryDemo } from './features/walkthrough/demo';
 import { KeychainSecretBackend } from './platform/secretBackend';
 import { systemClock } from './core/util/clock';
 import { Command } from './commands';
+import type { CommandHandlers } from './commandHandlers';
 
 /** The live parts `activate()` hands out in ExtensionMode.Test (test/integration/testApi.ts reads them). */
 export interface TestHandles {
@@ -37,10 +38,10 @@ export interface TestHandles {
 }
 
 /**
- * Starts everything. `stubs`: the command stubs activate() registered; a command run before the
- * real ones are registered waits for this promise, then runs the real one. `marks`: when activate() ran.
+ * Starts everything. `commands`: what the commands activate() registered run; a command run before
+ * this promise settles waits for it. `marks`: when activate() ran.
  */
-export async function startCore(context: vscode.ExtensionContext, stubs: vscode.Disposable[], { activateStartedAt, activateEndedAt }: { activateStartedAt: number; activateEndedAt: number }): Promise<TestHandles | undefined> {
+export async function startCore(context: vscode.ExtensionContext, commands: CommandHandlers, { activateStartedAt, activateEndedAt }: { activateStartedAt: number; activateEndedAt: number }): Promise<TestHandles | undefined> {
 	const coreStartedAt = performance.now();
 	const msSince = (start: number): number => Math.round(performance.now() - start);
 	const add = (...registered: vscode.Disposable[]): void => void context.subscriptions.push(...registered);
@@ -72,12 +73,12 @@ export async function startCore(context: vscode.ExtensionContext, stubs: vscode.
 	add(scheduler);
 
 	const screenPrompter = new ScreenPrompter();
-	const services: Services = { context, config, log, output, clock: systemClock, store, scheduler, api, prompts: new PrompterSlot(screenPrompter) };
+	const services: Services = { context, config, log, output, clock: systemClock, store, scheduler, api, prompts: new PrompterSlot(screenPrompter), commands };
 	const recentMessages = testMode ? recordMessages() : () => [];
 
 	// Not awaited here: each secret read may be a round trip to wherever SecretStorage lives.
 	const loaded = store.load().then(() => {
-		log.info(`Read ${store.list().length} stored account(s) ${msSince(activateStartedAt)} ms after activation started.`);
+		log.debug(`Read ${store.list().length} stored account(s) ${msSince(activateStartedAt)} ms after activation started.`);
 	}, (e: unknown) => {
 		// The store marks unreadable accounts itself; this is a last resort.
 		log.error(`Could not read the stored sessions: ${e instanceof Error ? e.message : String(e)}`);
@@ -100,11 +101,10 @@ export async function startCore(context: vscode.ExtensionContext, stubs: vscode.
 	add(vscode.window.onDidChangeWindowState((state) => {
 		if (state.focused) scheduler.checkDue();
 	}));
-	log.info(`activate() took ${(activateEndedAt - activateStartedAt).toFixed(1)} ms; the rest started ${Math.round(coreStartedAt - activateStartedAt)} ms after it began and took ${msSince(coreStartedAt)} ms.`);
+	log.debug(`activate() took ${(activateEndedAt - activateStartedAt).toFixed(1)} ms; the rest started ${Math.round(coreStartedAt - activateStartedAt)} ms after it began and took ${msSince(coreStartedAt)} ms.`);
 
-	// The commands act on the stored sessions: until they are read, the stubs wait.
+	// The commands act on the stored sessions: until they are read, a command waits.
 	await loaded;
-	for (const stub of stubs.splice(0)) stub.dispose();
 	const demo = new DemoService();
 	add(
 		registerSessionCommands(services),
@@ -113,9 +113,9 @@ export async function startCore(context: vscode.ExtensionContext, stubs: vscode.
 		registerHttpFileFeatures(services),
 		demo,
 		new TerminalToken(services),
-		vscode.commands.registerCommand(Command.chooseTokenExposure, () => chooseTokenExposure(services.config)),
-		vscode.commands.registerCommand(Command.tryDemo, () => tryDemo(services, demo)),
-		vscode.commands.registerCommand(Command.openSample, () => openSample(services)),
+		commands.set(Command.chooseTokenExposure, () => chooseTokenExposure(services.config)),
+		commands.set(Command.tryDemo, () => tryDemo(services, demo)),
+		commands.set(Command.openSample, () => openSample(services)),
 	);
 	return testMode ? { services, statusBar, accountsView, recentMessages } : undefined;
 }

@@ -23,7 +23,7 @@ describe('shipped bundles', function () {
 			.map(([file, output]) => [path.basename(file), Object.keys(output.inputs)]));
 	});
 
-	it('are the activation stubs, the rest of the extension, undici, the public suffix list, the demo service and the terminal command', () => {
+	it('are the activation (one registration per command), the rest of the extension, undici, the public suffix list, the demo service and the terminal command', () => {
 		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'publicSuffix.js', 'startup.js', 'tokenClient.js', 'undici.js']);
 	});
 

@@ -4,10 +4,33 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command } from '../../src/commands';
+import { CommandHandlers } from '../../src/commandHandlers';
 
 describe('the command table', () => {
 	it('matches package.json, id for id', () => {
 		const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[] } };
 		assert.deepEqual(Object.values(Command).sort(), manifest.contributes.commands.map((c) => c.command).sort());
+	});
+});
+
+describe('the command handlers', () => {
+	it('runs the handler set for a command, with its arguments', () => {
+		const handlers = new CommandHandlers();
+		handlers.set(Command.copyAccessToken, (...args: unknown[]) => `copied ${args.join(' ')}`);
+		assert.equal(handlers.run(Command.copyAccessToken, ['for', 'account-1']), 'copied for account-1');
+	});
+
+	it('says so when a command has no handler (before start-up, after shut-down)', () => {
+		const handlers = new CommandHandlers();
+		handlers.set(Command.logout, () => 'logged out').dispose();
+		assert.throws(() => handlers.run(Command.logout, []), /telematicsAuth\.logout has no handler/);
+	});
+
+	it('keeps a newer handler when an older one is disposed', () => {
+		const handlers = new CommandHandlers();
+		const older = handlers.set(Command.refresh, () => 'older');
+		handlers.set(Command.refresh, () => 'newer');
+		older.dispose();
+		assert.equal(handlers.run(Command.refresh, []), 'newer');
 	});
 });

@@ -43,4 +43,28 @@ describe('RedactingLog', () => {
 		log.info('hello');
 		assert.deepEqual(sink.lines, ['hello']);
 	});
+
+	it('neither redacts nor writes a line below the channel\'s level, and writes nothing when the channel is off', () => {
+		const sink = { ...recorder(), logLevel: 3 };
+		let secretReads = 0;
+		const log = new RedactingLog(sink);
+		log.setSecretSource(() => { secretReads++; return ['opaque-access-1']; });
+		log.debug('planned opaque-access-1');
+		assert.equal(secretReads, 0, 'the debug line was redacted for nobody');
+		log.info('got opaque-access-1');
+		sink.logLevel = 2;
+		log.debug('planned opaque-access-1');
+		sink.logLevel = 0;
+		log.error('failed opaque-access-1');
+		assert.deepEqual(sink.lines, ['got ***', 'planned ***']);
+	});
+
+	it('keeps lines below the channel\'s level for the tests, redacted', () => {
+		const sink = Object.assign(recorder(), { logLevel: 4 });
+		const log = new RedactingLog(sink, 10);
+		log.setSecretSource(() => ['opaque-access-1']);
+		log.debug('planned opaque-access-1');
+		assert.deepEqual(sink.lines, []);
+		assert.deepEqual(log.recent(), ['[debug] planned ***']);
+	});
 });

@@ -7,6 +7,11 @@ export interface Log {
 	info(message: string): void;
 	warn(message: string): void;
 	error(message: string): void;
+	/**
+	 * The lowest level shown, numbered as VS Code's LogLevel (0 off, 1 trace, 2 debug, 3 info, 4 warning,
+	 * 5 error); a LogOutputChannel follows the user's choice. Absent: every line is shown.
+	 */
+	readonly logLevel?: number;
 }
 
 export const silentLog: Log = {

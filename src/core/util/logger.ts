@@ -5,7 +5,10 @@ import type { Log } from './log';
 import { redact } from './redact';
 import type { Disposable } from '../types';
 
-type Level = keyof Log;
+type Level = Exclude<keyof Log, 'logLevel'>;
+
+/** Each level's number in VS Code's LogLevel. */
+const LEVEL_NUMBER: Record<Level, number> = { trace: 1, debug: 2, info: 3, warn: 4, error: 5 };
 
 export class RedactingLog implements Log {
 	private secretSource: () => Iterable<string> = () => [];
@@ -54,12 +57,16 @@ export class RedactingLog implements Log {
 	error(message: string): void { this.write('error', message); }
 
 	private write(level: Level, message: string): void {
+		const { logLevel } = this.sink;
+		const shown = logLevel === undefined || (logLevel > 0 && LEVEL_NUMBER[level] >= logLevel);
+		// A line nobody will see is not redacted (tests keep every line).
+		if (!shown && this.ringSize === 0) return;
 		const line = this.redact(message);
 		if (this.ringSize > 0) {
 			this.ring.push(`[${level}] ${line}`);
 			if (this.ring.length > this.ringSize) this.ring.splice(0, this.ring.length - this.ringSize);
 		}
-		this.sink[level](line);
+		if (shown) this.sink[level](line);
 	}
 }
 

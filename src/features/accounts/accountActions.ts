@@ -65,5 +65,5 @@ async function showActions(services: Services, arg: unknown): Promise<void> {
 }
 
 export function registerAccountActions(services: Services): vscode.Disposable {
-	return vscode.commands.registerCommand(Command.showActions, (arg?: unknown) => showActions(services, arg));
+	return services.commands.set(Command.showActions, (arg?: unknown) => showActions(services, arg));
 }

@@ -13,7 +13,7 @@ import { errorText, showError } from '../shared/showError';
 import { prefillFor, runLoginFlow } from './loginFlow';
 import { notify } from '../shared/notify';
 import { formatRemaining } from '../../core/util/time';
-import { Command } from '../../commands';
+import { Command, type CommandId } from '../../commands';
 
 export function registerSessionCommands(services: Services): vscode.Disposable {
 	const loginAs = (kind: AccountKind) => () => runLoginFlow(services, kind);
@@ -45,7 +45,7 @@ export function registerSessionCommands(services: Services): vscode.Disposable {
 		}
 	};
 
-	const commands: Record<string, (...args: unknown[]) => unknown> = {
+	const commands: Partial<Record<CommandId, (...args: unknown[]) => unknown>> = {
 		[Command.loginUser]: loginAs('user'),
 		[Command.loginAdmin]: loginAs('admin'),
 		[Command.login]: async () => {
@@ -97,7 +97,7 @@ export function registerSessionCommands(services: Services): vscode.Disposable {
 		[Command.showLog]: () => services.output.show(),
 	};
 
-	const disposables = Object.entries(commands).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
+	const disposables = Object.entries(commands).map(([id, handler]) => services.commands.set(id as CommandId, handler!));
 	disposables.push(services.scheduler.onDidFail((failure) => reportRefreshFailure(services, failure, loginAgain)));
 	return vscode.Disposable.from(...disposables);
 }

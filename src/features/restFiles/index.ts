@@ -23,8 +23,8 @@ export function registerHttpFileFeatures(services: Services): vscode.Disposable 
 	if (vscode.workspace.textDocuments.some(isHttpDocument)) start();
 	else waiting = vscode.workspace.onDidOpenTextDocument((document) => isHttpDocument(document) && start());
 	return vscode.Disposable.from(
-		vscode.commands.registerCommand(Command.insertAuthorizationHeader, (arg?: unknown) => insertAuthorizationHeader(services, arg)),
-		vscode.commands.registerCommand(Command.updateTokensInFile, (arg?: unknown) => updateTokensInFile(services, arg)),
+		services.commands.set(Command.insertAuthorizationHeader, (arg?: unknown) => insertAuthorizationHeader(services, arg)),
+		services.commands.set(Command.updateTokensInFile, (arg?: unknown) => updateTokensInFile(services, arg)),
 		{ dispose: () => { waiting?.dispose(); started?.dispose(); } },
 	);
 }

@@ -61,7 +61,7 @@ export class TerminalToken implements vscode.Disposable {
 			env.replace(CHANNEL_ENV, channel.address);
 			env.replace(NONCE_ENV, channel.nonce);
 			this.listenOnceATerminalOpens(channel);
-			this.services.log.info(`${COMMAND_NAME} is available in terminals opened from now on.`);
+			this.services.log.debug(`${COMMAND_NAME} is available in terminals opened from now on.`);
 			return channel;
 		} catch (error) {
 			this.services.log.warn(`Could not offer ${COMMAND_NAME} in terminals: ${error instanceof Error ? error.message : String(error)}`);

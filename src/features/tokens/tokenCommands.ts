@@ -66,9 +66,9 @@ async function openApiExplorer(services: Services, arg: unknown): Promise<boolea
 
 export function registerTokenCommands(services: Services): vscode.Disposable {
 	return vscode.Disposable.from(
-		vscode.commands.registerCommand(Command.copyAuthorizationHeader, (arg?: unknown) => copy(services, arg, authorizationHeader, vscode.l10n.t('the Authorization header'))),
-		vscode.commands.registerCommand(Command.copyAccessToken, (arg?: unknown) => copy(services, arg, rawToken, vscode.l10n.t('the access token'))),
-		vscode.commands.registerCommand(Command.copyAsCurl, (arg?: unknown) => copy(services, arg, curlHeader, vscode.l10n.t('the curl header'))),
-		vscode.commands.registerCommand(Command.openApiExplorer, (arg?: unknown) => openApiExplorer(services, arg)),
+		services.commands.set(Command.copyAuthorizationHeader, (arg?: unknown) => copy(services, arg, authorizationHeader, vscode.l10n.t('the Authorization header'))),
+		services.commands.set(Command.copyAccessToken, (arg?: unknown) => copy(services, arg, rawToken, vscode.l10n.t('the access token'))),
+		services.commands.set(Command.copyAsCurl, (arg?: unknown) => copy(services, arg, curlHeader, vscode.l10n.t('the curl header'))),
+		services.commands.set(Command.openApiExplorer, (arg?: unknown) => openApiExplorer(services, arg)),
 	);
 }
