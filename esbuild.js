@@ -1,4 +1,4 @@
-// Bundles the extension: extension.js (activate(): command stubs), startup.js (the rest, right after), undici.js,
+// Bundles the extension: extension.js (activate(): the command registrations), startup.js (the rest, right after), undici.js,
 // publicSuffix.js and demo.js (loaded on first use), tokenClient.js (the terminals' telematics-token, its own process).
 const esbuild = require('esbuild');
 const fs = require('node:fs');
