@@ -15,6 +15,8 @@ import { notify } from '../shared/notify';
 import { formatRemaining } from '../../core/util/time';
 import { Command, type CommandId } from '../../commands';
 
+type Handler = (...args: unknown[]) => unknown;
+
 export function registerSessionCommands(services: Services): vscode.Disposable {
 	const loginAs = (kind: AccountKind) => () => runLoginFlow(services, kind);
 
@@ -45,7 +47,7 @@ export function registerSessionCommands(services: Services): vscode.Disposable {
 		}
 	};
 
-	const commands: Partial<Record<CommandId, (...args: unknown[]) => unknown>> = {
+	const commands: Partial<Record<CommandId, Handler>> = {
 		[Command.loginUser]: loginAs('user'),
 		[Command.loginAdmin]: loginAs('admin'),
 		[Command.login]: async () => {
@@ -97,7 +99,7 @@ export function registerSessionCommands(services: Services): vscode.Disposable {
 		[Command.showLog]: () => services.output.show(),
 	};
 
-	const disposables = Object.entries(commands).map(([id, handler]) => services.commands.set(id as CommandId, handler!));
+	const disposables = (Object.entries(commands) as [CommandId, Handler][]).map(([id, handler]) => services.commands.set(id, handler));
 	disposables.push(services.scheduler.onDidFail((failure) => reportRefreshFailure(services, failure, loginAgain)));
 	return vscode.Disposable.from(...disposables);
 }
