@@ -2,7 +2,7 @@
 // with VS Code once; the features set their handlers in it. Pure: no `vscode`.
 import type { CommandId } from './commands';
 
-type Handler = (...args: unknown[]) => unknown;
+export type Handler = (...args: unknown[]) => unknown;
 
 /** Each registration of activate() runs the handler set here, after the rest of the extension has loaded. */
 export class CommandHandlers {

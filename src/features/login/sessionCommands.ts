@@ -14,8 +14,7 @@ import { prefillFor, runLoginFlow } from './loginFlow';
 import { notify } from '../shared/notify';
 import { formatRemaining } from '../../core/util/time';
 import { Command, type CommandId } from '../../commands';
-
-type Handler = (...args: unknown[]) => unknown;
+import type { Handler } from '../../commandHandlers';
 
 export function registerSessionCommands(services: Services): vscode.Disposable {
 	const loginAs = (kind: AccountKind) => () => runLoginFlow(services, kind);
