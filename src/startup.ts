@@ -1,5 +1,5 @@
-// Wires the extension right after activate() returned (dist/startup.js): the store, the scheduler,
-// the views and the authentication provider at once; the commands once the stored sessions are read.
+// Wires the extension right after activate() returned (dist/startup.js): the store, the scheduler, the views,
+// the authentication provider and the terminals at once; what the commands do loads on first use (onDemand.ts).
 import * as vscode from 'vscode';
 import { createServiceClient } from './core/api/serviceClient';
 import type { RefreshFn } from './core/sessions/contracts';
@@ -9,24 +9,18 @@ import type { Services } from './services';
 import { Lease } from './core/sessions/lease';
 import { RefreshScheduler } from './core/sessions/refreshScheduler';
 import { SessionStore } from './core/sessions/sessionStore';
-import { registerAccountActions } from './features/accounts/accountActions';
 import { AccountsView } from './features/accounts/accountsView';
 import { registerAuthenticationProvider } from './features/authProvider/authProvider';
-import { registerHttpFileFeatures } from './features/restFiles/index';
 import { ScreenPrompter } from './features/shared/prompter';
 import { PrompterSlot } from './core/models/prompter';
-import { registerSessionCommands } from './features/login/sessionCommands';
 import { notify, recordMessages, type ShownMessage } from './features/shared/notify';
 import { StatusBar } from './features/statusBar/statusBar';
-import { chooseTokenExposure } from './features/tokens/exposureCommand';
-import { registerTokenCommands } from './features/tokens/tokenCommands';
 import { TokenExposure } from './features/tokens/tokenExposure';
 import { TerminalToken } from './features/terminal/terminalToken';
-import { DemoService, openSample, tryDemo } from './features/walkthrough/demo';
 import { KeychainSecretBackend } from './platform/secretBackend';
 import { systemClock } from './core/util/clock';
-import { Command } from './commands';
 import type { CommandHandlers } from './commandHandlers';
+import { onFirstRestDocument } from './features/shared/restDocuments';
 
 /** The live parts `activate()` hands out in ExtensionMode.Test (test/integration/testApi.ts reads them). */
 export interface TestHandles {
@@ -35,6 +29,8 @@ export interface TestHandles {
 	readonly accountsView: AccountsView;
 	/** The notifications shown lately (recorded in ExtensionMode.Test only). */
 	readonly recentMessages: () => readonly ShownMessage[];
+	/** Loads onDemand.js, which sets the commands' handlers (once; a first command does the same). */
+	readonly loadOnDemand: () => Promise<unknown>;
 }
 
 /**
@@ -103,19 +99,24 @@ export async function startCore(context: vscode.ExtensionContext, commands: Comm
 	}));
 	log.debug(`activate() took ${(activateEndedAt - activateStartedAt).toFixed(1)} ms; the rest started ${Math.round(coreStartedAt - activateStartedAt)} ms after it began and took ${msSince(coreStartedAt)} ms.`);
 
+	// What loads on first use: a command's work, the REST documents' features, a failed refresh's message.
+	let onDemandLoaded: Promise<typeof import('./onDemand')> | undefined;
+	const onDemand = (): Promise<typeof import('./onDemand')> => onDemandLoaded ??= import('./onDemand').then((m) => {
+		add(m.registerCommands(services));
+		return m;
+	});
+	add(scheduler.onDidFail((failure) => void onDemand().then((m) => m.reportRefreshFailure(services, failure))));
+
 	// The commands act on the stored sessions: until they are read, a command waits.
 	await loaded;
-	const demo = new DemoService();
 	add(
-		registerSessionCommands(services),
-		registerAccountActions(services),
-		registerTokenCommands(services),
-		registerHttpFileFeatures(services),
-		demo,
 		new TerminalToken(services),
-		commands.set(Command.chooseTokenExposure, () => chooseTokenExposure(services.config)),
-		commands.set(Command.tryDemo, () => tryDemo(services, demo)),
-		commands.set(Command.openSample, () => openSample(services)),
+		onFirstRestDocument(() => void onDemand().then((m) => add(m.startDocumentFeatures(services)))),
+		commands.setFallback(async (id, args) => {
+			await onDemand();
+			if (!commands.has(id)) throw new Error(`${id} has no handler.`);
+			return commands.run(id, args);
+		}),
 	);
-	return testMode ? { services, statusBar, accountsView, recentMessages } : undefined;
+	return testMode ? { services, statusBar, accountsView, recentMessages, loadOnDemand: onDemand } : undefined;
 }

@@ -82,6 +82,8 @@ export interface TestApi {
 	logLines(): readonly string[];
 	/** The last notifications shown (information, warning, error), oldest first. */
 	messages(): readonly ShownMessage[];
+	/** Loads what the commands do (onDemand.js), as a first command would. */
+	loadOnDemand(): Promise<unknown>;
 }
 
 /** The TestApi over the parts the extension under test handed out. */
@@ -93,5 +95,6 @@ export function testApiOf(handles: TestHandles): TestApi {
 		tree: () => treeSnapshot(handles.accountsView),
 		logLines: () => handles.services.log.recent(),
 		messages: handles.recentMessages,
+		loadOnDemand: handles.loadOnDemand,
 	};
 }

@@ -23,8 +23,19 @@ describe('shipped bundles', function () {
 			.map(([file, output]) => [path.basename(file), Object.keys(output.inputs)]));
 	});
 
-	it('are the activation (one registration per command), the rest of the extension, undici, the public suffix list, the demo service and the terminal command', () => {
-		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'publicSuffix.js', 'startup.js', 'tokenClient.js', 'undici.js']);
+	it('are the activation (one registration per command), what shows at start-up, what the commands do, undici, the public suffix list, the demo service and the terminal command', () => {
+		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'onDemand.js', 'publicSuffix.js', 'startup.js', 'tokenClient.js', 'undici.js']);
+	});
+
+	it('give onDemand.js the modules startup.js also needs from startup.js, so their classes and state exist once', () => {
+		const taken = [...texts.get('onDemand.js')!.matchAll(/require\("\.\/startup\.js"\)\.sharedModules\["([^"]+)"\]/g)].map((m) => m[1]!);
+		// What the commands share with start-up at least: the error classes and the notifications' recorder.
+		for (const file of ['src/core/api/errors.ts', 'src/features/shared/notify.ts']) assert.ok(taken.includes(file), `onDemand.js has its own ${file}`);
+		for (const file of taken) {
+			assert.ok(inputs.get('startup.js')!.includes(file), `startup.js lacks ${file}`);
+			assert.ok(texts.get('startup.js')!.includes(`${JSON.stringify(file)}:`), `startup.js does not export ${file}`);
+		}
+		assert.ok(!inputs.get('startup.js')!.some((f) => /features\/(login|restFiles|walkthrough)\/|tokenCommands|exposureCommand|accountActions/.test(f)), 'no command\'s work is in startup.js');
 	});
 
 	it('share no source module, but for stateless helpers the demo service reuses', () => {

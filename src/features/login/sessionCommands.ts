@@ -98,16 +98,14 @@ export function registerSessionCommands(services: Services): vscode.Disposable {
 		[Command.showLog]: () => services.output.show(),
 	};
 
-	const disposables = (Object.entries(commands) as [CommandId, Handler][]).map(([id, handler]) => services.commands.set(id, handler));
-	disposables.push(services.scheduler.onDidFail((failure) => reportRefreshFailure(services, failure, loginAgain)));
-	return vscode.Disposable.from(...disposables);
+	return vscode.Disposable.from(...(Object.entries(commands) as [CommandId, Handler][]).map(([id, handler]) => services.commands.set(id, handler)));
 }
 
 /**
  * Tells a person about an automatic refresh that failed for good. Manual refreshes report
  * their own failure. Offers buttons only: it never logs in by itself.
  */
-export function reportRefreshFailure(services: Services, failure: RefreshFailure, loginAgain: (arg: unknown) => unknown): void {
+export function reportRefreshFailure(services: Services, failure: RefreshFailure): void {
 	if (failure.trigger !== 'auto' && failure.warning === undefined) return;
 	const session = services.store.get(failure.accountId);
 	if (!session) return;
@@ -135,7 +133,7 @@ export function reportRefreshFailure(services: Services, failure: RefreshFailure
 	}
 	services.log.warn(`Automatic refresh for ${label} failed (${error.kind}): ${reason}`);
 	void shown.then((chosen) => {
-		if (chosen === logInAgain) void loginAgain(arg);
+		if (chosen === logInAgain) void vscode.commands.executeCommand(Command.loginAgain, arg);
 		else if (chosen === refreshNow) void vscode.commands.executeCommand(Command.refresh, arg);
 		else if (chosen === showLog) services.output.show(true);
 	});

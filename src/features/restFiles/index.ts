@@ -1,36 +1,25 @@
-// The REST file features: Insert Authorization Header, Update Tokens in File, and, from the first
-// REST document on, the CodeLens, the hover and the expired-token diagnostics.
+// The REST file features (onDemand.js): Insert Authorization Header, Update Tokens in File, and, from the
+// first REST document on (startup.ts waits for it), the CodeLens, the hover and the expired-token diagnostics.
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import { TokenCodeLensProvider } from './codeLensProvider';
 import { TokenDiagnostics } from './diagnostics';
 import { TokenHoverProvider } from './hoverProvider';
-import { HTTP_SELECTOR, isHttpDocument } from '../shared/restDocuments';
+import { HTTP_SELECTOR } from '../shared/restDocuments';
 import { insertAuthorizationHeader } from './insertCommand';
 import { MinuteTicker } from './minuteTicker';
 import { updateTokensInFile } from './updateTokensCommand';
 import { Command } from '../../commands';
 
-export function registerHttpFileFeatures(services: Services): vscode.Disposable {
-	let started: vscode.Disposable | undefined;
-	let waiting: vscode.Disposable | undefined;
-	const start = (): void => {
-		waiting?.dispose();
-		waiting = undefined;
-		started ??= startDocumentFeatures(services);
-	};
-	// Nothing to show until a REST document is open: no providers, scans or timers at start-up.
-	if (vscode.workspace.textDocuments.some(isHttpDocument)) start();
-	else waiting = vscode.workspace.onDidOpenTextDocument((document) => isHttpDocument(document) && start());
+export function registerRestFileCommands(services: Services): vscode.Disposable {
 	return vscode.Disposable.from(
 		services.commands.set(Command.insertAuthorizationHeader, (arg?: unknown) => insertAuthorizationHeader(services, arg)),
 		services.commands.set(Command.updateTokensInFile, (arg?: unknown) => updateTokensInFile(services, arg)),
-		{ dispose: () => { waiting?.dispose(); started?.dispose(); } },
 	);
 }
 
 /** The lenses, the hover, the diagnostics and the minute tick that keeps them true. */
-function startDocumentFeatures(services: Services): vscode.Disposable {
+export function startDocumentFeatures(services: Services): vscode.Disposable {
 	const lenses = new TokenCodeLensProvider(services);
 	const diagnostics = new TokenDiagnostics(services);
 	const ticker = new MinuteTicker(services.clock);

@@ -12,6 +12,20 @@ export function isHttpDocument(document: vscode.TextDocument): boolean {
 	return document.languageId === 'http' || /\.(http|rest)$/i.test(document.uri.path);
 }
 
+/** Calls `start` once: now if a REST document is open, else when the first one opens. */
+export function onFirstRestDocument(start: () => void): vscode.Disposable {
+	if (vscode.workspace.textDocuments.some(isHttpDocument)) {
+		start();
+		return new vscode.Disposable(() => undefined);
+	}
+	const waiting = vscode.workspace.onDidOpenTextDocument((document) => {
+		if (!isHttpDocument(document)) return;
+		waiting.dispose();
+		start();
+	});
+	return waiting;
+}
+
 /**
  * The editor a command acts on: the one showing `uri` when given (editor title menu), else the
  * active one, else (a walkthrough or another non-text editor has the focus) the only REST file
