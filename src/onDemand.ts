@@ -1,5 +1,5 @@
-// What loads on first use (dist/onDemand.js): what the commands do, the REST documents' lenses, hover and
-// diagnostics, and the message after a failed automatic refresh. startup.ts loads it when one is first needed.
+// What loads on first use (dist/onDemand.js): what the commands do, the API client, the prompter, the REST
+// documents' features, the token exposure and a failed refresh's message. startup.ts loads it at the first need.
 import * as vscode from 'vscode';
 import type { Services } from './services';
 import { registerAccountActions } from './features/accounts/accountActions';
@@ -10,6 +10,9 @@ import { registerTokenCommands } from './features/tokens/tokenCommands';
 import { DemoService, openSample, tryDemo } from './features/walkthrough/demo';
 import { Command } from './commands';
 
+export { createServiceClient } from './core/api/serviceClient';
+export { ScreenPrompter } from './features/shared/prompter';
+export { TokenExposure } from './features/tokens/tokenExposure';
 export { startDocumentFeatures } from './features/restFiles/index';
 export { reportRefreshFailure } from './features/login/sessionCommands';
 

@@ -1,7 +1,8 @@
 // Wires the extension right after activate() returned (dist/startup.js): the store, the scheduler, the views,
 // the authentication provider and the terminals at once; what the commands do loads on first use (onDemand.ts).
 import * as vscode from 'vscode';
-import { createServiceClient } from './core/api/serviceClient';
+import type { ApiClient } from './core/api/types';
+import { loadedOnFirstCall } from './core/util/loadedOnFirstCall';
 import type { RefreshFn } from './core/sessions/contracts';
 import { Config } from './platform/config';
 import { RedactingLog, sessionSecrets } from './core/util/logger';
@@ -11,11 +12,9 @@ import { RefreshScheduler } from './core/sessions/refreshScheduler';
 import { SessionStore } from './core/sessions/sessionStore';
 import { AccountsView } from './features/accounts/accountsView';
 import { registerAuthenticationProvider } from './features/authProvider/authProvider';
-import { ScreenPrompter } from './features/shared/prompter';
-import { PrompterSlot } from './core/models/prompter';
+import { PrompterSlot, type Prompter } from './core/models/prompter';
 import { notify, recordMessages, type ShownMessage } from './features/shared/notify';
 import { StatusBar } from './features/statusBar/statusBar';
-import { TokenExposure } from './features/tokens/tokenExposure';
 import { TerminalToken } from './features/terminal/terminalToken';
 import { KeychainSecretBackend } from './platform/secretBackend';
 import { systemClock } from './core/util/clock';
@@ -53,7 +52,15 @@ export async function startCore(context: vscode.ExtensionContext, commands: Comm
 	log.setSecretSource(() => sessionSecrets(store.list()));
 	add(store, store.onDidLoseSecret(({ label }) => void notify('warning', vscode.l10n.t('The system keychain returned no tokens for {0}, which is still logged in. This window kept its tokens and stored them again; if this repeats, check that the keychain is unlocked.', label))));
 
-	const api = createServiceClient(log, vscode.l10n.t);
+	// What loads on first use (onDemand.js): a command's work, the API client, the prompter, the REST
+	// documents' features, the token exposure, a failed refresh's message.
+	let onDemandLoaded: Promise<typeof import('./onDemand')> | undefined;
+	const onDemand = (): Promise<typeof import('./onDemand')> => onDemandLoaded ??= import('./onDemand').then((m) => {
+		add(m.registerCommands(services));
+		return m;
+	});
+
+	const api = loadedOnFirstCall<ApiClient>(async () => (await onDemand()).createServiceClient(log, vscode.l10n.t), { login: true, refresh: true });
 	const refresh: RefreshFn = (request, options) =>
 		api.refresh(request, { timeoutMs: config.requestTimeoutMs(), proxy: config.proxy(), ...options });
 	const scheduler = new RefreshScheduler({
@@ -68,7 +75,7 @@ export async function startCore(context: vscode.ExtensionContext, commands: Comm
 	});
 	add(scheduler);
 
-	const screenPrompter = new ScreenPrompter();
+	const screenPrompter = loadedOnFirstCall<Prompter>(async () => new (await onDemand()).ScreenPrompter(), { pickKind: true, ask: true, confirm: true, askTrackedFile: true, askReplaceForeign: true });
 	const services: Services = { context, config, log, output, clock: systemClock, store, scheduler, api, prompts: new PrompterSlot(screenPrompter), commands };
 	const recentMessages = testMode ? recordMessages() : () => [];
 
@@ -84,12 +91,12 @@ export async function startCore(context: vscode.ExtensionContext, commands: Comm
 	const accountsView = new AccountsView(services);
 	add(statusBar, accountsView, registerAuthenticationProvider(services));
 
-	let exposure: TokenExposure | undefined;
+	let exposure: Promise<vscode.Disposable> | undefined;
 	const exposeIfChosen = (): void => {
-		if (config.exposeToken() !== 'off') exposure ??= new TokenExposure(services);
+		if (config.exposeToken() !== 'off') exposure ??= onDemand().then((m) => new m.TokenExposure(services));
 	};
 	exposeIfChosen();
-	add(config.onDidChange(exposeIfChosen), { dispose: () => exposure?.dispose() });
+	add(config.onDidChange(exposeIfChosen), { dispose: () => void exposure?.then((e) => e.dispose()) });
 
 	scheduler.start();
 	add(config.onDidChange(() => scheduler.reschedule()));
@@ -99,12 +106,6 @@ export async function startCore(context: vscode.ExtensionContext, commands: Comm
 	}));
 	log.debug(`activate() took ${(activateEndedAt - activateStartedAt).toFixed(1)} ms; the rest started ${Math.round(coreStartedAt - activateStartedAt)} ms after it began and took ${msSince(coreStartedAt)} ms.`);
 
-	// What loads on first use: a command's work, the REST documents' features, a failed refresh's message.
-	let onDemandLoaded: Promise<typeof import('./onDemand')> | undefined;
-	const onDemand = (): Promise<typeof import('./onDemand')> => onDemandLoaded ??= import('./onDemand').then((m) => {
-		add(m.registerCommands(services));
-		return m;
-	});
 	add(scheduler.onDidFail((failure) => void onDemand().then((m) => m.reportRefreshFailure(services, failure))));
 
 	// The commands act on the stored sessions: until they are read, a command waits.
