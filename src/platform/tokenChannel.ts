@@ -1,7 +1,7 @@
 // The window's private channel for `telematics-token`: a Unix socket in a directory only the user can enter
 // (a named pipe with an unguessable name on Windows), answering one kind of request that carries the nonce.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,29 +22,32 @@ export interface TokenChannel {
 	readonly address: string;
 	/** The random per-window secret every request must carry. */
 	readonly nonce: string;
-	/** A folder of this window's that only the user can enter (the socket and the command's scripts). */
+	/** A folder of this window's that only the user can enter (the socket and the command's scripts), made by `listen()`. */
 	readonly privateDir: string;
 	/**
-	 * Starts answering (the first call; later ones wait for it). Until then the command finds no
-	 * socket and tries again for a moment: the window listens once it has a terminal.
+	 * Makes the private folder and starts answering (the first call; later ones wait for it): the window
+	 * listens once it has a terminal, before it writes the command's script.
 	 */
 	listen(): Promise<void>;
 	close(): Promise<void>;
 }
 
-/** Makes the channel's folder, address and nonce; `answer` is asked for each request that carries the nonce once it listens. */
+/**
+ * Picks the channel's folder, address and nonce (nothing on disk until `listen()`); `answer` is asked
+ * for each request that carries the nonce once it listens.
+ */
 export async function openTokenChannel(answer: (request: TokenRequest) => Promise<Reply>, platform: NodeJS.Platform = process.platform): Promise<TokenChannel> {
-	const nonce = await randomHex(32);
+	const random = await randomHex(32 + 16 + 24);
+	const nonce = random.slice(0, 64);
 	const expected = Buffer.from(nonce);
 	const matchesNonce = (given: string): boolean => {
 		const buffer = Buffer.from(given);
 		return buffer.length === expected.length && timingSafeEqual(buffer, expected);
 	};
-	// mkdtemp makes the directory 0700: nobody else can reach the socket inside it.
-	const privateDir = await mkdtemp(join(tmpdir(), 'telematics-token-'));
-	await chmod(privateDir, 0o700);
+	// An unguessable name, made by listen() alone (mkdir fails if anything, a link included, is there).
+	const privateDir = join(tmpdir(), `telematics-token-${random.slice(64, 96)}`);
 	const address = platform === 'win32'
-		? `\\\\.\\pipe\\telematics-token-${await randomHex(24)}`
+		? `\\\\.\\pipe\\telematics-token-${random.slice(96)}`
 		: join(privateDir, 'channel.sock');
 	const sockets = new Set<Socket>();
 	const server: Server = createServer((socket) => {
@@ -80,13 +83,18 @@ export async function openTokenChannel(answer: (request: TokenRequest) => Promis
 		nonce,
 		privateDir,
 		listen(): Promise<void> {
-			listening ??= closing ? Promise.resolve() : new Promise<void>((resolve, reject) => {
-				server.once('error', reject);
-				server.listen(address, () => {
-					server.off('error', reject);
-					resolve();
+			listening ??= closing ? Promise.resolve() : (async () => {
+				// 0700 whatever the umask: nobody else can reach the socket inside it.
+				await mkdir(privateDir, { mode: 0o700 });
+				await chmod(privateDir, 0o700);
+				await new Promise<void>((resolve, reject) => {
+					server.once('error', reject);
+					server.listen(address, () => {
+						server.off('error', reject);
+						resolve();
+					});
 				});
-			});
+			})();
 			return listening;
 		},
 		close(): Promise<void> {

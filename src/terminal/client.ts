@@ -1,8 +1,6 @@
 // `telematics-token`, the command in the integrated terminals (dist/tokenClient.js, run on VS Code's own
 // runtime by a per-window script): asks its window over the private channel and prints the live token.
-import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
-import { dirname } from 'node:path';
 import { CHANNEL_ENV, formatAnswer, MAX_LINE_BYTES, NONCE_ENV, oneLine, parseArgs, parseReply, requestLine, USAGE, type Reply } from '../core/terminal/protocol';
 
 /** Exit codes: 0 printed; 1 no token (logged out, refused); 2 a wrong command line; 3 no window to ask. */
@@ -29,29 +27,6 @@ function ask(address: string, line: string): Promise<Reply> {
 	});
 }
 
-/** How long a window that has not started listening yet (its first terminal has just opened) is waited for. */
-const NOT_YET_LISTENING_MS = 3000;
-
-/** No socket yet in a channel folder that exists (a named pipe: not there yet), or nobody accepting yet. */
-function notListeningYet(error: unknown, address: string): boolean {
-	const code = (error as { code?: unknown } | null)?.code;
-	if (code === 'ECONNREFUSED') return true;
-	return code === 'ENOENT' && (process.platform === 'win32' || existsSync(dirname(address)));
-}
-
-/** Asks, and asks again while the window is starting to listen. */
-async function askWindow(address: string, line: string): Promise<Reply> {
-	const giveUpAt = Date.now() + NOT_YET_LISTENING_MS;
-	for (;;) {
-		try {
-			return await ask(address, line);
-		} catch (error) {
-			if (!notListeningYet(error, address) || Date.now() >= giveUpAt) throw error;
-			await new Promise((resolve) => setTimeout(resolve, 50));
-		}
-	}
-}
-
 async function main(): Promise<void> {
 	const parsed = parseArgs(process.argv.slice(2));
 	if (!parsed.ok) {
@@ -66,7 +41,7 @@ async function main(): Promise<void> {
 	if (!address || !nonce) fail(3, 'Not in a terminal of a VS Code window with Telematics Auth (its channel is not set).');
 	let reply: Reply;
 	try {
-		reply = await askWindow(address, requestLine(nonce, parsed.args.account));
+		reply = await ask(address, requestLine(nonce, parsed.args.account));
 	} catch {
 		fail(3, 'The VS Code window of this terminal is gone or Telematics Auth is off there. Open a new terminal in a window with Telematics Auth.');
 	}

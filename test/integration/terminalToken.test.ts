@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { CHANNEL_ENV, NONCE_ENV } from '../../src/core/terminal/protocol';
 import type { RiggedEmulator } from '../emulator/rig';
@@ -42,9 +43,11 @@ describe('telematics-token in the terminals (real VS Code)', function () {
 		collection = api.services.context.environmentVariableCollection;
 		await until('the channel in the environment collection', () => collection.get(NONCE_ENV) !== undefined);
 		const socket = collection.get(CHANNEL_ENV)!.value;
-		assert.equal(fs.existsSync(socket), false, 'no socket while the window has no terminal');
+		const command = `${collection.get('PATH')!.value.split(':')[0]!}/telematics-token`;
+		assert.equal(fs.existsSync(dirname(socket)), false, 'nothing on disk while the window has no terminal');
 		terminal = vscode.window.createTerminal({ name: 'telematics-token test' });
-		await until('the channel listening once a terminal is open', () => fs.existsSync(socket));
+		await until('the channel listening, then the command written, once a terminal is open', () => fs.existsSync(command));
+		assert.ok(fs.existsSync(socket), 'the command is written once its window listens');
 	});
 	after(() => terminal.dispose());
 

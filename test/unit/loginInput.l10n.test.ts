@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { failureMessage, networkMessage, timeoutMessage } from '../../src/core/api/errors';
+import { failureMessage, networkMessage, timeoutMessage } from '../../src/core/api/errorMessages';
 import type { Failure } from '../../src/core/api/parse';
 import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServiceUrl, type Checked } from '../../src/core/models/loginInput';
 import { untranslated, type Translate } from '../../src/core/util/translate';

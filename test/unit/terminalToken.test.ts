@@ -114,13 +114,22 @@ describe('telematics-token: the command against a real channel', function () {
 		assert.deepEqual(await run(process.execPath, [CLIENT], env()), { code: 1, stdout: '', stderr: 'telematics-token: No Telematics account is logged in. Log in.\n' });
 	});
 
-	it('run while its window is only starting to listen (its first terminal just opened): waits, then prints', async () => {
+	it('puts nothing on disk until it listens, and will not listen in a folder someone else made or linked there', async () => {
 		await channel.close();
 		channel = await openTokenChannel(async () => reply);
-		const running = run(process.execPath, [CLIENT], env());
-		await new Promise((resolve) => setTimeout(resolve, 400));
-		await channel.listen();
-		assert.deepEqual(await running, { code: 0, stdout: `${TOKEN}\n`, stderr: '' });
+		assert.equal(fs.existsSync(channel.privateDir), false, 'no folder before the first terminal');
+		const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'squatter-'));
+		try {
+			fs.symlinkSync(elsewhere, channel.privateDir);
+			await assert.rejects(channel.listen(), { code: 'EEXIST' });
+			assert.deepEqual(fs.readdirSync(elsewhere), [], 'no socket in the folder the link points to');
+			const result = await run(process.execPath, [CLIENT], env());
+			assert.equal(result.code, 3);
+			assert.deepEqual(asked, []);
+		} finally {
+			fs.rmSync(channel.privateDir, { force: true });
+			fs.rmSync(elsewhere, { recursive: true, force: true });
+		}
 	});
 
 	it('a wrong nonce gets nothing and the window is not asked', async () => {

@@ -1,6 +1,7 @@
 // The API client: Login and RefreshToken requests through a `Transport`, their answers turned
 // into tokens or an ApiError with a message a person can act on.
-import { ApiError, cancelledMessage, failureMessage, noRefreshTokenMessage, unreachableMessage, unsafeTokenMessage, type FailureContext } from './errors';
+import { ApiError } from './errors';
+import { cancelledMessage, failureMessage, noRefreshTokenMessage, unreachableMessage, unsafeTokenMessage, type FailureContext } from './errorMessages';
 import { interpretResponse } from './parse';
 import type { ApiClient, HttpRequest, LoginRequest, RefreshRequest, RequestOptions, TokenResponse, Transport } from './types';
 import type { Log } from '../util/log';

@@ -2,7 +2,8 @@
 // that names the host, the proxy where it is known and, for an untrusted certificate, the issuer.
 import { isIP } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { ApiError, cancelledMessage, networkMessage, proxyAuthenticationMessage, timeoutMessage, untrustedCertificateMessage } from './errors';
+import { ApiError } from './errors';
+import { cancelledMessage, networkMessage, proxyAuthenticationMessage, timeoutMessage, untrustedCertificateMessage } from './errorMessages';
 import { untranslated, type Translate } from '../util/translate';
 import { displayText } from '../util/displayText';
 import { bareHostname, hostOf } from '../util/url';

@@ -1,7 +1,8 @@
 // Where a request goes: through VS Code's own fetch (PAC, system proxies, Kerberos, proxy sign-in,
 // the OS certificates) wherever it can serve, else through undici with our proxy choice and roots.
 import { createSecureContext, type SecureContext } from 'node:tls';
-import { ApiError, badProxyAuthorizationMessage } from './errors';
+import { ApiError } from './errors';
+import { badProxyAuthorizationMessage } from './errorMessages';
 import { decideProxy, isSafeHeaderValue } from './proxy';
 import { loadTrustedRoots, nodeTrustStoreDeps, type TrustStoreDeps } from './trustStore';
 import type { Fetch, Route } from './transport';

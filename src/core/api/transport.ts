@@ -1,6 +1,7 @@
 // One HTTP exchange through a WHATWG fetch (VS Code's, or undici's own): a deadline over the whole
 // exchange, redirects never followed, at most 1 MiB read. Failures come back as ApiError.
-import { ApiError, cancelledMessage, tooLargeMessage } from './errors';
+import { ApiError } from './errors';
+import { cancelledMessage, tooLargeMessage } from './errorMessages';
 import { toApiError } from './networkErrors';
 import type { HttpRequest, HttpResponse, Transport } from './types';
 import { untranslated, type Translate } from '../util/translate';

@@ -42,16 +42,11 @@ export class TerminalToken implements vscode.Disposable {
 	private async start(): Promise<TokenChannel | undefined> {
 		try {
 			const channel = await openTokenChannel((request) => this.answer(request));
-			const bin = join(channel.privateDir, 'bin');
-			await mkdir(bin, { mode: 0o700 });
-			const runtime = process.execPath;
-			const client = join(this.services.context.extensionPath, 'dist', 'tokenClient.js');
-			if (process.platform === 'win32') await writeFile(join(bin, `${COMMAND_NAME}.cmd`), cmdScript(runtime, client));
-			else await writeFile(join(bin, COMMAND_NAME), posixScript(runtime, client), { mode: 0o700 });
 			if (this.disposed || !this.services.config.terminalToken()) {
 				await channel.close();
 				return undefined;
 			}
+			const bin = join(channel.privateDir, 'bin');
 			const env = this.services.context.environmentVariableCollection;
 			// The address and nonce are good for this window only: never written to workspace storage.
 			env.persistent = false;
@@ -60,7 +55,7 @@ export class TerminalToken implements vscode.Disposable {
 			env.prepend('PATH', `${bin}${delimiter}`, { applyAtProcessCreation: true, applyAtShellIntegration: true });
 			env.replace(CHANNEL_ENV, channel.address);
 			env.replace(NONCE_ENV, channel.nonce);
-			this.listenOnceATerminalOpens(channel);
+			this.listenOnceATerminalOpens(channel, bin);
 			this.services.log.debug(`${COMMAND_NAME} is available in terminals opened from now on.`);
 			return channel;
 		} catch (error) {
@@ -70,15 +65,29 @@ export class TerminalToken implements vscode.Disposable {
 		}
 	}
 
-	/** No socket until the window has a terminal (nothing else can run the command): less to do at start-up. */
-	private listenOnceATerminalOpens(channel: TokenChannel): void {
+	/**
+	 * Nothing on disk and no socket until the window has a terminal (nothing else can run the command):
+	 * then the private folder, the socket and the command's script in `bin`.
+	 */
+	private listenOnceATerminalOpens(channel: TokenChannel, bin: string): void {
 		const listen = (): void => {
 			this.firstTerminal?.dispose();
 			this.firstTerminal = undefined;
-			channel.listen().catch((error: unknown) => this.services.log.warn(`${COMMAND_NAME} cannot answer terminals: ${error instanceof Error ? error.message : String(error)}`));
+			channel.listen()
+				.then(() => this.writeCommand(bin))
+				.catch((error: unknown) => this.services.log.warn(`${COMMAND_NAME} cannot answer terminals: ${error instanceof Error ? error.message : String(error)}`));
 		};
 		if (vscode.window.terminals.length > 0) listen();
 		else this.firstTerminal = vscode.window.onDidOpenTerminal(listen);
+	}
+
+	/** The command on the PATH: a script that runs dist/tokenClient.js with VS Code's own runtime. */
+	private async writeCommand(bin: string): Promise<void> {
+		await mkdir(bin, { mode: 0o700 });
+		const runtime = process.execPath;
+		const client = join(this.services.context.extensionPath, 'dist', 'tokenClient.js');
+		if (process.platform === 'win32') await writeFile(join(bin, `${COMMAND_NAME}.cmd`), cmdScript(runtime, client));
+		else await writeFile(join(bin, COMMAND_NAME), posixScript(runtime, client), { mode: 0o700 });
 	}
 
 	private async stop(): Promise<void> {
