@@ -20,6 +20,7 @@ import { KeychainSecretBackend } from './platform/secretBackend';
 import { systemClock } from './core/util/clock';
 import type { CommandHandlers } from './commandHandlers';
 import { onFirstRestDocument } from './features/shared/restDocuments';
+import { errorMessage } from './core/util/errorMessage';
 
 /** The live parts `activate()` hands out in ExtensionMode.Test (test/integration/testApi.ts reads them). */
 export interface TestHandles {
@@ -84,7 +85,7 @@ export async function startCore(context: vscode.ExtensionContext, commands: Comm
 		log.debug(`Read ${store.list().length} stored account(s) ${msSince(activateStartedAt)} ms after activation started.`);
 	}, (e: unknown) => {
 		// The store marks unreadable accounts itself; this is a last resort.
-		log.error(`Could not read the stored sessions: ${e instanceof Error ? e.message : String(e)}`);
+		log.error(`Could not read the stored sessions: ${errorMessage(e)}`);
 	});
 
 	const statusBar = new StatusBar(services);

@@ -5,10 +5,7 @@ import type { SecretBackend } from '../core/sessions/types';
 import type { Log } from '../core/util/log';
 import { untranslated, type Translate } from '../core/util/translate';
 import type { Event } from '../core/types';
-
-function reason(e: unknown): string {
-	return e instanceof Error ? e.message : String(e);
-}
+import { errorMessage } from '../core/util/errorMessage';
 
 /** Thrown when the system keychain refuses a write. Its message is for people. */
 export class SecretStorageError extends Error {
@@ -36,7 +33,7 @@ export class KeychainSecretBackend implements SecretBackend {
 		try {
 			return await this.secrets.get(key);
 		} catch (e) {
-			this.log.error(`Could not read secret ${key} from the system keychain: ${reason(e)}`);
+			this.log.error(`Could not read secret ${key} from the system keychain: ${errorMessage(e)}`);
 			throw e;
 		}
 	}
@@ -45,7 +42,7 @@ export class KeychainSecretBackend implements SecretBackend {
 		try {
 			await this.secrets.store(key, value);
 		} catch (e) {
-			this.log.error(`Could not write secret ${key} to the system keychain: ${reason(e)}`);
+			this.log.error(`Could not write secret ${key} to the system keychain: ${errorMessage(e)}`);
 			throw new SecretStorageError(this.t('Could not save the tokens in the system keychain (VS Code secret storage). Check that the keychain is unlocked and try again; see the log for details.'));
 		}
 	}
@@ -54,7 +51,7 @@ export class KeychainSecretBackend implements SecretBackend {
 		try {
 			await this.secrets.delete(key);
 		} catch (e) {
-			this.log.error(`Could not delete secret ${key} from the system keychain: ${reason(e)}`);
+			this.log.error(`Could not delete secret ${key} from the system keychain: ${errorMessage(e)}`);
 			throw new SecretStorageError(this.t('Could not delete the tokens from the system keychain (VS Code secret storage). Check that the keychain is unlocked and try again; see the log for details.'));
 		}
 	}

@@ -9,6 +9,7 @@ import { planRefreshAt } from '../../core/sessions/refreshPlan';
 import { isSafeToken } from '../../core/util/tokenGrammar';
 import { openTokenChannel, type TokenChannel } from '../../platform/tokenChannel';
 import type { Services } from '../../services';
+import { errorMessage } from '../../core/util/errorMessage';
 
 /** workspaceState: the person allowed the command in this untrusted folder. */
 export const TERMINAL_ALLOWED_KEY = 'telematicsAuth.terminalTokenAllowedInRestrictedMode';
@@ -59,7 +60,7 @@ export class TerminalToken implements vscode.Disposable {
 			this.services.log.debug(`${COMMAND_NAME} is available in terminals opened from now on.`);
 			return channel;
 		} catch (error) {
-			this.services.log.warn(`Could not offer ${COMMAND_NAME} in terminals: ${error instanceof Error ? error.message : String(error)}`);
+			this.services.log.warn(`Could not offer ${COMMAND_NAME} in terminals: ${errorMessage(error)}`);
 			this.channel = undefined;
 			return undefined;
 		}
@@ -75,7 +76,7 @@ export class TerminalToken implements vscode.Disposable {
 			this.firstTerminal = undefined;
 			channel.listen()
 				.then(() => this.writeCommand(bin))
-				.catch((error: unknown) => this.services.log.warn(`${COMMAND_NAME} cannot answer terminals: ${error instanceof Error ? error.message : String(error)}`));
+				.catch((error: unknown) => this.services.log.warn(`${COMMAND_NAME} cannot answer terminals: ${errorMessage(error)}`));
 		};
 		if (vscode.window.terminals.length > 0) listen();
 		else this.firstTerminal = vscode.window.onDidOpenTerminal(listen);
