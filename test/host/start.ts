@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { DEMO_ADMINS, DEMO_USERS, startEmulator } from '../../src/emulator/server';
 import { makeTempDir, startCodeServer, writeUserSettings } from './codeServer';
 import { projectRoot } from './paths';
+import { errorMessage } from '../../src/core/util/errorMessage';
 
 interface StartOptions {
 	exitWhenReady: boolean;
@@ -99,6 +100,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-	console.error(`npm start failed: ${e instanceof Error ? e.message : String(e)}`);
+	console.error(`npm start failed: ${errorMessage(e)}`);
 	process.exit(1);
 });
