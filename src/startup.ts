@@ -60,6 +60,9 @@ export async function startCore(context: vscode.ExtensionContext, commands: Comm
 		add(m.registerCommands(services));
 		return m;
 	});
+	/** For what nobody waits on: a failure (the bundle's or the work's) is logged, not left unhandled. */
+	const withOnDemand = (use: (m: typeof import('./onDemand')) => void): void =>
+		void onDemand().then(use).catch((e: unknown) => log.error(`Could not run what loads on first use: ${errorMessage(e)}`));
 
 	const api = loadedOnFirstCall<ApiClient>(async () => (await onDemand()).createServiceClient(log, vscode.l10n.t), { login: true, refresh: true });
 	const refresh: RefreshFn = (request, options) =>
@@ -94,10 +97,12 @@ export async function startCore(context: vscode.ExtensionContext, commands: Comm
 
 	let exposure: Promise<vscode.Disposable> | undefined;
 	const exposeIfChosen = (): void => {
-		if (config.exposeToken() !== 'off') exposure ??= onDemand().then((m) => new m.TokenExposure(services));
+		if (exposure || config.exposeToken() === 'off') return;
+		exposure = onDemand().then((m) => new m.TokenExposure(services));
+		exposure.catch((e: unknown) => log.error(`Could not expose the token: ${errorMessage(e)}`));
 	};
 	exposeIfChosen();
-	add(config.onDidChange(exposeIfChosen), { dispose: () => void exposure?.then((e) => e.dispose()) });
+	add(config.onDidChange(exposeIfChosen), { dispose: () => void exposure?.then((e) => e.dispose(), () => undefined) });
 
 	scheduler.start();
 	add(config.onDidChange(() => scheduler.reschedule()));
@@ -107,13 +112,13 @@ export async function startCore(context: vscode.ExtensionContext, commands: Comm
 	}));
 	log.debug(`activate() took ${(activateEndedAt - activateStartedAt).toFixed(1)} ms; the rest started ${Math.round(coreStartedAt - activateStartedAt)} ms after it began and took ${msSince(coreStartedAt)} ms.`);
 
-	add(scheduler.onDidFail((failure) => void onDemand().then((m) => m.reportRefreshFailure(services, failure))));
+	add(scheduler.onDidFail((failure) => withOnDemand((m) => m.reportRefreshFailure(services, failure))));
 
 	// The commands act on the stored sessions: until they are read, a command waits.
 	await loaded;
 	add(
 		new TerminalToken(services),
-		onFirstRestDocument(() => void onDemand().then((m) => add(m.startDocumentFeatures(services)))),
+		onFirstRestDocument(() => withOnDemand((m) => add(m.startDocumentFeatures(services)))),
 		commands.setFallback(async (id, args) => {
 			await onDemand();
 			if (!commands.has(id)) throw new Error(`${id} has no handler.`);
