@@ -78,6 +78,8 @@ export async function openTokenChannel(answer: (request: TokenRequest) => Promis
 	});
 	let listening: Promise<void> | undefined;
 	let closing: Promise<void> | undefined;
+	/** Whether listen() made the folder: close() removes only what this window made. */
+	let made = false;
 	return {
 		address,
 		nonce,
@@ -86,6 +88,7 @@ export async function openTokenChannel(answer: (request: TokenRequest) => Promis
 			listening ??= closing ? Promise.resolve() : (async () => {
 				// 0700 whatever the umask: nobody else can reach the socket inside it.
 				await mkdir(privateDir, { mode: 0o700 });
+				made = true;
 				await chmod(privateDir, 0o700);
 				await new Promise<void>((resolve, reject) => {
 					server.once('error', reject);
@@ -104,7 +107,7 @@ export async function openTokenChannel(answer: (request: TokenRequest) => Promis
 					server.close(() => resolve());
 					for (const socket of sockets) socket.destroy();
 				});
-				await rm(privateDir, { recursive: true, force: true });
+				if (made) await rm(privateDir, { recursive: true, force: true });
 			})();
 			return closing;
 		},

@@ -126,6 +126,8 @@ describe('telematics-token: the command against a real channel', function () {
 			const result = await run(process.execPath, [CLIENT], env());
 			assert.equal(result.code, 3);
 			assert.deepEqual(asked, []);
+			await channel.close();
+			assert.ok(fs.lstatSync(channel.privateDir).isSymbolicLink(), 'closing leaves alone what the window did not make');
 		} finally {
 			fs.rmSync(channel.privateDir, { force: true });
 			fs.rmSync(elsewhere, { recursive: true, force: true });
