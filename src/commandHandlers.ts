@@ -7,8 +7,8 @@ export type Handler = (...args: unknown[]) => unknown;
 /** Each registration of activate() runs the handler set here, after the rest of the extension has loaded. */
 export class CommandHandlers {
 	private readonly handlers = new Map<CommandId, Handler>();
-	/** Runs a command that has no handler yet: loads the code that sets it (onDemand.js), then runs it. */
-	private fallback: ((id: CommandId, args: unknown[]) => unknown) | undefined;
+	/** Sets the handlers not set yet (loads onDemand.js); a command without a handler waits for it. */
+	private loader: (() => Promise<unknown>) | undefined;
 
 	/** `id` runs `handler` until the returned disposable is disposed. */
 	set(id: CommandId, handler: Handler): { dispose(): void } {
@@ -16,20 +16,20 @@ export class CommandHandlers {
 		return { dispose: () => void (this.handlers.get(id) === handler && this.handlers.delete(id)) };
 	}
 
-	/** What runs a command without a handler, until the returned disposable is disposed. */
-	setFallback(fallback: (id: CommandId, args: unknown[]) => unknown): { dispose(): void } {
-		this.fallback = fallback;
-		return { dispose: () => void (this.fallback === fallback && (this.fallback = undefined)) };
+	/** `load` sets the handlers a command may still lack, until the returned disposable is disposed. */
+	setLoader(load: () => Promise<unknown>): { dispose(): void } {
+		this.loader = load;
+		return { dispose: () => void (this.loader === load && (this.loader = undefined)) };
 	}
 
-	/** Whether `id` has a handler of its own (not the fallback). */
-	has(id: CommandId): boolean {
-		return this.handlers.has(id);
-	}
-
+	/** Runs `id`'s handler; without one, runs the loader first, then the handler it set. */
 	run(id: CommandId, args: unknown[]): unknown {
+		const load = this.loader;
+		return this.handlers.has(id) || !load ? this.runSet(id, args) : load().then(() => this.runSet(id, args));
+	}
+
+	private runSet(id: CommandId, args: unknown[]): unknown {
 		const handler = this.handlers.get(id);
-		if (!handler && this.fallback) return this.fallback(id, args);
 		if (!handler) throw new Error(`${id} has no handler: the extension is shutting down or did not start.`);
 		return handler(...args);
 	}

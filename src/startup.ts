@@ -95,14 +95,15 @@ export async function startCore(context: vscode.ExtensionContext, commands: Comm
 	const accountsView = new AccountsView(services);
 	add(statusBar, accountsView, registerAuthenticationProvider(services));
 
-	let exposure: Promise<vscode.Disposable> | undefined;
+	// Once chosen, the exposure follows the setting itself (off included) until the window closes.
+	let exposing = false;
 	const exposeIfChosen = (): void => {
-		if (exposure || config.exposeToken() === 'off') return;
-		exposure = onDemand().then((m) => new m.TokenExposure(services));
-		exposure.catch((e: unknown) => log.error(`Could not expose the token: ${errorMessage(e)}`));
+		if (exposing || config.exposeToken() === 'off') return;
+		exposing = true;
+		withOnDemand((m) => add(new m.TokenExposure(services)));
 	};
 	exposeIfChosen();
-	add(config.onDidChange(exposeIfChosen), { dispose: () => void exposure?.then((e) => e.dispose(), () => undefined) });
+	add(config.onDidChange(exposeIfChosen));
 
 	scheduler.start();
 	add(config.onDidChange(() => scheduler.reschedule()));
@@ -119,11 +120,7 @@ export async function startCore(context: vscode.ExtensionContext, commands: Comm
 	add(
 		new TerminalToken(services),
 		onFirstRestDocument(() => withOnDemand((m) => add(m.startDocumentFeatures(services)))),
-		commands.setFallback(async (id, args) => {
-			await onDemand();
-			if (!commands.has(id)) throw new Error(`${id} has no handler.`);
-			return commands.run(id, args);
-		}),
+		commands.setLoader(onDemand),
 	);
 	return testMode ? { services, statusBar, accountsView, recentMessages, loadOnDemand: onDemand } : undefined;
 }

@@ -26,6 +26,24 @@ describe('the command handlers', () => {
 		assert.throws(() => handlers.run(Command.logout, []), /telematicsAuth\.logout has no handler/);
 	});
 
+	it('a command without a handler waits for the loader, then runs the handler it set', async () => {
+		const handlers = new CommandHandlers();
+		let loads = 0;
+		handlers.setLoader(async () => {
+			loads++;
+			handlers.set(Command.copyAsCurl, (...args: unknown[]) => `curl ${args.join(' ')}`);
+		});
+		assert.equal(await handlers.run(Command.copyAsCurl, ['for', 'account-1']), 'curl for account-1');
+		assert.equal(handlers.run(Command.copyAsCurl, ['again']), 'curl again', 'once set, it runs at once');
+		assert.equal(loads, 1);
+	});
+
+	it('says so when the loader set no handler for the command', async () => {
+		const handlers = new CommandHandlers();
+		handlers.setLoader(async () => undefined);
+		await assert.rejects(Promise.resolve().then(() => handlers.run(Command.openSample, [])), /telematicsAuth\.openSample has no handler/);
+	});
+
 	it('keeps a newer handler when an older one is disposed', () => {
 		const handlers = new CommandHandlers();
 		const older = handlers.set(Command.refresh, () => 'older');
