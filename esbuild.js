@@ -9,8 +9,8 @@ const production = process.argv.includes('--production');
 const outdir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length) ?? 'dist';
 const watch = process.argv.includes('--watch');
 
-/** The dynamic imports that load another bundle, by what they import → the sibling file. */
-const LATER_BUNDLES = { './startup': './startup.js', './onDemand': './onDemand.js', './undici': './undici.js', './publicSuffix': './publicSuffix.js', '../../emulator/server': './demo.js' };
+/** The dynamic imports that load another bundle, by what they import → the sibling file (startup.js and onDemand.js load through src/platform/codeCache.ts). */
+const LATER_BUNDLES = { './undici': './undici.js', './publicSuffix': './publicSuffix.js', '../../emulator/server': './demo.js' };
 
 /** Keeps those imports runtime loads of the sibling bundles (esbuild cannot split cjs output). */
 const laterBundlesPlugin = {

@@ -1,8 +1,9 @@
-// Activation: every command registered once, then the rest (startup.ts, dist/startup.js) loads right
-// after activate() returns. A command run before then waits for it, then runs its handler.
+// Activation: every command registered once, then the rest (startup.ts, dist/startup.js) loads right after
+// activate() returns, with V8's code kept from an earlier start. A command run before then waits for it.
 import * as vscode from 'vscode';
 import type { CommandId } from './commands';
 import { CommandHandlers } from './commandHandlers';
+import { CodeCache } from './platform/codeCache';
 import type { TestHandles } from './startup';
 
 export function activate(context: vscode.ExtensionContext): Promise<TestHandles | undefined> | undefined {
@@ -15,8 +16,12 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles 
 		return handlers.run(id, args);
 	})));
 	const core: Promise<TestHandles | undefined> = new Promise<void>((resolve) => setImmediate(resolve))
-		.then(() => import('./startup'))
-		.then((m) => m.startCore(context, handlers, marks));
+		.then(() => {
+			const storage = context.globalStorageUri;
+			const bundles = new CodeCache(__dirname, storage.scheme === 'file' ? vscode.Uri.joinPath(storage, 'compiled').fsPath : undefined);
+			const startup = bundles.load<typeof import('./startup')>('startup.js');
+			return startup.exports.startCore(context, handlers, { ...marks, bundles, startup });
+		});
 	marks.activateEndedAt = performance.now();
 	if (context.extensionMode === vscode.ExtensionMode.Test) return core;
 	core.catch((e: unknown) => console.error(`Telematics Auth could not start: ${e instanceof Error ? e.stack ?? e.message : String(e)}`));

@@ -21,6 +21,21 @@ import { systemClock } from './core/util/clock';
 import type { CommandHandlers } from './commandHandlers';
 import { onFirstRestDocument } from './features/shared/restDocuments';
 import { errorMessage } from './core/util/errorMessage';
+import type { CodeCache, LoadedBundle } from './platform/codeCache';
+
+/** How long after a bundle loads its compiled code is kept: what start-up (or a first command) runs is compiled by then. */
+const KEEP_COMPILED_CODE_AFTER_MS = 2000;
+
+/** How this bundle was started (extension.ts). */
+export interface Boot {
+	/** When activate() ran. */
+	readonly activateStartedAt: number;
+	readonly activateEndedAt: number;
+	/** Loads our later bundles with the code compiled at an earlier start. */
+	readonly bundles: CodeCache;
+	/** This bundle, as loaded. */
+	readonly startup: LoadedBundle<unknown>;
+}
 
 /** The live parts `activate()` hands out in ExtensionMode.Test (test/integration/testApi.ts reads them). */
 export interface TestHandles {
@@ -35,9 +50,9 @@ export interface TestHandles {
 
 /**
  * Starts everything. `commands`: what the commands activate() registered run; a command run before
- * this promise settles waits for it. `marks`: when activate() ran.
+ * this promise settles waits for it.
  */
-export async function startCore(context: vscode.ExtensionContext, commands: CommandHandlers, { activateStartedAt, activateEndedAt }: { activateStartedAt: number; activateEndedAt: number }): Promise<TestHandles | undefined> {
+export async function startCore(context: vscode.ExtensionContext, commands: CommandHandlers, { activateStartedAt, activateEndedAt, bundles, startup }: Boot): Promise<TestHandles | undefined> {
 	const coreStartedAt = performance.now();
 	const msSince = (start: number): number => Math.round(performance.now() - start);
 	const add = (...registered: vscode.Disposable[]): void => void context.subscriptions.push(...registered);
@@ -55,10 +70,24 @@ export async function startCore(context: vscode.ExtensionContext, commands: Comm
 
 	// What loads on first use (onDemand.js): a command's work, the API client, the prompter, the REST
 	// documents' features, the token exposure, a failed refresh's message.
+	/** Keeps V8's code for a bundle that had to be compiled, once what it starts has run (codeCache.ts). */
+	const keepCompiledCode = (name: string, bundle: LoadedBundle<unknown>): void => {
+		log.debug(`${name} ${bundle.cacheUsed ? 'ran the code compiled at an earlier start' : 'was compiled'}.`);
+		if (bundle.cacheUsed) return;
+		const timer = setTimeout(() => void bundle.saveCache().then(
+			(kept) => kept && log.debug(`Kept the compiled code of ${name} for the next start.`),
+			(e: unknown) => log.warn(`Could not keep the compiled code of ${name} (the next start compiles it again): ${errorMessage(e)}`),
+		), KEEP_COMPILED_CODE_AFTER_MS);
+		add({ dispose: () => clearTimeout(timer) });
+	};
+	keepCompiledCode('startup.js', startup);
+
 	let onDemandLoaded: Promise<typeof import('./onDemand')> | undefined;
-	const onDemand = (): Promise<typeof import('./onDemand')> => onDemandLoaded ??= import('./onDemand').then((m) => {
-		add(m.registerCommands(services));
-		return m;
+	const onDemand = (): Promise<typeof import('./onDemand')> => onDemandLoaded ??= Promise.resolve().then(() => {
+		const bundle = bundles.load<typeof import('./onDemand')>('onDemand.js');
+		keepCompiledCode('onDemand.js', bundle);
+		add(bundle.exports.registerCommands(services));
+		return bundle.exports;
 	});
 	/** For what nobody waits on: a failure (the bundle's or the work's) is logged, not left unhandled. */
 	const withOnDemand = (use: (m: typeof import('./onDemand')) => void): void =>
