@@ -5,14 +5,14 @@ import { chmod, mkdir, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { MAX_LINE_BYTES, parseRequest, replyLine, type Reply, type TokenRequest } from '../core/terminal/protocol';
 
 /**
  * Random bytes made on libuv's thread pool: the first random bytes of a process seed OpenSSL's generator,
  * which took up to 4 ms of the extension host's thread in a start-up profile when made synchronously.
  */
-const randomHex = async (size: number): Promise<string> => (await promisify(randomBytes)(size)).toString('hex');
+const randomHex = (size: number): Promise<string> =>
+	new Promise((resolve, reject) => randomBytes(size, (error, bytes) => (error ? reject(error) : resolve(bytes.toString('hex')))));
 
 /** A client that has not sent its line by then is dropped; the answer may wait for a refresh. */
 const REQUEST_TIMEOUT_MS = 15_000;

@@ -36,7 +36,7 @@ function newTooltip(): vscode.MarkdownString {
 export function loadingTooltip(): vscode.MarkdownString {
 	const md = newTooltip();
 	md.appendMarkdown(`**${vscode.l10n.t('Telematics Auth')}**  \n`);
-	md.appendText(vscode.l10n.t('Reading the stored sessions…'));
+	md.appendMarkdown(markdownText(vscode.l10n.t('Reading the stored sessions…')));
 	return md;
 }
 
@@ -45,7 +45,7 @@ export function loggedOutTooltip(): vscode.MarkdownString {
 	const t = vscode.l10n.t;
 	const md = newTooltip();
 	md.appendMarkdown(`**${t('Telematics Auth')}**  \n`);
-	md.appendText(t('No account is logged in.'));
+	md.appendMarkdown(markdownText(t('No account is logged in.')));
 	md.appendMarkdown('\n\n');
 	md.appendMarkdown([
 		commandLink('person-add', t('Log in as user'), Command.loginUser),
