@@ -172,6 +172,7 @@ export async function benchStartupProfile(): Promise<BenchRow[]> {
 	return [
 		{ name: `start-up CPU, ours (profile, median of ${ours.length} of ${RUNS} starts${ours.length < RUNS ? `, ${RUNS - ours.length} caught too late` : ''}; ${ms(ours.map((a) => a.totalMs))} ms)`, value: round(median(ours.map((a) => a.totalMs)), 1), unit: 'ms', target: '≤ 8' },
 		{ name: `  the same with each sample's whole gap (${ms(ours.map((a) => a.rawMs))} ms)`, value: round(median(ours.map((a) => a.rawMs)), 1), unit: 'ms' },
+		...(kept[0] === 0 ? [{ name: '  the first of them, with no compiled code kept yet (it compiles startup.js and keeps its code 2 s later)', value: round(ours[0]!.totalMs, 1), unit: 'ms' }] : []),
 		{ name: `start-up CPU, the trivial extension (same starts; ${ms(trivial.map((a) => a.totalMs))} ms)`, value: round(median(trivial.map((a) => a.totalMs)), 1), unit: 'ms' },
 		...files.map((file): BenchRow => ({ name: `  ours in ${file}`, value: round(median(ours.map((a) => a.byFile.get(file) ?? 0)), 1), unit: 'ms' })),
 		...top.map(({ fn, ms: value }): BenchRow => ({ name: `  ours, function ${fn}`, value: round(value, 1), unit: 'ms' })),
