@@ -1,5 +1,5 @@
 // Loads one of our later bundles as require() would, with the code V8 compiled for it at an earlier start
-// kept in the extension's own storage: a start then skips most of compiling it (a third of start-up CPU).
+// kept in the extension's own storage: a start then skips most of compiling it and the first call of each function.
 import { hash } from 'node:crypto';
 import { promises as fsp, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,6 +18,9 @@ const EXTENSION = '.v8cache';
 /** Each file starts with the SHA-256 of the rest: V8 does not check its cache's contents, and damaged ones crash it. */
 const DIGEST_BYTES = 32;
 const digest = (data: Uint8Array): Buffer => hash('sha256', data, 'buffer');
+
+/** The bundle's and the runtime's: another bundle, Node or architecture finds no file to take. */
+const cacheKey = (bundle: Uint8Array): string => hash('sha256', `${process.version} ${process.arch} ${hash('sha256', bundle)}`).slice(0, 16);
 
 /** The kept code in `file`, if it is whole: a damaged, truncated or foreign file is as good as none. */
 function readCache(file: string): Buffer | undefined {
@@ -45,13 +48,14 @@ export class CodeCache {
  * folder) and enters it in require's cache, so a later require() of it (onDemand.js's) gets this
  * instance. The kept code is code V8 runs, so it lives only in `cacheDir`, the extension's private
  * storage, never in a shared or opened folder; its name carries a hash of the bundle and the runtime,
- * its first bytes a hash of the rest, and V8 checks its own version and flags besides. Without `cacheDir` it compiles as require() does.
+ * its first bytes a hash of the rest, and V8 checks its own version and flags besides. Without
+ * `cacheDir` it compiles as require() does.
  */
 export function requireWithCodeCache<T>(file: string, cacheDir: string | undefined): LoadedBundle<T> {
-	const source = readFileSync(file, 'utf8');
-	const key = hash('sha256', `${process.version} ${process.arch}\n${source}`).slice(0, 16);
+	const bytes = readFileSync(file);
+	const source = bytes.toString('utf8');
 	const prefix = `${basename(file)}.`;
-	const cacheFile = cacheDir === undefined ? undefined : join(cacheDir, `${prefix}${key}${EXTENSION}`);
+	const cacheFile = cacheDir === undefined ? undefined : join(cacheDir, `${prefix}${cacheKey(bytes)}${EXTENSION}`);
 	const cachedData = cacheFile === undefined ? undefined : readCache(cacheFile);
 	// The wrapper on a line of its own and lineOffset -1: stack traces keep the bundle's lines and columns.
 	const script = new Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, { filename: file, lineOffset: -1, cachedData });
