@@ -38,6 +38,11 @@ describe('shipped bundles', function () {
 		assert.ok(!inputs.get('startup.js')!.some((f) => /features\/(login|restFiles|walkthrough)\/|tokenCommands|exposureCommand|accountActions/.test(f)), 'no command\'s work is in startup.js');
 	});
 
+	it('that load with kept compiled code (startup.js, onDemand.js) hold no import(): a vm.Script has no loader for it', () => {
+		// codeCache.ts runs them in a vm.Script, where import() throws; esbuild lowers it to require().
+		for (const name of ['startup.js', 'onDemand.js']) assert.doesNotMatch(texts.get(name)!, /\bimport\(/, name);
+	});
+
 	it('share no source module, but for stateless helpers the demo service reuses', () => {
 		const seen = new Map<string, string>();
 		for (const [bundle, files] of inputs) {
