@@ -17,8 +17,10 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles 
 	})));
 	const core: Promise<TestHandles | undefined> = new Promise<void>((resolve) => setImmediate(resolve))
 		.then(() => {
+			// Compiled code kept in the extension's own storage, except when run from source (F5: a debugger expects require()).
 			const storage = context.globalStorageUri;
-			const bundles = new CodeCache(__dirname, storage.scheme === 'file' ? vscode.Uri.joinPath(storage, 'compiled').fsPath : undefined);
+			const keep = storage.scheme === 'file' && context.extensionMode !== vscode.ExtensionMode.Development;
+			const bundles = new CodeCache(__dirname, keep ? vscode.Uri.joinPath(storage, 'compiled').fsPath : undefined);
 			const startup = bundles.load<typeof import('./startup')>('startup.js');
 			return startup.exports.startCore(context, handlers, { ...marks, bundles, startup });
 		});

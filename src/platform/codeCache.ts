@@ -19,8 +19,9 @@ const EXTENSION = '.v8cache';
 const DIGEST_BYTES = 32;
 const digest = (data: Uint8Array): Buffer => hash('sha256', data, 'buffer');
 
-/** The bundle's and the runtime's: another bundle, Node or architecture finds no file to take. */
-const cacheKey = (bundle: Uint8Array): string => hash('sha256', `${process.version} ${process.arch} ${hash('sha256', bundle)}`).slice(0, 16);
+/** The bundle's and the runtime's: another bundle, Node, V8 or architecture finds no file to take. */
+const cacheKey = (bundle: Uint8Array): string =>
+	hash('sha256', `${process.version} ${process.versions.v8} ${process.arch} ${hash('sha256', bundle)}`).slice(0, 16);
 
 /** The kept code in `file`, if it is whole: a damaged, truncated or foreign file is as good as none. */
 function readCache(file: string): Buffer | undefined {
@@ -33,13 +34,18 @@ function readCache(file: string): Buffer | undefined {
 	}
 }
 
-/** Our bundles in `folder`, their compiled code kept in `cacheDir` (the extension's private storage; undefined: nowhere). */
+/**
+ * Our bundles in `folder`, their compiled code kept in `cacheDir` (the extension's private storage).
+ * Without one they load with plain require(), as a debugger expects them (extension.ts: run from source).
+ */
 export class CodeCache {
 	constructor(private readonly folder: string, private readonly cacheDir: string | undefined) {}
 
 	/** The bundle `name` (e.g. `startup.js`), loaded with the code kept for it if there is any. */
 	load<T>(name: string): LoadedBundle<T> {
-		return requireWithCodeCache<T>(join(this.folder, name), this.cacheDir);
+		const file = join(this.folder, name);
+		if (this.cacheDir === undefined) return { exports: createRequire(file)(file) as T, cacheUsed: false, saveCache: () => Promise.resolve(false) };
+		return requireWithCodeCache<T>(file, this.cacheDir);
 	}
 }
 
@@ -48,15 +54,14 @@ export class CodeCache {
  * folder) and enters it in require's cache, so a later require() of it (onDemand.js's) gets this
  * instance. The kept code is code V8 runs, so it lives only in `cacheDir`, the extension's private
  * storage, never in a shared or opened folder; its name carries a hash of the bundle and the runtime,
- * its first bytes a hash of the rest, and V8 checks its own version and flags besides. Without
- * `cacheDir` it compiles as require() does.
+ * its first bytes a hash of the rest, and V8 checks its own version and flags besides.
  */
-export function requireWithCodeCache<T>(file: string, cacheDir: string | undefined): LoadedBundle<T> {
+export function requireWithCodeCache<T>(file: string, cacheDir: string): LoadedBundle<T> {
 	const bytes = readFileSync(file);
 	const source = bytes.toString('utf8');
 	const prefix = `${basename(file)}.`;
-	const cacheFile = cacheDir === undefined ? undefined : join(cacheDir, `${prefix}${cacheKey(bytes)}${EXTENSION}`);
-	const cachedData = cacheFile === undefined ? undefined : readCache(cacheFile);
+	const cacheFile = join(cacheDir, `${prefix}${cacheKey(bytes)}${EXTENSION}`);
+	const cachedData = readCache(cacheFile);
 	// The wrapper on a line of its own and lineOffset -1: stack traces keep the bundle's lines and columns.
 	const script = new Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, { filename: file, lineOffset: -1, cachedData });
 	const cacheUsed = cachedData !== undefined && !script.cachedDataRejected;
@@ -74,7 +79,7 @@ export function requireWithCodeCache<T>(file: string, cacheDir: string | undefin
 		exports: module.exports,
 		cacheUsed,
 		async saveCache() {
-			if (cacheUsed || cacheDir === undefined || cacheFile === undefined) return false;
+			if (cacheUsed) return false;
 			const data = script.createCachedData();
 			await fsp.mkdir(cacheDir, { recursive: true, mode: 0o700 });
 			for (const name of await fsp.readdir(cacheDir)) {

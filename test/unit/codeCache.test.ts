@@ -86,11 +86,13 @@ describe('code cache: loading our bundles with the code compiled at an earlier s
 		), { numRuns: 8 });
 	});
 
-	it('without a folder for it, compiles as require() does and keeps nothing', async () => {
-		const loaded = requireWithCodeCache<{ version: number }>(path.join(folder, 'bundle.js'), undefined);
+	it('without a folder for it (run from source), loads with plain require() and keeps nothing', async () => {
+		const loaded = new CodeCache(folder, undefined).load<{ version: number }>('bundle.js');
 		assert.equal(loaded.exports.version, 1);
+		assert.equal(loaded.cacheUsed, false);
 		assert.equal(await loaded.saveCache(), false);
 		assert.deepEqual(cacheFiles(), []);
+		assert.equal(require.cache[path.join(folder, 'bundle.js')]?.exports, loaded.exports, 'require() loaded it');
 	});
 
 	it("keeps the bundle's line numbers in stack traces", () => {
