@@ -68,8 +68,6 @@ export async function startCore(context: vscode.ExtensionContext, commands: Comm
 	log.setSecretSource(() => sessionSecrets(store.list()));
 	add(store, store.onDidLoseSecret(({ label }) => void notify('warning', vscode.l10n.t('The system keychain returned no tokens for {0}, which is still logged in. This window kept its tokens and stored them again; if this repeats, check that the keychain is unlocked.', label))));
 
-	// What loads on first use (onDemand.js): a command's work, the API client, the prompter, the REST
-	// documents' features, the token exposure, a failed refresh's message.
 	/** Keeps V8's code for a bundle that had to be compiled, once what it starts has run (codeCache.ts). */
 	const keepCompiledCode = (name: string, bundle: LoadedBundle<unknown>): void => {
 		log.debug(`${name} ${bundle.cacheUsed ? 'ran the code compiled at an earlier start' : 'was compiled'}.`);
@@ -82,6 +80,8 @@ export async function startCore(context: vscode.ExtensionContext, commands: Comm
 	};
 	keepCompiledCode('startup.js', startup);
 
+	// What loads on first use (onDemand.js): a command's work, the API client, the prompter, the REST
+	// documents' features, the token exposure, a failed refresh's message.
 	let onDemandLoaded: Promise<typeof import('./onDemand')> | undefined;
 	const onDemand = (): Promise<typeof import('./onDemand')> => onDemandLoaded ??= Promise.resolve().then(() => {
 		const bundle = bundles.load<typeof import('./onDemand')>('onDemand.js');

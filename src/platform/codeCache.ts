@@ -56,7 +56,7 @@ export class CodeCache {
  * storage, never in a shared or opened folder; its name carries a hash of the bundle and the runtime,
  * its first bytes a hash of the rest, and V8 checks its own version and flags besides.
  */
-export function requireWithCodeCache<T>(file: string, cacheDir: string): LoadedBundle<T> {
+function requireWithCodeCache<T>(file: string, cacheDir: string): LoadedBundle<T> {
 	const bytes = readFileSync(file);
 	const source = bytes.toString('utf8');
 	const prefix = `${basename(file)}.`;

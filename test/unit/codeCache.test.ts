@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
-import { CodeCache, requireWithCodeCache } from '../../src/platform/codeCache';
+import { CodeCache } from '../../src/platform/codeCache';
 
 /** A start in a new process: loads `name` from `folder` and reports what ran. */
 function nextStart(folder: string, cacheDir: string, name = 'bundle.js'): { cacheUsed: boolean; exports: { version: number; sibling: string } } {
@@ -98,7 +98,7 @@ describe('code cache: loading our bundles with the code compiled at an earlier s
 	it("keeps the bundle's line numbers in stack traces", () => {
 		fs.writeFileSync(path.join(folder, 'throws.js'), `'use strict';\n\nthrow new Error('on line 3');\n`);
 		const file = path.join(folder, 'throws.js');
-		assert.throws(() => requireWithCodeCache(file, cacheDir), (e: Error) => e.stack!.includes(`${file}:3:`));
+		assert.throws(() => new CodeCache(folder, cacheDir).load('throws.js'), (e: Error) => e.stack!.includes(`${file}:3:`));
 		assert.equal(require.cache[file], undefined, 'a bundle that failed to load is not left in the cache');
 	});
 });
