@@ -19,12 +19,20 @@ export default tseslint.config(
 	},
 	{
 		// esbuild turns `import * as x from 'node:…'` into a copy of the whole module, made when the
-		// bundle loads (start-up CPU); named imports read the module itself.
+		// bundle loads (start-up CPU); named imports read the module itself. A program named by a bare
+		// string is looked for in the working folder first on Windows, and that may be a cloned workspace;
+		// a shell (exec) would read its command line as shell text.
 		files: ['src/**/*.ts'],
 		rules: {
 			'no-restricted-syntax': ['error', {
 				selector: 'ImportDeclaration[source.value=/^node:/] > ImportNamespaceSpecifier',
 				message: 'Import the names you use: esbuild copies a whole namespace-imported module at start-up.',
+			}, {
+				selector: "CallExpression[callee.name=/^(execFile|execFileSync|spawn|spawnSync)$/][arguments.0.type='Literal']:not([arguments.0.value=/^\\//])",
+				message: 'Start a program by its absolute path (Windows looks for a bare name in the working folder first, which may be the workspace).',
+			}, {
+				selector: "ImportDeclaration[source.value=/child_process$/] > ImportSpecifier[imported.name=/^(exec|execSync)$/]",
+				message: 'No shell: start the program itself with execFile and an argument list.',
 			}],
 		},
 	},

@@ -5,9 +5,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as tls from 'node:tls';
+import fc from 'fast-check';
 import { ApiError } from '../../src/core/api/errors';
 import type { LoginRequest, ProxySettings } from '../../src/core/api/types';
-import { derBase64ToPem, loadSystemCertificates, loadTrustedRoots, nodeTrustStoreDeps, pemBlocks, type TrustStoreDeps } from '../../src/core/api/trustStore';
+import { derBase64ToPem, windowsPowerShell, loadSystemCertificates, loadTrustedRoots, nodeTrustStoreDeps, pemBlocks, type TrustStoreDeps } from '../../src/core/api/trustStore';
 import { createServiceClient } from '../../src/core/api/serviceClient';
 import { DEMO_USERS, LIFTED_RATE_LIMIT, type RiggedEmulator, startEmulator } from '../emulator/rig';
 import { startConnectProxy, type ConnectProxy } from '../support/connectProxy';
@@ -70,6 +71,29 @@ describe('the OS certificate store loader', () => {
 		assert.equal(result.certificates.length, 2);
 		assert.equal(result.certificates[0], derBase64ToPem(der));
 		assert.doesNotThrow(() => tls.createSecureContext({ ca: result.certificates }));
+	});
+
+	it('Windows: runs PowerShell by its full path under SystemRoot, never a bare name a cloned folder could answer', async () => {
+		const asked: string[] = [];
+		await loadSystemCertificates({ ...linux({ SystemRoot: 'D:\\WINNT' }), platform: 'win32', run: async (file) => { asked.push(file); return ''; } });
+		assert.deepEqual(asked, ['D:\\WINNT\\System32\\WindowsPowerShell\\v1.0\\powershell.exe']);
+		const fallback = 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe';
+		for (const root of [undefined, '', '.', 'Windows', '.\\evil', '\\\\server\\share', 'C:relative', 'C:\\Win;dows', '%WINDIR%']) {
+			assert.equal(windowsPowerShell(root === undefined ? {} : { SYSTEMROOT: root }), fallback, `SystemRoot ${JSON.stringify(root)}`);
+		}
+	});
+
+	it('Windows: whatever SystemRoot holds, the program is an absolute drive path to powershell.exe (generated)', () => {
+		fc.assert(fc.property(fc.oneof(fc.string(), fc.string().map((s) => `C:\\${s}`), fc.constantFrom('\\\\?\\UNC\\x', '..\\..', 'C:\\a"b')), (root) => {
+			const program = windowsPowerShell({ SystemRoot: root });
+			assert.match(program, /^[A-Za-z]:\\(?:[^"*?<>|;%]*\\)?System32\\WindowsPowerShell\\v1\.0\\powershell\.exe$/);
+			assert.ok(path.win32.isAbsolute(program));
+		}), { numRuns: 500 });
+	});
+
+	it('runs a store program in that program\'s own folder, not the host\'s working folder', async () => {
+		const out = await nodeTrustStoreDeps.run(process.execPath, ['-e', 'process.stdout.write(process.cwd())']);
+		assert.equal(fs.realpathSync(out), fs.realpathSync(path.dirname(process.execPath)));
 	});
 
 	it('Node 22.15+: uses tls.getCACertificates(\'system\') on every platform', async () => {

@@ -2,7 +2,7 @@
 // `telematicsAuth.extraCertificates`. Never fewer than Node's roots; checks are never turned off here.
 import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join, win32 } from 'node:path';
 import { getCACertificates, rootCertificates } from 'node:tls';
 import { errorMessage } from '../util/errorMessage';
 
@@ -33,7 +33,7 @@ export interface TrustStoreDeps {
 	env: NodeJS.ProcessEnv;
 	readFile(file: string): Promise<string>;
 	readDir(dir: string): Promise<string[]>;
-	/** Runs a program and gives its standard output. */
+	/** Runs a program (an absolute path) in its own folder and gives its standard output. */
 	run(file: string, args: readonly string[]): Promise<string>;
 	/** Node 22.15+ (VS Code 1.101+): the OS store as Node reads it, on every platform. */
 	systemCertificates?: () => string[];
@@ -47,7 +47,8 @@ export const nodeTrustStoreDeps: TrustStoreDeps = {
 	readFile: (file) => readFile(file, 'utf8'),
 	readDir: (dir) => readdir(dir),
 	run: (file, args) => new Promise((resolve, reject) => {
-		execFile(file, [...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 15_000, windowsHide: true }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+		// Its own folder, not the host's working folder (which may be the workspace): Windows looks for DLLs there.
+		execFile(file, [...args], { cwd: dirname(file), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 15_000, windowsHide: true }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
 	}),
 	...(systemRoots && { systemCertificates: () => systemRoots('system') }),
 };
@@ -65,6 +66,17 @@ export function derBase64ToPem(base64: string): string {
 	return `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----`;
 }
 
+/**
+ * Windows PowerShell by its full path under the system folder. A bare `powershell.exe` would be looked
+ * for in the working folder first (libuv's search on Windows), where a cloned folder could hold one.
+ * A `SystemRoot` that is not a plain drive path is not believed.
+ */
+export function windowsPowerShell(env: NodeJS.ProcessEnv): string {
+	const named = Object.entries(env).find(([key]) => key.toUpperCase() === 'SYSTEMROOT')?.[1]?.trim();
+	const root = named && /^[A-Za-z]:\\[^"*?<>|;%]*$/.test(named) ? win32.normalize(named) : 'C:\\Windows';
+	return win32.join(root, 'System32', 'WindowsPowerShell', 'v1.0', 'powershell.exe');
+}
+
 /** Lists the trusted roots of the Windows stores as base64 DER, one a line. */
 const WINDOWS_SCRIPT = 'Get-ChildItem -Path Cert:\\LocalMachine\\Root, Cert:\\CurrentUser\\Root, Cert:\\LocalMachine\\CA | ForEach-Object { [Convert]::ToBase64String($_.RawData) }';
 
@@ -77,7 +89,7 @@ export async function loadSystemCertificates(deps: TrustStoreDeps = nodeTrustSto
 	try {
 		if (deps.systemCertificates) return { certificates: deps.systemCertificates(), source: 'the OS store (Node)' };
 		if (deps.platform === 'win32') {
-			const out = await deps.run('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', WINDOWS_SCRIPT]);
+			const out = await deps.run(windowsPowerShell(deps.env), ['-NoProfile', '-NonInteractive', '-Command', WINDOWS_SCRIPT]);
 			return { certificates: out.split(/\r?\n/).filter((l) => /^[A-Za-z0-9+/=]{100,}$/.test(l.trim())).map((l) => derBase64ToPem(l.trim())), source: 'the Windows certificate store' };
 		}
 		if (deps.platform === 'darwin') {
