@@ -1,6 +1,6 @@
 // The window's private channel for `telematics-token`: a Unix socket in a directory only the user can enter
 // (a named pipe with an unguessable name on Windows), answering one kind of request that carries the nonce.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { chmod, mkdir, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,11 +8,13 @@ import { join } from 'node:path';
 import { MAX_LINE_BYTES, parseRequest, replyLine, type Reply, type TokenRequest } from '../core/terminal/protocol';
 
 /**
- * Random bytes made on libuv's thread pool: the first random bytes of a process seed OpenSSL's generator,
- * which took up to 4 ms of the extension host's thread in a start-up profile when made synchronously.
+ * `uuids` random UUIDs as hex (122 random bits each), from the runtime's `crypto.randomUUID`, which VS Code
+ * itself makes its ids with: in the extension host it is compiled and its generator seeded before we start.
+ * `randomBytes`' first call took 0.4 ms of the host's thread at start-up (its code compiled on first use),
+ * and a first synchronous one seeds OpenSSL's generator there (up to 4 ms).
  */
-const randomHex = (size: number): Promise<string> =>
-	new Promise((resolve, reject) => randomBytes(size, (error, bytes) => (error ? reject(error) : resolve(bytes.toString('hex')))));
+const randomHex = (uuids: number): string =>
+	Array.from({ length: uuids }, () => globalThis.crypto.randomUUID().replace(/-/g, '')).join('');
 
 /** A client that has not sent its line by then is dropped; the answer may wait for a refresh. */
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -37,7 +39,8 @@ export interface TokenChannel {
  * for each request that carries the nonce once it listens.
  */
 export async function openTokenChannel(answer: (request: TokenRequest) => Promise<Reply>, platform: NodeJS.Platform = process.platform): Promise<TokenChannel> {
-	const random = await randomHex(32 + 16 + 24);
+	// Four UUIDs of 32 hex digits: the nonce (two: 244 random bits), the folder's name, the pipe's name.
+	const random = randomHex(4);
 	const nonce = random.slice(0, 64);
 	const expected = Buffer.from(nonce);
 	const matchesNonce = (given: string): boolean => {

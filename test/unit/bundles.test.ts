@@ -28,7 +28,7 @@ describe('shipped bundles', function () {
 	});
 
 	it('give onDemand.js the modules startup.js also needs from startup.js, so their classes and state exist once', () => {
-		const taken = [...texts.get('onDemand.js')!.matchAll(/require\("\.\/startup\.js"\)\.sharedModules\["([^"]+)"\]/g)].map((m) => m[1]!);
+		const taken = inputs.get('onDemand.js')!.filter((f) => f.startsWith('from-startup:src/')).map((f) => f.slice('from-startup:'.length));
 		// What the commands share with start-up at least: the error classes and the notifications' recorder.
 		for (const file of ['src/core/api/errors.ts', 'src/features/shared/notify.ts']) assert.ok(taken.includes(file), `onDemand.js has its own ${file}`);
 		for (const file of taken) {
@@ -36,6 +36,18 @@ describe('shipped bundles', function () {
 			assert.ok(texts.get('startup.js')!.includes(`${JSON.stringify(file)}:`), `startup.js does not export ${file}`);
 		}
 		assert.ok(!inputs.get('startup.js')!.some((f) => /features\/(login|restFiles|walkthrough)\/|tokenCommands|exposureCommand|accountActions/.test(f)), 'no command\'s work is in startup.js');
+		assert.equal(texts.get('onDemand.js')!.match(/require\("\.\/startup\.js"\)/g)?.length, 1, 'onDemand.js reads startup.js once');
+	});
+
+	it('require each module once (in the extension host each require() walks VS Code\'s interceptors), and build no namespace object for what they share', () => {
+		for (const name of ['extension.js', 'startup.js', 'onDemand.js']) {
+			const required = [...texts.get(name)!.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]!);
+			assert.deepEqual(required.filter((m, i) => required.indexOf(m) !== i && m !== './undici.js'), [], `${name} requires a module twice`);
+			assert.ok(required.includes('vscode') && required.some((m) => m.startsWith('node:')), `${name}: the check sees its requires`);
+		}
+		// esbuild's namespace objects (a getter defined per name at load) are made only for the entry's own two exports.
+		const exported = texts.get('startup.js')!.match(/\{[\w$]+:\(\)=>[\w$]+(,[\w$]+:\(\)=>[\w$]+)*\}/g) ?? [];
+		assert.deepEqual(exported.map((e) => e.match(/[\w$]+(?=:\(\)=>)/g)!.sort().join()), ['sharedModules,startCore']);
 	});
 
 	it('that load with kept compiled code (startup.js, onDemand.js) hold no import(): a vm.Script has no loader for it', () => {

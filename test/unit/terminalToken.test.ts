@@ -114,6 +114,21 @@ describe('telematics-token: the command against a real channel', function () {
 		assert.deepEqual(await run(process.execPath, [CLIENT], env()), { code: 1, stdout: '', stderr: 'telematics-token: No Telematics account is logged in. Log in.\n' });
 	});
 
+	it('gives each window its own unguessable nonce, folder and pipe name (hex from the runtime\'s random UUIDs)', async () => {
+		const names = async (platform: NodeJS.Platform) => {
+			const opened = await openTokenChannel(async () => reply, platform);
+			await opened.close();
+			return opened;
+		};
+		const [a, b, pipe] = [await names('linux'), await names('linux'), await names('win32')];
+		for (const c of [a, b, pipe]) assert.match(c.nonce, /^[0-9a-f]{64}$/);
+		assert.match(path.basename(a.privateDir), /^telematics-token-[0-9a-f]{32}$/);
+		assert.match(pipe.address, /^\\\\\.\\pipe\\telematics-token-[0-9a-f]{32}$/);
+		assert.equal(new Set([a.nonce, b.nonce, pipe.nonce]).size, 3);
+		assert.notEqual(a.privateDir, b.privateDir);
+		assert.ok(!a.nonce.includes(path.basename(a.privateDir).slice(-32)), 'the folder\'s name tells nothing of the nonce');
+	});
+
 	it('puts nothing on disk until it listens, and will not listen in a folder someone else made or linked there', async () => {
 		await channel.close();
 		channel = await openTokenChannel(async () => reply);
