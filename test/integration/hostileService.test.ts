@@ -9,6 +9,7 @@ import type { RiggedEmulator } from '../emulator/rig';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from './testApi';
 import { lastError, logIn, ourLenses, ScriptedPrompter, storedSecret, until, useEmulatorSuite, userCredentials } from './loginHelpers';
+import { recordMessages, withNotificationProgress } from '../../src/features/shared/notify';
 
 /** How VS Code finds links in a notification's message (its linkedText parser). */
 const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;
@@ -88,6 +89,18 @@ describe('A hostile or broken service (real VS Code)', () => {
 		assert.match(refreshError, /rejected the refresh request/);
 		assert.doesNotMatch(refreshError, NOTIFICATION_LINK);
 		for (const shown of api.messages()) assert.doesNotMatch(shown.text, NOTIFICATION_LINK);
+		assert.ok(api.messages().some((m) => m.severity === 'progress' && /^Logging in to /.test(m.text)), 'the login\'s progress title went through the same check');
+	});
+
+	it('a notification with progress shows a name holding a command link as text (an account named by a JWT claim)', async () => {
+		// Notifications run command links when clicked: one that sent a line to a terminal, had it rendered.
+		const label = '[Run](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%20-rf%20~%5Cn%22%7D)';
+		const shown = recordMessages();
+		assert.equal(await withNotificationProgress(`Refreshing the token for ${label}…`, async () => 42), 42);
+		const title = shown().at(-1)!;
+		assert.equal(title.severity, 'progress');
+		assert.ok(title.text.includes('command:workbench.action.terminal.sendSequence'), `the text stays readable: ${title.text}`);
+		assert.doesNotMatch(title.text, NOTIFICATION_LINK);
 	});
 
 	it('a refresh that keeps answering with an expired token: a few calls and one warning, not a storm', async function () {

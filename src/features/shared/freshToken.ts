@@ -6,7 +6,7 @@ import type { KnownToken } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';
 import type { Session, StoredTokens } from '../../core/sessions/types';
 import { showError } from './showError';
-import { notify } from './notify';
+import { notify, withNotificationProgress } from './notify';
 import { formatElapsed } from '../../core/util/time';
 import { Command } from '../../commands';
 
@@ -33,8 +33,8 @@ export async function ensureFreshToken(services: Services, session: Session): Pr
 	const choice = await notify('warning', vscode.l10n.t('The access token for {0} expired {1} ago. Refresh it first?', account.label, formatElapsed(now - tokens.expiresAt)), refresh);
 	if (choice !== refresh) return undefined;
 	try {
-		const refreshed = await vscode.window.withProgress(
-			{ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Refreshing the token for {0}…', account.label) },
+		const refreshed = await withNotificationProgress(
+			vscode.l10n.t('Refreshing the token for {0}…', account.label),
 			() => services.scheduler.refreshNow(account.id),
 		);
 		return refreshed.tokens ? { ...refreshed, tokens: refreshed.tokens } : undefined;

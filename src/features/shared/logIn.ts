@@ -9,7 +9,7 @@ import type { Session } from '../../core/sessions/types';
 import { hostOf } from '../../core/util/url';
 import { formatRemaining } from '../../core/util/time';
 import { showError } from './showError';
-import { notify } from './notify';
+import { notify, withNotificationProgress } from './notify';
 
 export interface LoginAnswers {
 	serviceUrl: string;
@@ -28,9 +28,9 @@ export async function logIn(services: Services, kind: AccountKind, answers: Logi
 	const masking = services.log.addSecrets([password, kind === 'user' ? login : undefined]);
 	try {
 		services.log.info(`Logging in as ${kind} to ${host}…`);
-		const response = await vscode.window.withProgress(
-			{ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Logging in to {0}…', host), cancellable: true },
-			(_progress, token) => {
+		const response = await withNotificationProgress(
+			vscode.l10n.t('Logging in to {0}…', host),
+			(token) => {
 				const controller = new AbortController();
 				const cancel = token.onCancellationRequested(() => controller.abort());
 				return services.api
@@ -40,6 +40,7 @@ export async function logIn(services: Services, kind: AccountKind, answers: Logi
 					)
 					.finally(() => cancel.dispose());
 			},
+			true,
 		);
 		const { tokens, expiryNote } = tokensFromLogin(kind, login, response, services.clock.now());
 		if (expiryNote) services.log.warn(`The new token: ${expiryNote}.`);

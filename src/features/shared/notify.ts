@@ -4,9 +4,11 @@ import * as vscode from 'vscode';
 import { notificationText } from '../../core/util/displayText';
 
 export type Severity = 'info' | 'warning' | 'error';
+/** What the recorder keeps: a message, or the title of a notification with progress. */
+export type ShownKind = Severity | 'progress';
 
 export interface ShownMessage {
-	severity: Severity;
+	severity: ShownKind;
 	text: string;
 	actions: readonly string[];
 }
@@ -22,13 +24,16 @@ export function recordMessages(): () => readonly ShownMessage[] {
 	return () => [...recorded];
 }
 
+function record(severity: ShownKind, text: string, actions: readonly string[]): void {
+	if (!shown) return;
+	shown.push({ severity, text, actions });
+	if (shown.length > KEEP) shown.splice(0, shown.length - KEEP);
+}
+
 /** Shows a message with action buttons; resolves to the chosen action, if any. */
 export function notify(severity: Severity, message: string, ...actions: string[]): Thenable<string | undefined> {
 	const text = notificationText(message);
-	if (shown) {
-		shown.push({ severity, text, actions });
-		if (shown.length > KEEP) shown.splice(0, shown.length - KEEP);
-	}
+	record(severity, text, actions);
 	switch (severity) {
 		case 'info':
 			return vscode.window.showInformationMessage(text, ...actions);
@@ -37,4 +42,14 @@ export function notify(severity: Severity, message: string, ...actions: string[]
 		case 'error':
 			return vscode.window.showErrorMessage(text, ...actions);
 	}
+}
+
+/**
+ * A notification with progress while `task` runs. Its title is shown as a notification's message, where
+ * `[label](command:…)` renders as a link that runs a command, so it goes through notificationText too.
+ */
+export function withNotificationProgress<T>(title: string, task: (cancel: vscode.CancellationToken) => Thenable<T>, cancellable = false): Thenable<T> {
+	const text = notificationText(title);
+	record('progress', text, []);
+	return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: text, cancellable }, (_progress, cancel) => task(cancel));
 }
