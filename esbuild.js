@@ -28,35 +28,39 @@ const laterBundlesPlugin = {
  * values by name (its classes, enums and namespaces, read from @types/vscode), which esbuild
  * compiles to one `require("vscode")` whose properties are read where they are used. A name used
  * but missing from the list fails the build (`import-is-undefined` is an error below).
- * Node's modules go the same way (their names read from Node itself): esbuild writes a `require()`
- * for each file that imports one, and in the extension host each `require()` is a walk through
- * VS Code's module interceptors (about 0.03 ms), so a bundle requires each module once.
+ * Node's modules go the same way (the names src imports from each, read once per build): esbuild writes
+ * a `require()` for each file that imports one, and in the extension host each `require()` is a walk
+ * through VS Code's module interceptors (about 0.03 ms), so a bundle requires each module once.
  */
 const externalModulesPlugin = {
 	name: 'external-modules',
 	setup(build) {
+		let nodeImports; // module -> the names src imports from it, read at the first Node module of a build
+		build.onStart(() => { nodeImports = undefined; });
 		build.onResolve({ filter: /^(vscode|node:[a-z_/]+)$/ }, (args) =>
 			args.namespace === 'external-module' || !args.importer.startsWith(path.resolve('src')) ? { path: args.path, external: true } : { path: args.path, namespace: 'external-module' });
 		build.onLoad({ filter: /.*/, namespace: 'external-module' }, (args) => {
 			const names = args.path === 'vscode'
 				? [...fs.readFileSync(require.resolve('@types/vscode/index.d.ts'), 'utf8').matchAll(/^\texport (?:namespace|class|enum|const|function|let|var) (\w+)/gm)].map((m) => m[1])
-				: namesImportedFrom(args.path);
+				: (nodeImports ??= namesImportedFromNodeModules()).get(args.path) ?? [];
 			return { contents: `export { ${[...new Set(names)].join(', ')} } from ${JSON.stringify(args.path)};`, loader: 'js' };
 		});
 	},
 };
 
-/** The names src imports from a Node module (`import { a, b as c, type T } from 'node:x'`; ESLint allows no other form). */
-function namesImportedFrom(module) {
-	const names = new Set();
-	const files = fs.readdirSync('src', { recursive: true }).filter((f) => f.endsWith('.ts'));
-	for (const file of files) {
-		for (const [, list, from] of fs.readFileSync(path.join('src', file), 'utf8').matchAll(/^import\s*\{([^}]*)\}\s*from\s*'([^']+)'/gm)) {
-			if (from !== module) continue;
-			for (const item of list.split(',').map((i) => i.trim()).filter((i) => i && !i.startsWith('type '))) names.add(item.split(/\s+as\s+/)[0]);
+/**
+ * The names src imports from each Node module (`import { a, b as c, type T } from 'node:x'`). A name
+ * imported in another form is not listed, and the build fails on it (`import-is-undefined`).
+ */
+function namesImportedFromNodeModules() {
+	const names = new Map();
+	for (const file of fs.readdirSync('src', { recursive: true }).filter((f) => f.endsWith('.ts'))) {
+		for (const [, list, from] of fs.readFileSync(path.join('src', file), 'utf8').matchAll(/^import\s*\{([^}]*)\}\s*from\s*'(node:[^']+)'/gm)) {
+			const listed = names.get(from) ?? names.set(from, new Set()).get(from);
+			for (const item of list.split(',').map((i) => i.trim()).filter((i) => i && !i.startsWith('type '))) listed.add(item.split(/\s+as\s+/)[0]);
 		}
 	}
-	return [...names];
+	return new Map([...names].map(([module, set]) => [module, [...set]]));
 }
 
 /**
@@ -74,6 +78,8 @@ const sharedWithStartupPlugin = {
 		const relative = (file) => path.relative(root, file).split(path.sep).join('/');
 		let shared = new Set();
 		let onDemandOnly = new Set();
+		/** A shared module -> the names it exports (esbuild's pass over those files alone). */
+		let exportsOf = new Map();
 		build.onStart(async () => {
 			const { metafile } = await esbuild.build({
 				entryPoints: { startup: 'src/startup.ts', onDemand: 'src/onDemand.ts' },
@@ -87,7 +93,6 @@ const sharedWithStartupPlugin = {
 			const { metafile: each } = await esbuild.build({ entryPoints: [...shared], bundle: false, format: 'esm', outdir: 'unused', write: false, metafile: true, logLevel: 'silent' });
 			exportsOf = new Map(Object.values(each.outputs).map((o) => [o.entryPoint, o.exports]));
 		});
-		let exportsOf = new Map();
 		build.onLoad({ filter: /[\\/]src[\\/]startup\.ts$/ }, (args) => {
 			const files = [...shared].sort();
 			const local = (i, name) => `shared${i}_${name}`;

@@ -40,11 +40,6 @@ export default tseslint.config(
 		},
 	},
 	{
-		// The one place that shows a notification with progress, its title through notificationText.
-		files: ['src/features/shared/notify.ts'],
-		rules: { 'no-restricted-syntax': 'off' },
-	},
-	{
 		// Tests read JSON answers field by field.
 		files: ['test/**/*.ts'],
 		rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as tls from 'node:tls';
-import fc from 'fast-check';
+import * as fc from 'fast-check';
 import { ApiError } from '../../src/core/api/errors';
 import type { LoginRequest, ProxySettings } from '../../src/core/api/types';
 import { derBase64ToPem, windowsPowerShell, loadSystemCertificates, loadTrustedRoots, nodeTrustStoreDeps, pemBlocks, type TrustStoreDeps } from '../../src/core/api/trustStore';

@@ -51,5 +51,6 @@ export function notify(severity: Severity, message: string, ...actions: string[]
 export function withNotificationProgress<T>(title: string, task: (cancel: vscode.CancellationToken) => Thenable<T>, cancellable = false): Thenable<T> {
 	const text = notificationText(title);
 	record('progress', text, []);
+	// eslint-disable-next-line no-restricted-syntax -- the one place that shows one, its title checked above
 	return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: text, cancellable }, (_progress, cancel) => task(cancel));
 }
