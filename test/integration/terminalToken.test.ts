@@ -1,7 +1,6 @@
 // `telematics-token` in a real VS Code: run as a terminal runs it (the PATH, channel and nonce from the
 // window's environment collection), logged in, across a refresh, for another account, and after logout.
 import * as assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
@@ -9,26 +8,7 @@ import { CHANNEL_ENV, NONCE_ENV } from '../../src/core/terminal/protocol';
 import type { RiggedEmulator } from '../emulator/rig';
 import type { TestApi } from './testApi';
 import { logIn, settings, until, useEmulatorSuite } from './loginHelpers';
-
-/** The environment a terminal opened now gets: our collection applied to this process's. */
-function terminalEnvironment(collection: vscode.EnvironmentVariableCollection): NodeJS.ProcessEnv {
-	const env: NodeJS.ProcessEnv = { ...process.env };
-	collection.forEach((name, mutator) => {
-		const current = env[name] ?? '';
-		env[name] = mutator.type === vscode.EnvironmentVariableMutatorType.Prepend ? mutator.value + current
-			: mutator.type === vscode.EnvironmentVariableMutatorType.Append ? current + mutator.value
-				: mutator.value;
-	});
-	return env;
-}
-
-function inTerminal(command: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-	return new Promise((resolve) => {
-		execFile('/bin/sh', ['-c', command], { env, timeout: 20_000 }, (error, stdout, stderr) => {
-			resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-		});
-	});
-}
+import { commandFile, inTerminal, openTerminalWithCommand, terminalEnvironment } from './terminalCommand';
 
 describe('telematics-token in the terminals (real VS Code)', function () {
 	this.timeout(40_000);
@@ -43,10 +23,9 @@ describe('telematics-token in the terminals (real VS Code)', function () {
 		collection = api.services.context.environmentVariableCollection;
 		await until('the channel in the environment collection', () => collection.get(NONCE_ENV) !== undefined);
 		const socket = collection.get(CHANNEL_ENV)!.value;
-		const command = `${collection.get('PATH')!.value.split(':')[0]!}/telematics-token`;
 		assert.equal(fs.existsSync(dirname(socket)), false, 'nothing on disk while the window has no terminal');
-		terminal = vscode.window.createTerminal({ name: 'telematics-token test' });
-		await until('the channel listening, then the command written, once a terminal is open', () => fs.existsSync(command));
+		assert.equal(fs.existsSync(commandFile(collection)), false, 'no command either');
+		terminal = await openTerminalWithCommand(collection);
 		assert.ok(fs.existsSync(socket), 'the command is written once its window listens');
 	});
 	after(() => terminal.dispose());

@@ -1,12 +1,13 @@
 // `telematics-token` in the integrated terminals (telematicsAuth.terminalToken): a per-window private channel,
 // the command on the PATH and the channel's address and nonce through VS Code's environment collection.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import * as vscode from 'vscode';
 import { CHANNEL_ENV, COMMAND_NAME, NONCE_ENV, oneLine, type Reply, type TokenRequest } from '../../core/terminal/protocol';
 import { cmdScript, posixScript } from '../../core/terminal/scripts';
 import { planRefreshAt } from '../../core/sessions/refreshPlan';
 import { isSafeToken } from '../../core/util/tokenGrammar';
+import { replaceRegularFile } from '../../platform/regularFile';
 import { openTokenChannel, type TokenChannel } from '../../platform/tokenChannel';
 import type { Services } from '../../services';
 import { errorMessage } from '../../core/util/errorMessage';
@@ -82,13 +83,16 @@ export class TerminalToken implements vscode.Disposable {
 		else this.firstTerminal = vscode.window.onDidOpenTerminal(listen);
 	}
 
-	/** The command on the PATH: a script that runs dist/tokenClient.js with VS Code's own runtime. */
+	/**
+	 * The command on the PATH: a script that runs dist/tokenClient.js with VS Code's own runtime, put in
+	 * place whole (a terminal that runs it meanwhile finds no command, never an empty or half-written one).
+	 */
 	private async writeCommand(bin: string): Promise<void> {
 		await mkdir(bin, { mode: 0o700 });
 		const runtime = process.execPath;
 		const client = join(this.services.context.extensionPath, 'dist', 'tokenClient.js');
-		if (process.platform === 'win32') await writeFile(join(bin, `${COMMAND_NAME}.cmd`), cmdScript(runtime, client));
-		else await writeFile(join(bin, COMMAND_NAME), posixScript(runtime, client), { mode: 0o700 });
+		if (process.platform === 'win32') await replaceRegularFile(join(bin, `${COMMAND_NAME}.cmd`), cmdScript(runtime, client), 0o600);
+		else await replaceRegularFile(join(bin, COMMAND_NAME), posixScript(runtime, client), 0o700);
 	}
 
 	private async stop(): Promise<void> {

@@ -5,11 +5,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RiggedEmulator } from '../../emulator/rig';
-import { execFile } from 'node:child_process';
-import { CHANNEL_ENV, NONCE_ENV } from '../../../src/core/terminal/protocol';
+import { NONCE_ENV } from '../../../src/core/terminal/protocol';
 import { TERMINAL_ALLOWED_KEY } from '../../../src/features/terminal/terminalToken';
 import { HOSTILE_ENV, hostileFolderFacts, type HostileFolder } from '../../support/hostileFolder';
 import { logIn, ScriptedPrompter, settings, until, useEmulatorSuite } from '../loginHelpers';
+import { inTerminal, openTerminalWithCommand, terminalEnvironment } from '../terminalCommand';
 import type { TestApi } from '../testApi';
 
 describe('A hostile folder in Restricted Mode (real VS Code, workspace trust on)', function () {
@@ -90,12 +90,12 @@ describe('A hostile folder in Restricted Mode (real VS Code, workspace trust on)
 		const session = await logIn(api, emu, 'user');
 		const collection = api.services.context.environmentVariableCollection;
 		await until('the channel in the environment collection', () => collection.get(NONCE_ENV) !== undefined);
-		const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${collection.get('PATH')!.value}${process.env.PATH ?? ''}`, [CHANNEL_ENV]: collection.get(CHANNEL_ENV)!.value, [NONCE_ENV]: collection.get(NONCE_ENV)!.value };
-		const terminal = vscode.window.createTerminal({ name: 'telematics-token test' });
-		await until('the channel listening once a terminal is open', () => fs.existsSync(env[CHANNEL_ENV]!));
-		const run = () => new Promise<{ code: number; stdout: string }>((resolve) => {
-			execFile('/bin/sh', ['-c', 'telematics-token'], { env, timeout: 20_000 }, (error, stdout) => resolve({ code: error ? Number(error.code) : 0, stdout }));
-		});
+		const env = terminalEnvironment(collection);
+		const terminal = await openTerminalWithCommand(collection);
+		const run = async () => {
+			const { code, stdout } = await inTerminal('telematics-token', env);
+			return { code, stdout };
+		};
 		const declining = new ScriptedPrompter([], 'user', false);
 		api.setPrompter(declining);
 		assert.deepEqual(await run(), { code: 1, stdout: '' });
