@@ -192,7 +192,7 @@ function messagesFor(outcome: EnvFileOutcome, folderName: string): string[] {
 	const where = notificationText(folderName);
 	const messages = [notificationText(`.env in ${where} is not ignored by git, so the token is not written into it. Add it to .gitignore?`)];
 	if (outcome.result === 'leftAlone') messages.push(notificationText(`.env in ${where} was left alone: ${outcome.reason}.`));
-	messages.push(...dialogText(`This request goes to ${folderName}, not to the service of ${folderName}.\n\nWhoever runs ${folderName} gets the token.`).split('\n'));
+	messages.push(...dialogText(`A request in this file sends the token to ${folderName}, not to the service of ${folderName}.\n\nWhoever runs ${folderName} gets the token with the request. Go on only if you trust that host.`).split('\n'));
 	return messages;
 }
 

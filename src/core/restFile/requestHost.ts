@@ -1,49 +1,117 @@
-// Where a request in a REST file goes, when the file says it (a literal URL, or one built from the file's
-// own variables), and whether that is the account's service: the same site by the public suffix list.
+// Where a request in a REST file goes (when the file says it), which requests send what a place in the file
+// holds (a request, or a file variable other requests read), and whether a host is the account's site.
 import { bareHostname, isLoopbackHost } from '../util/url';
-import { requestAt, type ParsedFile } from './requestParser';
+import { lineAt, requestAt, type ParsedFile, type ParsedRequest } from './requestParser';
 
-/** `{{name}}` references resolved from the file's variables, a few levels deep; undefined when one stays unknown. */
-function resolveVariables(value: string, variables: ReadonlyMap<string, string>): string | undefined {
+/** `{{name}}` references filled from the file's variables, a few levels deep; a reference it cannot fill stays. */
+function resolveVariables(value: string, variables: ReadonlyMap<string, string>): string {
 	let current = value;
 	for (let depth = 0; depth < 8 && current.includes('{{'); depth++) {
-		let unknown = false;
-		current = current.replace(/\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g, (_, name: string) => {
-			const found = variables.get(name);
-			if (found === undefined) unknown = true;
-			return found ?? '';
-		});
-		if (unknown) return undefined;
+		const next = current.replace(/\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g, (whole, name: string) => variables.get(name) ?? whole);
+		if (next === current) break;
+		current = next;
 	}
-	return current.includes('{{') ? undefined : current;
+	return current;
 }
 
-/** The host (lower case, no port) a request line names, or undefined when the file does not say. */
+/**
+ * The host (lower case, no port) a request line names, or undefined when the file does not say. A
+ * reference the file cannot fill (an environment's, a script's) after the host leaves the host known.
+ */
 export function requestLineHost(line: string, variables: ReadonlyMap<string, string>): string | undefined {
 	const parts = line.trim().split(/\s+/);
 	const target = parts.length > 1 && /^[A-Z]+$/i.test(parts[0]!) ? parts[1] : parts[0];
 	if (!target) return undefined;
 	const resolved = resolveVariables(target, variables);
-	if (!resolved || !/^https?:\/\//i.test(resolved)) return undefined;
+	const unfilled = resolved.indexOf('{{');
+	const known = unfilled < 0 ? resolved : /^https?:\/\/[^/?#\\]*[/?#\\]/i.exec(resolved.slice(0, unfilled))?.[0];
+	if (!known || !/^https?:\/\//i.test(known)) return undefined;
 	try {
-		return bareHostname(new URL(resolved).hostname) || undefined;
+		return bareHostname(new URL(known).hostname) || undefined;
 	} catch {
 		return undefined;
 	}
 }
 
-/** The hosts the requests under `offsets` name, one each, undefined where the file does not say. */
-export function requestHostsAt(file: ParsedFile, offsets: readonly number[]): (string | undefined)[] {
+/** The hosts `requests` name, one per distinct request, undefined where the file does not say. */
+export function requestHosts(file: ParsedFile, requests: Iterable<ParsedRequest | undefined>): (string | undefined)[] {
 	const variables = new Map(file.variables.map((v) => [v.name, v.value.trim()]));
 	const seen = new Set<number>();
 	const hosts: (string | undefined)[] = [];
-	for (const offset of offsets) {
-		const request = requestAt(file, offset);
+	for (const request of requests) {
 		if (!request || seen.has(request.requestLine)) continue;
 		seen.add(request.requestLine);
 		hosts.push(requestLineHost(file.lines[request.requestLine]!.text, variables));
 	}
 	return hosts;
+}
+
+/** The hosts the requests under `offsets` name, one each, undefined where the file does not say. */
+export function requestHostsAt(file: ParsedFile, offsets: readonly number[]): (string | undefined)[] {
+	return requestHosts(file, offsets.map((offset) => requestAt(file, offset)));
+}
+
+const WORD_CHARACTER = /[\w$]/;
+
+/** Whether `name` stands in `text` as a whole word (no letter, digit, `_` or `$` either side). */
+function holdsWord(text: string, name: string): boolean {
+	for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+		const before = text[at - 1];
+		const after = text[at + name.length];
+		if ((before === undefined || !WORD_CHARACTER.test(before)) && (after === undefined || !WORD_CHARACTER.test(after))) return true;
+	}
+	return false;
+}
+
+/**
+ * Whether a `{{…}}` in `text` may read one of `names`: `{{name}}`, or an expression (httpYac runs
+ * JavaScript there) that holds the name as a word. Generous on purpose: a false yes costs a question.
+ */
+function mentionsAny(text: string, names: ReadonlySet<string>): boolean {
+	for (const match of text.matchAll(/\{\{([^]*?)\}\}/g)) {
+		for (const name of names) if (holdsWord(match[1]!, name)) return true;
+	}
+	return false;
+}
+
+/**
+ * The requests that send the file variable `name`: those whose block reads it, directly or through
+ * other file variables built from it (`@auth = Bearer {{token}}`), however deep.
+ */
+export function requestsUsingVariable(file: ParsedFile, name: string): ParsedRequest[] {
+	const names = new Set([name]);
+	for (let grown = true; grown;) {
+		grown = false;
+		for (const variable of file.variables) {
+			if (!names.has(variable.name) && mentionsAny(variable.value, names)) {
+				names.add(variable.name);
+				grown = true;
+			}
+		}
+	}
+	const definitions = new Set(file.variables.map((v) => v.line));
+	return file.requests.filter((request) => {
+		const lines = file.lines.slice(request.blockStart, request.blockEnd + 1).filter((_, i) => !definitions.has(request.blockStart + i));
+		return mentionsAny(lines.map((line) => line.text).join('\n'), names);
+	});
+}
+
+/**
+ * The hosts that receive what sits at `offsets` once the requests run: in a file variable's value,
+ * every request that uses the variable; elsewhere, the request around it.
+ */
+export function receivingHostsAt(file: ParsedFile, offsets: readonly number[]): (string | undefined)[] {
+	const requests: ParsedRequest[] = [];
+	for (const offset of offsets) {
+		const line = lineAt(file.lines, offset);
+		const variable = file.variables.find((v) => v.line === line);
+		if (variable) requests.push(...requestsUsingVariable(file, variable.name));
+		else {
+			const request = requestAt(file, offset);
+			if (request) requests.push(request);
+		}
+	}
+	return requestHosts(file, requests);
 }
 
 /**

@@ -4,8 +4,7 @@ import * as vscode from 'vscode';
 import { bearerValue, ENVIRONMENT_REFERENCES, foreignAuthorizations, planAuthEdit, variableNameOf, type AuthValue } from '../../core/restFile/authHeaderEdit';
 import { DEFAULT_TOKEN_VARIABLE } from '../../core/restFile/fileVariable';
 import { countRequestsAt, parseRestFile } from '../../core/restFile/requestParser';
-import { isSameSite, requestHostsAt } from '../../core/restFile/requestHost';
-import { hostOf } from '../../core/util/url';
+import { requestHosts, requestHostsAt, requestsUsingVariable } from '../../core/restFile/requestHost';
 import type { Services } from '../../services';
 
 import { resolveAccount } from '../shared/accountPicker';
@@ -16,6 +15,7 @@ import { guardTrackedFile } from '../shared/gitExposure';
 import { applyTextEdits, targetRestEditor } from '../shared/restDocuments';
 import { formatRemaining } from '../../core/util/time';
 import { Command } from '../../commands';
+import { confirmTokenHosts } from './tokenDestinations';
 
 export interface InsertOutcome {
 	/** Requests under a cursor. */
@@ -55,7 +55,8 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 			void notify('error', unsafeStoredTokenMessage(session.account.label));
 			return undefined;
 		}
-		if (!(await confirmHosts(services, editor, session))) return undefined;
+		const written = style === 'variable' ? 'variable' : 'header';
+		if (!(await confirmTokenHosts(services, tokenHosts(editor, written), session.account, vscode.l10n.t('Insert Anyway')))) return undefined;
 		value = style === 'variable'
 			? { style: 'variable', token: session.tokens.accessToken }
 			: { style: 'header', token: session.tokens.accessToken };
@@ -99,23 +100,14 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 }
 
 /**
- * A token goes only to its service: when a request under a cursor names another site (literally
- * or through the file's variables), a modal question names both hosts. True: go on.
+ * The hosts the file names for the token: the requests under the cursors, and with the variable style
+ * every request that reads the file variable (it is the file's, not one request's).
  */
-async function confirmHosts(services: Services, editor: vscode.TextEditor, session: FreshSession): Promise<boolean> {
+function tokenHosts(editor: vscode.TextEditor, style: 'header' | 'variable'): (string | undefined)[] {
 	const file = parseRestFile(editor.document.getText());
 	const hosts = requestHostsAt(file, editor.selections.map((s) => editor.document.offsetAt(s.active)));
-	const foreign: string[] = [];
-	for (const host of new Set(hosts)) {
-		if (host !== undefined && !(await isSameSite(host, session.account.serviceUrl))) foreign.push(host);
-	}
-	if (foreign.length === 0) return true;
-	const service = hostOf(session.account.serviceUrl);
-	return services.prompts.current.confirm(
-		vscode.l10n.t('This request goes to {0}, not to the service of {1} ({2}).', foreign.join(', '), session.account.label, service),
-		vscode.l10n.t('Whoever runs {0} gets the token with the request and can act as {1} until it expires. Insert it only if you trust that host.', foreign.join(', '), session.account.label),
-		vscode.l10n.t('Insert Anyway'),
-	);
+	if (style === 'variable') hosts.push(...requestHosts(file, requestsUsingVariable(file, DEFAULT_TOKEN_VARIABLE)));
+	return hosts;
 }
 
 function countRequests(editor: vscode.TextEditor): number {

@@ -1,7 +1,7 @@
 // "Update Tokens in File": every token in the file that belongs to a logged-in account (tokenMatch.ts)
 // and is older than its current token is replaced by the current one, in one edit.
 import * as vscode from 'vscode';
-import { findJwts, planTokenUpdates } from '../../core/restFile/jwtScan';
+import { findJwts, planTokenUpdates, type FoundJwt } from '../../core/restFile/jwtScan';
 import { findOwner, planReplacements } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';
 import { notify } from '../shared/notify';
@@ -9,6 +9,9 @@ import { isSafeToken } from '../../core/util/tokenGrammar';
 import { ensureFreshToken, knownTokens } from '../shared/freshToken';
 import { guardTrackedFile } from '../shared/gitExposure';
 import { applyTextEdits, targetRestEditor } from '../shared/restDocuments';
+import { receivingHostsAt } from '../../core/restFile/requestHost';
+import { parseRestFile } from '../../core/restFile/requestParser';
+import { confirmTokenHosts } from './tokenDestinations';
 
 export interface UpdateOutcome {
 	/** Occurrences replaced. */
@@ -43,6 +46,7 @@ export async function updateTokensInFile(services: Services, arg?: unknown): Pro
 			: vscode.l10n.t('None of the tokens in this file belong to a logged-in account.'));
 		return { updated: 0, found: found.length };
 	}
+	if (!(await confirmHosts(services, editor.document.getText(), found, replacements))) return undefined;
 	if (await guardTrackedFile(services.context, editor.document.uri, services.prompts.current, false) !== 'continue') return undefined;
 
 	const text = editor.document.getText();
@@ -56,4 +60,19 @@ export async function updateTokensInFile(services: Services, arg?: unknown): Pro
 		? vscode.l10n.t('Updated 1 token in this file ({0}).', labels)
 		: vscode.l10n.t('Updated {0} tokens in this file ({1}).', edits.length, labels));
 	return { updated: edits.length, found: found.length };
+}
+
+/** Each account whose tokens are replaced: the hosts that would receive them are its service's, or the person said to go on. */
+async function confirmHosts(services: Services, text: string, found: readonly FoundJwt[], replacements: ReadonlyMap<string, { accountId: string }>): Promise<boolean> {
+	const file = parseRestFile(text);
+	const offsetsByAccount = new Map<string, number[]>();
+	for (const jwt of found) {
+		const accountId = replacements.get(jwt.token)?.accountId;
+		if (accountId !== undefined) offsetsByAccount.set(accountId, [...(offsetsByAccount.get(accountId) ?? []), jwt.start]);
+	}
+	for (const [accountId, offsets] of offsetsByAccount) {
+		const account = services.store.get(accountId)?.account;
+		if (account && !(await confirmTokenHosts(services, receivingHostsAt(file, offsets), account, vscode.l10n.t('Update Anyway')))) return false;
+	}
+	return true;
 }
