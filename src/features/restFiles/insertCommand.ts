@@ -3,8 +3,8 @@
 import * as vscode from 'vscode';
 import { bearerValue, ENVIRONMENT_REFERENCES, foreignAuthorizations, planAuthEdit, variableNameOf, type AuthValue } from '../../core/restFile/authHeaderEdit';
 import { DEFAULT_TOKEN_VARIABLE } from '../../core/restFile/fileVariable';
-import { countRequestsAt, parseRestFile } from '../../core/restFile/requestParser';
-import { requestHosts, requestHostsAt, requestsUsingVariable } from '../../core/restFile/requestHost';
+import { countRequestsAt, parseRestFile, requestAt } from '../../core/restFile/requestParser';
+import { requestHosts, requestsSending } from '../../core/restFile/requestHost';
 import type { Services } from '../../services';
 
 import { resolveAccount } from '../shared/accountPicker';
@@ -100,14 +100,13 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 }
 
 /**
- * The hosts the file names for the token: the requests under the cursors, and with the variable style
- * every request that reads the file variable (it is the file's, not one request's).
+ * The hosts the file names for the token: the requests under the cursors, those that read their
+ * headers by name, and with the variable style every request that reads the variable (it is the file's).
  */
 function tokenHosts(editor: vscode.TextEditor, style: 'header' | 'variable'): (string | undefined)[] {
 	const file = parseRestFile(editor.document.getText());
-	const hosts = requestHostsAt(file, editor.selections.map((s) => editor.document.offsetAt(s.active)));
-	if (style === 'variable') hosts.push(...requestHosts(file, requestsUsingVariable(file, DEFAULT_TOKEN_VARIABLE)));
-	return hosts;
+	const requests = editor.selections.map((s) => requestAt(file, editor.document.offsetAt(s.active))).filter((r) => r !== undefined);
+	return requestHosts(file, requestsSending(file, { requests, variables: style === 'variable' ? [DEFAULT_TOKEN_VARIABLE] : [] }));
 }
 
 function countRequests(editor: vscode.TextEditor): number {
