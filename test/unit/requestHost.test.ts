@@ -4,8 +4,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
-import { isSameSite, receivingHostsAt, requestLineHost, requestsSending } from '../../src/core/restFile/requestHost';
-import { parseRestFile } from '../../src/core/restFile/requestParser';
+import { isSameSite, requestHosts, requestLineHost } from '../../src/core/restFile/requestHost';
+import { parseRestFile, requestAt } from '../../src/core/restFile/requestParser';
 import { CORPUS, corpusFiles } from './corpus';
 
 
@@ -33,100 +33,14 @@ describe('the host a request goes to', () => {
 	];
 	for (const [line, host] of cases) it(`${line} → ${host ?? 'not said'}`, () => assert.equal(requestLineHost(line, variables), host));
 
-	it('reads the requests under the cursors, with the file\'s own variables', () => {
+	it('reads the requests given, each once, with the file\'s own variables', () => {
 		const text = '@host = https://evil.example\n\n###\nGET {{host}}/a\n\n###\nGET https://user.telematicssdk.com/b\n';
 		const file = parseRestFile(text);
-		assert.deepEqual(receivingHostsAt(file, [text.indexOf('GET {{host}}'), text.indexOf('GET https'), text.indexOf('/b')]), ['evil.example', 'user.telematicssdk.com']);
+		assert.deepEqual(requestHosts(file, [text.indexOf('GET {{host}}'), text.indexOf('GET https'), text.indexOf('/b')].map((offset) => requestAt(file, offset))), ['evil.example', 'user.telematicssdk.com']);
 	});
 
 	it('a variable that refers to itself is not followed forever', () => {
 		assert.equal(requestLineHost('GET {{a}}/x', new Map([['a', '{{a}}']])), undefined);
-	});
-});
-
-describe('the hosts a token in the file reaches', () => {
-	const FILE = [
-		'@telematicsToken = eyJ.token.sig',
-		'@auth = Bearer {{telematicsToken}}',
-		'@header = {{ auth }}',
-		'@telematicsTokenOld = unrelated',
-		'',
-		'### reads the variable through two others',
-		'GET https://collector.example/a',
-		'Authorization: {{header}}',
-		'',
-		'### reads it directly, in the body',
-		'POST https://user.telematicssdk.com/v1/x',
-		'',
-		'{"t": "{{telematicsToken}}"}',
-		'',
-		'### an httpYac expression naming it',
-		'GET https://script.example/?t={{ telematicsToken.slice(0) }}',
-		'',
-		'### a longer name that only starts like it',
-		'GET https://old.example/{{telematicsTokenOld}}',
-		'',
-		'### a token of its own, in the query',
-		'GET https://query.example/?access_token=eyJ.other.sig',
-		'',
-		'### nothing of it',
-		'GET https://quiet.example/',
-		'',
-	].join('\n');
-	const file = parseRestFile(FILE);
-
-	it('a token in a file variable reaches every request that reads it, however indirectly', () => {
-		assert.deepEqual(receivingHostsAt(file, [FILE.indexOf('eyJ.token')]), ['collector.example', 'user.telematicssdk.com', 'script.example']);
-	});
-
-	it('a token in a request reaches that request only', () => {
-		assert.deepEqual(receivingHostsAt(file, [FILE.indexOf('eyJ.other')]), ['query.example']);
-	});
-
-	it('a request that others read by its name (REST Client\'s {{name.request.headers…}}) reaches them too, through variables as well', () => {
-		const text = [
-			'@copied = {{trips.request.headers.Authorization}}', '',
-			'### ours', '# @name trips', 'GET https://user.telematicssdk.com/v1/trips', 'Authorization: Bearer eyJ.ours.sig', '',
-			'### reads its header', 'GET https://collector.example/?h={{trips.request.headers.Authorization}}', '',
-			'### reads it through a variable', '// @name=second', 'POST https://relay.example/', 'X: {{copied}}', '',
-			'### reads the second by name', 'GET https://third.example/{{second.response.body.$}}', '',
-			'### a name that only starts like it', 'GET https://quiet.example/{{tripsOld.request.headers.Authorization}}', '',
-		].join('\n');
-		assert.deepEqual(receivingHostsAt(parseRestFile(text), [text.indexOf('eyJ.ours')]), ['user.telematicssdk.com', 'collector.example', 'relay.example', 'third.example']);
-	});
-
-	it('a variable that reads itself, or two that read each other, end the search', () => {
-		const loop = parseRestFile('@a = {{b}}\n@b = {{a}}\n\n###\nGET https://x.example/{{a}}\n');
-		assert.equal(requestsSending(loop, { variables: ['b'] }).length, 1);
-	});
-
-	it('follows a chain of variables of any length to the request at its end, and never a name that only starts the same (generated)', () => {
-		const name = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,8}$/);
-		fc.assert(fc.property(name, fc.integer({ min: 0, max: 12 }), fc.constantFrom('', ' ', '  '), (token, depth, pad) => {
-			const chain = Array.from({ length: depth }, (_, i) => `@v${i}_${token} = x {{${pad}${i === 0 ? token : `v${i - 1}_${token}`}${pad}}} y`);
-			const last = depth === 0 ? token : `v${depth - 1}_${token}`;
-			const text = [`@${token} = eyJ.a.b`, ...chain, `@${token}2 = {{${token}x}}`, '', '###', 'GET https://end.example/', `X-Token: {{${last}}}`, '', '###', 'GET https://near.example/', `X-Token: {{${token}2}}`, ''].join('\n');
-			assert.deepEqual(receivingHostsAt(parseRestFile(text), [text.indexOf('eyJ')]), ['end.example']);
-		}), { numRuns: 200 });
-	});
-
-	it('over the real corpus: a request whose block holds {{name}} is always among those that read name', () => {
-		if (!fs.existsSync(CORPUS)) assert.fail(`${CORPUS} is missing`);
-		let checked = 0;
-		for (const fileName of corpusFiles()) {
-			const parsed = parseRestFile(fs.readFileSync(path.join(CORPUS, fileName), 'utf8'));
-			for (const variable of parsed.variables) {
-				const readers = new Set(requestsSending(parsed, { variables: [variable.name] }).map((r) => r.requestLine));
-				for (const request of parsed.requests) {
-					const block = parsed.lines.slice(request.requestLine, request.blockEnd + 1).map((l) => l.text).join('\n');
-					if (block.includes(`{{${variable.name}}}`)) {
-						checked++;
-						assert.ok(readers.has(request.requestLine), `${fileName}: the request on line ${request.requestLine + 1} reads {{${variable.name}}}`);
-					}
-				}
-			}
-		}
-		assert.ok(checked > 100, `only ${checked} uses of a file variable read`);
 	});
 });
 

@@ -1,12 +1,16 @@
-// Warnings on expired JWTs in REST files, saying when the token expired and how to put a current one
-// in; kept current on open, change (debounced), store changes and the minute tick.
+// Warnings in REST files: an expired JWT, and a request that would send a logged-in account's token to another
+// site; kept current on open, change (debounced), store and setting changes and the minute tick.
 import * as vscode from 'vscode';
 
+import { TOKEN_KEY } from '../../core/restFile/envFiles';
 import { findJwts } from '../../core/restFile/jwtScan';
+import { foreignSends, type AccountToken } from '../../core/restFile/tokenReach';
+import { hostOf } from '../../core/util/url';
 import { identityOf } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';
 import { formatClockTime, formatElapsed } from '../../core/util/time';
 import { isHttpDocument } from '../shared/restDocuments';
+import { errorMessage } from '../../core/util/errorMessage';
 
 const DEBOUNCE_MS = 300;
 
@@ -29,9 +33,35 @@ export function expiredTokenDiagnostics(document: vscode.TextDocument, now: numb
 	return diagnostics;
 }
 
+/**
+ * A warning on each request that would send a logged-in account's token to another site than its
+ * service once it runs (a REST client's Send is a click away): a token of the account written in the
+ * file, read through a variable or a named request, or the token telematicsAuth.exposeToken keeps.
+ */
+export async function foreignHostDiagnostics(document: vscode.TextDocument, services: Services): Promise<vscode.Diagnostic[]> {
+	const sessions = services.store.list();
+	const accounts: AccountToken[] = sessions.flatMap((s) => s.tokens ? [{ accountId: s.account.id, accessToken: s.tokens.accessToken, expiresAt: s.tokens.expiresAt, serviceUrl: s.account.serviceUrl }] : []);
+	const active = services.store.active();
+	const exposed = active && services.config.exposeToken() !== 'off' ? { name: TOKEN_KEY, accountId: active.account.id } : undefined;
+	if (accounts.length === 0) return [];
+	const sends = await foreignSends(document.getText(), accounts, exposed);
+	return sends.map((send) => {
+		const account = sessions.find((s) => s.account.id === send.accountId)!.account;
+		const diagnostic = new vscode.Diagnostic(document.lineAt(send.requestLine).range, vscode.l10n.t(
+			'This request sends the token of {0} to {1}, not to its service ({2}). Whoever runs {1} can act as {0} until the token expires; send it only if you trust that host.',
+			account.label, send.host, hostOf(account.serviceUrl),
+		), vscode.DiagnosticSeverity.Warning);
+		diagnostic.source = 'Telematics Auth';
+		diagnostic.code = 'tokenToAnotherSite';
+		return diagnostic;
+	});
+}
+
 export class TokenDiagnostics implements vscode.Disposable {
 	private readonly collection = vscode.languages.createDiagnosticCollection('telematicsAuth');
 	private readonly pending = new Map<string, unknown>();
+	/** Per document: the latest update, so an earlier one's late warnings are dropped. */
+	private readonly generations = new Map<string, number>();
 	private readonly subscriptions: vscode.Disposable[] = [];
 
 	constructor(private readonly services: Services) {
@@ -47,7 +77,15 @@ export class TokenDiagnostics implements vscode.Disposable {
 
 	private update(document: vscode.TextDocument): void {
 		if (!isHttpDocument(document) || document.isClosed) return;
-		this.collection.set(document.uri, expiredTokenDiagnostics(document, this.services.clock.now()));
+		const key = document.uri.toString();
+		const generation = (this.generations.get(key) ?? 0) + 1;
+		this.generations.set(key, generation);
+		const expired = expiredTokenDiagnostics(document, this.services.clock.now());
+		this.collection.set(document.uri, expired);
+		// The site check may load the public suffix list: its warnings follow, unless a newer update began.
+		void foreignHostDiagnostics(document, this.services).then((foreign) => {
+			if (foreign.length > 0 && this.generations.get(key) === generation && !document.isClosed) this.collection.set(document.uri, [...expired, ...foreign]);
+		}, (error: unknown) => this.services.log.warn(`Could not check where the requests of a REST file go: ${errorMessage(error)}`));
 	}
 
 	private schedule(document: vscode.TextDocument): void {
@@ -66,6 +104,7 @@ export class TokenDiagnostics implements vscode.Disposable {
 		const previous = this.pending.get(key);
 		if (previous !== undefined) this.services.clock.clearTimeout(previous);
 		this.pending.delete(key);
+		this.generations.delete(key);
 		this.collection.delete(document.uri);
 	}
 

@@ -34,7 +34,7 @@ export function startDocumentFeatures(services: Services): vscode.Disposable {
 		vscode.languages.registerCodeLensProvider(HTTP_SELECTOR, lenses),
 		vscode.languages.registerHoverProvider(HTTP_SELECTOR, new TokenHoverProvider(services)),
 		services.store.onDidChange(onStateChange),
-		services.config.onDidChange(() => lenses.refresh()),
+		services.config.onDidChange(onStateChange),
 		ticker.onTick(onStateChange),
 	);
 }

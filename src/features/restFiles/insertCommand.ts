@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import { bearerValue, ENVIRONMENT_REFERENCES, foreignAuthorizations, planAuthEdit, variableNameOf, type AuthValue } from '../../core/restFile/authHeaderEdit';
 import { DEFAULT_TOKEN_VARIABLE } from '../../core/restFile/fileVariable';
 import { countRequestsAt, parseRestFile, requestAt } from '../../core/restFile/requestParser';
-import { requestHosts, requestsSending } from '../../core/restFile/requestHost';
+import { requestHosts } from '../../core/restFile/requestHost';
+import { requestsSending } from '../../core/restFile/tokenReach';
 import type { Services } from '../../services';
 
 import { resolveAccount } from '../shared/accountPicker';

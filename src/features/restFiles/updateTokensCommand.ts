@@ -9,7 +9,7 @@ import { isSafeToken } from '../../core/util/tokenGrammar';
 import { ensureFreshToken, knownTokens } from '../shared/freshToken';
 import { guardTrackedFile } from '../shared/gitExposure';
 import { applyTextEdits, targetRestEditor } from '../shared/restDocuments';
-import { receivingHostsAt } from '../../core/restFile/requestHost';
+import { receivingHostsAt } from '../../core/restFile/tokenReach';
 import { parseRestFile } from '../../core/restFile/requestParser';
 import { confirmTokenHosts } from './tokenDestinations';
 

@@ -1,0 +1,147 @@
+// Where a token written in a REST file goes once the requests run: the request that holds it, every request
+// that reads the file variable holding it or the named request holding it, and the sites it would reach.
+import { findJwts } from './jwtScan';
+import { isSameSite, requestHosts } from './requestHost';
+import { lineAt, parseRestFile, requestAt, type ParsedFile, type ParsedRequest } from './requestParser';
+import { findOwner, type KnownToken } from './tokenMatch';
+
+const WORD_CHARACTER = /[\w$]/;
+
+/** Whether `name` stands in `text` as a whole word (no letter, digit, `_` or `$` either side). */
+function holdsWord(text: string, name: string): boolean {
+	for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+		const before = text[at - 1];
+		const after = text[at + name.length];
+		if ((before === undefined || !WORD_CHARACTER.test(before)) && (after === undefined || !WORD_CHARACTER.test(after))) return true;
+	}
+	return false;
+}
+
+/**
+ * Whether a `{{…}}` in `text` may read one of `names`: `{{name}}`, or an expression (httpYac runs
+ * JavaScript there) that holds the name as a word. Generous on purpose: a false yes costs a question.
+ */
+function mentionsAny(text: string, names: ReadonlySet<string>): boolean {
+	for (const match of text.matchAll(/\{\{([^]*?)\}\}/g)) {
+		for (const name of names) if (holdsWord(match[1]!, name)) return true;
+	}
+	return false;
+}
+
+/** A request's name (`# @name trips`, `// @name=trips`), which other requests read its headers by. */
+const REQUEST_NAME = /^\s*(?:#|\/\/)\s*@name\s*[=\s]\s*(\S+)\s*$/;
+
+function requestName(file: ParsedFile, request: ParsedRequest): string | undefined {
+	for (let line = request.blockStart; line < request.requestLine; line++) {
+		const name = REQUEST_NAME.exec(file.lines[line]!.text)?.[1];
+		if (name) return name;
+	}
+	return undefined;
+}
+
+/** Where a token is: in these requests, in these file variables. */
+export interface TokenPlaces {
+	requests?: readonly ParsedRequest[];
+	variables?: readonly string[];
+}
+
+/**
+ * Every request that sends what `places` hold once the requests run: the requests themselves, those
+ * that read one of the variables, and those that read a named one among them (REST Client's
+ * `{{trips.request.headers.Authorization}}`), through file variables built from any of these, however deep.
+ */
+export function requestsSending(file: ParsedFile, places: TokenPlaces): ParsedRequest[] {
+	const sending = new Set(places.requests ?? []);
+	const names = new Set(places.variables ?? []);
+	const definitions = new Set(file.variables.map((v) => v.line));
+	const blockText = (request: ParsedRequest): string => file.lines.slice(request.blockStart, request.blockEnd + 1)
+		.filter((_, i) => !definitions.has(request.blockStart + i)).map((line) => line.text).join('\n');
+	for (let grown = true; grown;) {
+		grown = false;
+		for (const request of sending) {
+			const name = requestName(file, request);
+			if (name !== undefined && !names.has(name)) {
+				names.add(name);
+				grown = true;
+			}
+		}
+		for (const variable of file.variables) {
+			if (!names.has(variable.name) && mentionsAny(variable.value, names)) {
+				names.add(variable.name);
+				grown = true;
+			}
+		}
+		for (const request of file.requests) {
+			if (!sending.has(request) && names.size > 0 && mentionsAny(blockText(request), names)) {
+				sending.add(request);
+				grown = true;
+			}
+		}
+	}
+	return file.requests.filter((request) => sending.has(request));
+}
+
+/** Where the tokens at `offsets` are: a file variable's value, or a request. */
+function placesAt(file: ParsedFile, offsets: readonly number[]): { requests: ParsedRequest[]; variables: string[] } {
+	const requests: ParsedRequest[] = [];
+	const variables: string[] = [];
+	for (const offset of offsets) {
+		const line = lineAt(file.lines, offset);
+		const variable = file.variables.find((v) => v.line === line);
+		const request = variable ? undefined : requestAt(file, offset);
+		if (variable) variables.push(variable.name);
+		else if (request) requests.push(request);
+	}
+	return { requests, variables };
+}
+
+/**
+ * The hosts that receive what sits at `offsets` once the requests run: in a file variable's value,
+ * every request that reads the variable; elsewhere, the request around it and those that read it.
+ */
+export function receivingHostsAt(file: ParsedFile, offsets: readonly number[]): (string | undefined)[] {
+	return requestHosts(file, requestsSending(file, placesAt(file, offsets)));
+}
+
+/** A logged-in account's current token and its service. */
+export interface AccountToken extends KnownToken {
+	serviceUrl: string;
+}
+
+/** A request that would send an account's token to another site than the account's service. */
+export interface ForeignSend {
+	/** The line of its request line. */
+	requestLine: number;
+	host: string;
+	accountId: string;
+}
+
+/**
+ * The requests of `text` that would send a logged-in account's token to another site than its
+ * service: the account's tokens written in the file (its current one or an older one) and, with
+ * `exposed`, the token the environment holds for one account (`{{$processEnv TELEMATICS_TOKEN}}`,
+ * `{{$dotenv …}}`, `{{TELEMATICS_TOKEN}}`: `exposed.name` read as a word).
+ */
+export async function foreignSends(text: string, accounts: readonly AccountToken[], exposed?: { name: string; accountId: string }): Promise<ForeignSend[]> {
+	const file = parseRestFile(text);
+	const offsets = new Map<string, number[]>();
+	for (const jwt of findJwts(text)) {
+		const owner = findOwner(jwt.token, accounts);
+		if (owner) offsets.set(owner.accountId, [...(offsets.get(owner.accountId) ?? []), jwt.start]);
+	}
+	if (exposed && !offsets.has(exposed.accountId)) offsets.set(exposed.accountId, []);
+	const sends: ForeignSend[] = [];
+	for (const [accountId, at] of offsets) {
+		const serviceUrl = accounts.find((a) => a.accountId === accountId)?.serviceUrl;
+		if (serviceUrl === undefined) continue;
+		const places = placesAt(file, at);
+		if (exposed?.accountId === accountId) places.variables.push(exposed.name);
+		const requests = requestsSending(file, places);
+		const hosts = requestHosts(file, requests);
+		for (const [i, request] of requests.entries()) {
+			const host = hosts[i];
+			if (host !== undefined && !(await isSameSite(host, serviceUrl))) sends.push({ requestLine: request.requestLine, host, accountId });
+		}
+	}
+	return sends.sort((a, b) => a.requestLine - b.requestLine);
+}

@@ -1,0 +1,130 @@
+// Where a token written in a REST file goes once the requests run (the request that holds it, the requests
+// that read its variable or its request by name), and which requests would send an account's token elsewhere.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as fc from 'fast-check';
+import { parseRestFile } from '../../src/core/restFile/requestParser';
+import { foreignSends, receivingHostsAt, requestsSending, type AccountToken } from '../../src/core/restFile/tokenReach';
+import { CORPUS, corpusFiles } from './corpus';
+
+describe('the hosts a token in the file reaches', () => {
+	const FILE = [
+		'@telematicsToken = eyJ.token.sig',
+		'@auth = Bearer {{telematicsToken}}',
+		'@header = {{ auth }}',
+		'@telematicsTokenOld = unrelated',
+		'',
+		'### reads the variable through two others',
+		'GET https://collector.example/a',
+		'Authorization: {{header}}',
+		'',
+		'### reads it directly, in the body',
+		'POST https://user.telematicssdk.com/v1/x',
+		'',
+		'{"t": "{{telematicsToken}}"}',
+		'',
+		'### an httpYac expression naming it',
+		'GET https://script.example/?t={{ telematicsToken.slice(0) }}',
+		'',
+		'### a longer name that only starts like it',
+		'GET https://old.example/{{telematicsTokenOld}}',
+		'',
+		'### a token of its own, in the query',
+		'GET https://query.example/?access_token=eyJ.other.sig',
+		'',
+		'### nothing of it',
+		'GET https://quiet.example/',
+		'',
+	].join('\n');
+	const file = parseRestFile(FILE);
+
+	it('a token in a file variable reaches every request that reads it, however indirectly', () => {
+		assert.deepEqual(receivingHostsAt(file, [FILE.indexOf('eyJ.token')]), ['collector.example', 'user.telematicssdk.com', 'script.example']);
+	});
+
+	it('a token in a request reaches that request only', () => {
+		assert.deepEqual(receivingHostsAt(file, [FILE.indexOf('eyJ.other')]), ['query.example']);
+	});
+
+	it('a request that others read by its name (REST Client\'s {{name.request.headers…}}) reaches them too, through variables as well', () => {
+		const text = [
+			'@copied = {{trips.request.headers.Authorization}}', '',
+			'### ours', '# @name trips', 'GET https://user.telematicssdk.com/v1/trips', 'Authorization: Bearer eyJ.ours.sig', '',
+			'### reads its header', 'GET https://collector.example/?h={{trips.request.headers.Authorization}}', '',
+			'### reads it through a variable', '// @name=second', 'POST https://relay.example/', 'X: {{copied}}', '',
+			'### reads the second by name', 'GET https://third.example/{{second.response.body.$}}', '',
+			'### a name that only starts like it', 'GET https://quiet.example/{{tripsOld.request.headers.Authorization}}', '',
+		].join('\n');
+		assert.deepEqual(receivingHostsAt(parseRestFile(text), [text.indexOf('eyJ.ours')]), ['user.telematicssdk.com', 'collector.example', 'relay.example', 'third.example']);
+	});
+
+	it('a variable that reads itself, or two that read each other, end the search', () => {
+		const loop = parseRestFile('@a = {{b}}\n@b = {{a}}\n\n###\nGET https://x.example/{{a}}\n');
+		assert.equal(requestsSending(loop, { variables: ['b'] }).length, 1);
+	});
+
+	it('follows a chain of variables of any length to the request at its end, and never a name that only starts the same (generated)', () => {
+		const name = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,8}$/);
+		fc.assert(fc.property(name, fc.integer({ min: 0, max: 12 }), fc.constantFrom('', ' ', '  '), (token, depth, pad) => {
+			const chain = Array.from({ length: depth }, (_, i) => `@v${i}_${token} = x {{${pad}${i === 0 ? token : `v${i - 1}_${token}`}${pad}}} y`);
+			const last = depth === 0 ? token : `v${depth - 1}_${token}`;
+			const text = [`@${token} = eyJ.a.b`, ...chain, `@${token}2 = {{${token}x}}`, '', '###', 'GET https://end.example/', `X-Token: {{${last}}}`, '', '###', 'GET https://near.example/', `X-Token: {{${token}2}}`, ''].join('\n');
+			assert.deepEqual(receivingHostsAt(parseRestFile(text), [text.indexOf('eyJ')]), ['end.example']);
+		}), { numRuns: 200 });
+	});
+
+	it('over the real corpus: a request whose block holds {{name}} is always among those that read name', () => {
+		if (!fs.existsSync(CORPUS)) assert.fail(`${CORPUS} is missing`);
+		let checked = 0;
+		for (const fileName of corpusFiles()) {
+			const parsed = parseRestFile(fs.readFileSync(path.join(CORPUS, fileName), 'utf8'));
+			for (const variable of parsed.variables) {
+				const readers = new Set(requestsSending(parsed, { variables: [variable.name] }).map((r) => r.requestLine));
+				for (const request of parsed.requests) {
+					const block = parsed.lines.slice(request.requestLine, request.blockEnd + 1).map((l) => l.text).join('\n');
+					if (block.includes(`{{${variable.name}}}`)) {
+						checked++;
+						assert.ok(readers.has(request.requestLine), `${fileName}: the request on line ${request.requestLine + 1} reads {{${variable.name}}}`);
+					}
+				}
+			}
+		}
+		assert.ok(checked > 100, `only ${checked} uses of a file variable read`);
+	});
+});
+
+describe('requests that would send an account\'s token to another site', () => {
+	const jwt = (claims: object, signature: string) => `${Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}`;
+	const current = jwt({ sub: 'driver-1', exp: 2_000_000_000 }, 'Y3VycmVudA');
+	const older = jwt({ sub: 'driver-1', exp: 1_900_000_000 }, 'b2xkZXI');
+	const stranger = jwt({ sub: 'someone-else', exp: 2_000_000_000 }, 'c3RyYW5nZXI');
+	const accounts: AccountToken[] = [{ accountId: 'a1', accessToken: current, expiresAt: 2_000_000_000_000, serviceUrl: 'https://user.telematicssdk.com' }];
+
+	it('names each request that sends a token of the account, current or older, to another site; not its own service, nor a stranger\'s token', async () => {
+		const text = [
+			`@telematicsToken = ${older}`, '',
+			'### to the service', 'GET https://api.telematicssdk.com/v1/x', 'Authorization: Bearer {{telematicsToken}}', '',
+			'### elsewhere, through the variable', 'GET https://collector.example/a', 'Authorization: Bearer {{telematicsToken}}', '',
+			'### elsewhere, written in', 'POST https://relay.example/b', `Authorization: Bearer ${current}`, '',
+			'### a stranger\'s token, elsewhere', 'GET https://other.example/', `Authorization: Bearer ${stranger}`, '',
+			'### where the file does not say', 'GET {{fromTheEnvironment}}/c', `Authorization: Bearer ${current}`, '',
+		].join('\n');
+		assert.deepEqual(await foreignSends(text, accounts), [
+			{ requestLine: 7, host: 'collector.example', accountId: 'a1' },
+			{ requestLine: 11, host: 'relay.example', accountId: 'a1' },
+		]);
+	});
+
+	it('the token the environment holds counts for the account it belongs to, only when it is exposed', async () => {
+		const text = '### a\nGET https://collector.example/\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN}}\n\n### b\nGET https://relay.example/\nAuthorization: Bearer {{$dotenv TELEMATICS_TOKEN}}\n\n### c\nGET https://user.telematicssdk.com/\nAuthorization: Bearer {{TELEMATICS_TOKEN}}\n';
+		assert.deepEqual(await foreignSends(text, accounts), []);
+		assert.deepEqual((await foreignSends(text, accounts, { name: 'TELEMATICS_TOKEN', accountId: 'a1' })).map((s) => s.host), ['collector.example', 'relay.example']);
+	});
+
+	it('nothing for a file without tokens of logged-in accounts, whatever it holds (generated)', async () => {
+		await fc.assert(fc.asyncProperty(fc.array(fc.oneof(fc.constantFrom('###', 'GET https://collector.example/', `Authorization: Bearer ${stranger}`, '@v = {{telematicsToken}}', '# @name x', 'X: {{x.request.headers.Authorization}}', ''), fc.string()), { maxLength: 30 }), async (lines) => {
+			assert.deepEqual(await foreignSends(lines.join('\n'), accounts), []);
+		}), { numRuns: 200 });
+	});
+});
