@@ -1,7 +1,8 @@
-// How long planning "Insert Authorization Header" takes in a 10,000-line REST file (cursors in the
-// first, middle and last request), and updating every token in it. Pure core only.
+// How long planning "Insert Authorization Header" takes in a 10,000-line REST file (cursors in the first,
+// middle and last request), updating every token in it, and finding where its tokens go. Pure core only.
 import { planAuthEdit } from '../../src/core/restFile/authHeaderEdit';
 import { planTokenUpdates } from '../../src/core/restFile/jwtScan';
+import { foreignSends, type AccountToken } from '../../src/core/restFile/tokenReach';
 
 function jwt(claims: Record<string, unknown>): string {
 	const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -42,6 +43,27 @@ function time(run: () => unknown, rounds = 40): { wall: number; cpu: number } {
 
 const round = (ms: number): number => Number(ms.toFixed(2));
 
+/** Median wall-clock ms of an asynchronous run. */
+async function timeAsync(run: () => Promise<unknown>, rounds = 9): Promise<number> {
+	await run(); // warm up
+	const wall: number[] = [];
+	for (let i = 0; i < rounds; i++) {
+		const start = process.hrtime.bigint();
+		await run();
+		wall.push(Number(process.hrtime.bigint() - start) / 1e6);
+	}
+	return median(wall);
+}
+
+/** A hostile shape: `n` requests, each reading the one before by its name, the first holding the token. */
+function chainedRequests(n: number, token: string): string {
+	const lines: string[] = [];
+	for (let i = 0; i < n; i++) {
+		lines.push(`### r${i}`, `# @name r${i}`, `GET https://h${i}.example/`, i === 0 ? `Authorization: Bearer ${token}` : `X: {{r${i - 1}.request.headers.X}}`, '');
+	}
+	return lines.join('\n');
+}
+
 export async function benchInsert(): Promise<{ name: string; value: number; unit: string; target?: string }[]> {
 	const oldToken = jwt({ sub: 'u1', exp: 1000 });
 	const newToken = jwt({ sub: 'u1', exp: 2000 });
@@ -50,10 +72,16 @@ export async function benchInsert(): Promise<{ name: string; value: number; unit
 	const header = time(() => planAuthEdit(text, cursors, { style: 'header', token: newToken }));
 	const variable = time(() => planAuthEdit(text, cursors, { style: 'variable', token: newToken }));
 	const update = time(() => planTokenUpdates(text, new Map([[oldToken, newToken]])));
+	const accounts: AccountToken[] = [{ accountId: 'a', accessToken: newToken, expiresAt: 2_000_000, serviceUrl: 'https://user.telematicssdk.com' }];
+	const reach = await timeAsync(() => foreignSends(text, accounts));
+	const chain = chainedRequests(5000, oldToken);
+	const chainReach = await timeAsync(() => foreignSends(chain, accounts));
 	return [
 		{ name: 'insert header, 10,000-line file, 3 cursors (median)', value: round(header.wall), unit: 'ms', target: '≤ 10 ms' },
 		{ name: 'insert header, 10,000-line file, 3 cursors (median CPU time)', value: round(header.cpu), unit: 'ms' },
 		{ name: 'insert variable style, 10,000-line file (median)', value: round(variable.wall), unit: 'ms', target: '≤ 10 ms' },
 		{ name: 'update 200 tokens, 10,000-line file (median)', value: round(update.wall), unit: 'ms' },
+		{ name: 'requests sending a token elsewhere, 10,000-line file (median of 9)', value: round(reach), unit: 'ms', target: '≤ 100 ms' },
+		{ name: 'requests sending a token elsewhere, 5,000 requests chained by name (median of 9)', value: round(chainReach), unit: 'ms', target: '≤ 100 ms' },
 	];
 }

@@ -59,6 +59,14 @@ describe('the hosts a token in the file reaches', () => {
 		assert.deepEqual(receivingHostsAt(parseRestFile(text), [text.indexOf('eyJ.ours')]), ['user.telematicssdk.com', 'collector.example', 'relay.example', 'third.example']);
 	});
 
+	it('follows 300 requests that each read the one before by name, to the last', () => {
+		const lines: string[] = [];
+		for (let i = 0; i < 300; i++) lines.push(`### r${i}`, `# @name r${i}`, `GET https://h${i}.example/`, i === 0 ? 'Authorization: Bearer eyJ.first.sig' : `X: {{r${i - 1}.request.headers.X}}`, '');
+		const text = lines.join('\n');
+		const hosts = receivingHostsAt(parseRestFile(text), [text.indexOf('eyJ.first')]);
+		assert.deepEqual(hosts, Array.from({ length: 300 }, (_, i) => `h${i}.example`));
+	});
+
 	it('a variable that reads itself, or two that read each other, end the search', () => {
 		const loop = parseRestFile('@a = {{b}}\n@b = {{a}}\n\n###\nGET https://x.example/{{a}}\n');
 		assert.equal(requestsSending(loop, { variables: ['b'] }).length, 1);

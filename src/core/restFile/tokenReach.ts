@@ -17,16 +17,13 @@ function holdsWord(text: string, name: string): boolean {
 	return false;
 }
 
-/**
- * Whether a `{{…}}` in `text` may read one of `names`: `{{name}}`, or an expression (httpYac runs
- * JavaScript there) that holds the name as a word. Generous on purpose: a false yes costs a question.
- */
-function mentionsAny(text: string, names: ReadonlySet<string>): boolean {
-	for (const match of text.matchAll(/\{\{([^]*?)\}\}/g)) {
-		for (const name of names) if (holdsWord(match[1]!, name)) return true;
-	}
-	return false;
+/** What the `{{…}}` of `text` hold: a name, or an expression (httpYac runs JavaScript there). */
+function references(text: string): string[] {
+	return [...text.matchAll(/\{\{([^]*?)\}\}/g)].map((match) => match[1]!);
 }
+
+/** Runs of letters, digits, `_` and `$`: a name found as a whole word holds its own runs as whole runs. */
+const WORDS = /[\w$]+/g;
 
 /** A request's name (`# @name trips`, `// @name=trips`), which other requests read its headers by. */
 const REQUEST_NAME = /^\s*(?:#|\/\/)\s*@name\s*[=\s]\s*(\S+)\s*$/;
@@ -45,37 +42,60 @@ export interface TokenPlaces {
 	variables?: readonly string[];
 }
 
+/** Something that may read a name: a file variable's value, or a request's block. */
+interface Reader {
+	references: string[];
+	taken: boolean;
+	take(): void;
+}
+
 /**
  * Every request that sends what `places` hold once the requests run: the requests themselves, those
  * that read one of the variables, and those that read a named one among them (REST Client's
- * `{{trips.request.headers.Authorization}}`), through file variables built from any of these, however deep.
+ * `{{trips.request.headers.Authorization}}`), through file variables built from any of these, however
+ * deep. A reference holding a name as a word counts (generous on purpose: a false yes costs a
+ * question). Each name is looked up in an index of the references' words, so a file of thousands of
+ * requests that read each other in a chain takes one pass, not one per link.
  */
 export function requestsSending(file: ParsedFile, places: TokenPlaces): ParsedRequest[] {
-	const sending = new Set(places.requests ?? []);
-	const names = new Set(places.variables ?? []);
+	const sending = new Set<ParsedRequest>();
+	const names = new Set<string>();
+	const queue: string[] = [];
+	const addName = (name: string | undefined): void => {
+		if (name === undefined || names.has(name)) return;
+		names.add(name);
+		queue.push(name);
+	};
+	const addRequest = (request: ParsedRequest): void => {
+		if (sending.has(request)) return;
+		sending.add(request);
+		addName(requestName(file, request));
+	};
 	const definitions = new Set(file.variables.map((v) => v.line));
 	const blockText = (request: ParsedRequest): string => file.lines.slice(request.blockStart, request.blockEnd + 1)
 		.filter((_, i) => !definitions.has(request.blockStart + i)).map((line) => line.text).join('\n');
-	for (let grown = true; grown;) {
-		grown = false;
-		for (const request of sending) {
-			const name = requestName(file, request);
-			if (name !== undefined && !names.has(name)) {
-				names.add(name);
-				grown = true;
-			}
+	const readers: Reader[] = [
+		...file.variables.map((variable) => ({ references: references(variable.value), taken: false, take: () => addName(variable.name) })),
+		...file.requests.map((request) => ({ references: references(blockText(request)), taken: false, take: () => addRequest(request) })),
+	];
+	const byWord = new Map<string, Reader[]>();
+	for (const reader of readers) {
+		for (const word of new Set(reader.references.flatMap((reference) => reference.match(WORDS) ?? []))) {
+			const list = byWord.get(word);
+			if (list) list.push(reader);
+			else byWord.set(word, [reader]);
 		}
-		for (const variable of file.variables) {
-			if (!names.has(variable.name) && mentionsAny(variable.value, names)) {
-				names.add(variable.name);
-				grown = true;
-			}
-		}
-		for (const request of file.requests) {
-			if (!sending.has(request) && names.size > 0 && mentionsAny(blockText(request), names)) {
-				sending.add(request);
-				grown = true;
-			}
+	}
+	for (const request of places.requests ?? []) addRequest(request);
+	for (const name of places.variables ?? []) addName(name);
+	for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
+		// Its rarest word: a reader that holds the name holds each of its words.
+		const lists = (name.match(WORDS) ?? []).map((word) => byWord.get(word) ?? []);
+		const candidates = lists.length === 0 ? readers : lists.reduce((a, b) => (b.length < a.length ? b : a));
+		for (const reader of candidates) {
+			if (reader.taken || !reader.references.some((reference) => holdsWord(reference, name))) continue;
+			reader.taken = true;
+			reader.take();
 		}
 	}
 	return file.requests.filter((request) => sending.has(request));
