@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
-import { foreignSends, receivingHostsAt, requestsSending, type AccountToken } from '../../src/core/restFile/tokenReach';
+import { foreignSends, receivingHostsAt, requestsSending, SCAN_BUDGET, type AccountToken } from '../../src/core/restFile/tokenReach';
 import { CORPUS, corpusFiles } from './corpus';
 
 describe('the hosts a token in the file reaches', () => {
@@ -65,6 +65,19 @@ describe('the hosts a token in the file reaches', () => {
 		const text = lines.join('\n');
 		const hosts = receivingHostsAt(parseRestFile(text), [text.indexOf('eyJ.first')]);
 		assert.deepEqual(hosts, Array.from({ length: 300 }, (_, i) => `h${i}.example`));
+	});
+
+	it('a file built to cost more than the scan budget is answered generously: every request with a reference counts', () => {
+		const big = `{{ ${'w '.repeat(60_000)}}}`; // holds the word w, never w.w, w.w.w, …
+		const file = (names: number) => [
+			'@telematicsToken = eyJ.a.b',
+			...Array.from({ length: names }, (_, i) => `@w${'.w'.repeat(i + 1)} = {{telematicsToken}}`), '',
+			'### big', 'GET https://big.example/', `X: ${big}`, '',
+			'### quiet', 'GET https://quiet.example/', '',
+		].join('\n');
+		const reached = (text: string) => receivingHostsAt(parseRestFile(text), [text.indexOf('eyJ')]);
+		assert.deepEqual(reached(file(10)), [], 'within the budget: read, and it does not read the token');
+		assert.deepEqual(reached(file(Math.ceil(SCAN_BUDGET / big.length) + 1)), ['big.example'], 'past it: taken as reading it; a request without references still not');
 	});
 
 	it('a variable that reads itself, or two that read each other, end the search', () => {

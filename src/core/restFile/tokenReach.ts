@@ -17,10 +17,23 @@ function holdsWord(text: string, name: string): boolean {
 	return false;
 }
 
-/** What the `{{…}}` of `text` hold: a name, or an expression (httpYac runs JavaScript there). */
+/** What the `{{…}}` of `text` hold: a name, or an expression (httpYac runs JavaScript there). Linear in `text`. */
 function references(text: string): string[] {
-	return [...text.matchAll(/\{\{([^]*?)\}\}/g)].map((match) => match[1]!);
+	const found: string[] = [];
+	for (let open = text.indexOf('{{'); open >= 0;) {
+		const close = text.indexOf('}}', open + 2);
+		if (close < 0) break;
+		found.push(text.slice(open + 2, close));
+		open = text.indexOf('{{', close + 2);
+	}
+	return found;
 }
+
+/**
+ * How many characters of references the search reads before it stops reading: past it, every reader
+ * with a reference is taken as reading the token (a question or a warning too many, never one too few).
+ */
+export const SCAN_BUDGET = 10_000_000;
 
 /** Runs of letters, digits, `_` and `$`: a name found as a whole word holds its own runs as whole runs. */
 const WORDS = /[\w$]+/g;
@@ -55,7 +68,8 @@ interface Reader {
  * `{{trips.request.headers.Authorization}}`), through file variables built from any of these, however
  * deep. A reference holding a name as a word counts (generous on purpose: a false yes costs a
  * question). Each name is looked up in an index of the references' words, so a file of thousands of
- * requests that read each other in a chain takes one pass, not one per link.
+ * requests that read each other in a chain takes one pass, not one per link; a file built to cost more
+ * than SCAN_BUDGET is answered generously at once.
  */
 export function requestsSending(file: ParsedFile, places: TokenPlaces): ParsedRequest[] {
 	const sending = new Set<ParsedRequest>();
@@ -88,14 +102,27 @@ export function requestsSending(file: ParsedFile, places: TokenPlaces): ParsedRe
 	}
 	for (const request of places.requests ?? []) addRequest(request);
 	for (const name of places.variables ?? []) addName(name);
+	let budget = SCAN_BUDGET;
+	const reads = (reader: Reader, name: string): boolean => reader.references.some((reference) => {
+		budget -= reference.length;
+		return holdsWord(reference, name);
+	});
 	for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
 		// Its rarest word: a reader that holds the name holds each of its words.
 		const lists = (name.match(WORDS) ?? []).map((word) => byWord.get(word) ?? []);
 		const candidates = lists.length === 0 ? readers : lists.reduce((a, b) => (b.length < a.length ? b : a));
 		for (const reader of candidates) {
-			if (reader.taken || !reader.references.some((reference) => holdsWord(reference, name))) continue;
+			if (reader.taken || !reads(reader, name)) continue;
 			reader.taken = true;
 			reader.take();
+		}
+		if (budget < 0) {
+			for (const reader of readers) {
+				if (reader.taken || reader.references.length === 0) continue;
+				reader.taken = true;
+				reader.take();
+			}
+			break;
 		}
 	}
 	return file.requests.filter((request) => sending.has(request));
