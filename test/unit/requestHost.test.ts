@@ -39,6 +39,16 @@ describe('the host a request goes to', () => {
 		assert.deepEqual(requestHosts(file, [text.indexOf('GET {{host}}'), text.indexOf('GET https'), text.indexOf('/b')].map((offset) => requestAt(file, offset))), ['evil.example', 'user.telematicssdk.com']);
 	});
 
+	it('variables that each repeat the next many times are filled only as far as the host (no billion laughs)', () => {
+		const names = 'abcdefghijkl'.split('');
+		const variables = new Map(names.slice(0, -1).map((name, i) => [name, `{{${names[i + 1]}}}`.repeat(20)]));
+		variables.set('l', 'https://collector.example/');
+		// Filled whole, eight levels deep as before, that is 20^8 copies (10 levels of 10 took 5.6 s and 1.9 GB).
+		assert.equal(requestLineHost('GET {{a}}/x', variables), 'collector.example');
+		variables.set('l', '{{a}}');
+		assert.equal(requestLineHost('GET {{a}}/x', variables), undefined, 'a loop: the file does not say');
+	});
+
 	it('a variable that refers to itself is not followed forever', () => {
 		assert.equal(requestLineHost('GET {{a}}/x', new Map([['a', '{{a}}']])), undefined);
 	});

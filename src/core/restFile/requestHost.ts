@@ -3,15 +3,35 @@
 import { bareHostname, isLoopbackHost } from '../util/url';
 import type { ParsedFile, ParsedRequest } from './requestParser';
 
-/** `{{name}}` references filled from the file's variables, a few levels deep; a reference it cannot fill stays. */
-function resolveVariables(value: string, variables: ReadonlyMap<string, string>): string {
-	let current = value;
-	for (let depth = 0; depth < 8 && current.includes('{{'); depth++) {
-		const next = current.replace(/\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g, (whole, name: string) => variables.get(name) ?? whole);
-		if (next === current) break;
-		current = next;
+/** Longest target read while its variables are filled in: an authority comes long before it. */
+const MAX_TARGET = 4096;
+/** How many references are filled in, at most, before the authority must be known. */
+const MAX_FILLS = 64;
+/** `https://authority` and what ends it. */
+const AUTHORITY = /^https?:\/\/[^/?#\\]*[/?#\\]/i;
+/** A `{{name}}` reference, where the search stands. */
+const REFERENCE = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/y;
+
+/**
+ * The target as far as it decides the host: the references before the authority ends filled in
+ * from the file's variables, one at a time, left to right (never the rest: variables that each
+ * repeat the next one many times would grow the whole without bound); undefined when the file does
+ * not say it (an unknown name, an expression, or no authority within MAX_FILLS and MAX_TARGET).
+ */
+function knownPrefix(target: string, variables: ReadonlyMap<string, string>): string | undefined {
+	let current = target.slice(0, MAX_TARGET);
+	for (let fill = 0; fill <= MAX_FILLS; fill++) {
+		const open = current.indexOf('{{');
+		if (open < 0) return current;
+		const authority = AUTHORITY.exec(current.slice(0, open))?.[0];
+		if (authority !== undefined) return authority;
+		REFERENCE.lastIndex = open;
+		const reference = REFERENCE.exec(current);
+		const value = reference && variables.get(reference[1]!);
+		if (!reference || value === undefined) return undefined;
+		current = (current.slice(0, open) + value + current.slice(open + reference[0].length)).slice(0, MAX_TARGET);
 	}
-	return current;
+	return undefined;
 }
 
 /**
@@ -21,10 +41,7 @@ function resolveVariables(value: string, variables: ReadonlyMap<string, string>)
 export function requestLineHost(line: string, variables: ReadonlyMap<string, string>): string | undefined {
 	const parts = line.trim().split(/\s+/);
 	const target = parts.length > 1 && /^[A-Z]+$/i.test(parts[0]!) ? parts[1] : parts[0];
-	if (!target) return undefined;
-	const resolved = resolveVariables(target, variables);
-	const unfilled = resolved.indexOf('{{');
-	const known = unfilled < 0 ? resolved : /^https?:\/\/[^/?#\\]*[/?#\\]/i.exec(resolved.slice(0, unfilled))?.[0];
+	const known = target ? knownPrefix(target, variables) : undefined;
 	if (!known || !/^https?:\/\//i.test(known)) return undefined;
 	try {
 		return bareHostname(new URL(known).hostname) || undefined;
