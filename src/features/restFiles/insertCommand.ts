@@ -39,8 +39,11 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 	let value: AuthValue;
 	let session: FreshSession | undefined;
 	if (style === 'processEnv' || style === 'dotenv' || style === 'envVariable') {
-		// No token goes into the file: a tool fills the reference from what exposeToken keeps current.
+		// No token goes into the file: a tool fills the reference from what exposeToken keeps current,
+		// the active account's token, which goes only to its service as a written one does.
 		value = { style: 'environment', source: style };
+		const active = services.store.active();
+		if (active && !(await confirmTokenHosts(services, tokenHosts(editor, 'header'), active.account, vscode.l10n.t('Insert Anyway')))) return undefined;
 		if (services.config.exposeToken() === 'off' || (style !== 'processEnv' && services.config.exposeToken() !== 'environmentAndFiles')) {
 			const choose = vscode.l10n.t('Choose…');
 			void notify('warning', vscode.l10n.t('The header will read the token from {0}, but telematicsAuth.exposeToken does not keep it there yet.', ENVIRONMENT_REFERENCES[style]), choose).then((c) => {
