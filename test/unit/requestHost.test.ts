@@ -49,6 +49,20 @@ describe('the host a request goes to', () => {
 		assert.equal(requestLineHost('GET {{a}}/x', variables), undefined, 'a loop: the file does not say');
 	});
 
+	it('whatever follows the host, and whatever the variables hold, the host stays the one before it (generated)', () => {
+		const name = fc.stringMatching(/^[a-z][a-z0-9]{0,5}$/);
+		const host = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}\.example$/).filter((h) => !h.includes('-.'));
+		const piece = fc.oneof(fc.string(), name.map((n) => `{{${n}}}`), fc.constantFrom('{{', '}}', '{{ x.y() }}', '?', '#', '/', '\\'));
+		const values = fc.dictionary(name, fc.array(piece, { maxLength: 6 }).map((parts) => parts.join('')), { maxKeys: 8 });
+		fc.assert(fc.property(host, fc.constantFrom('/', '?', '#'), fc.array(piece, { maxLength: 8 }), values, (h, end, rest, vars) => {
+			const suffix = rest.join('').replace(/\s/g, '');
+			const variables = new Map(Object.entries(vars));
+			assert.equal(requestLineHost(`GET https://${h}${end}${suffix}`, variables), h);
+			variables.set('base', `https://${h}`);
+			assert.equal(requestLineHost(`GET {{base}}${end}${suffix}`, variables), h);
+		}), { numRuns: 500 });
+	});
+
 	it('a variable that refers to itself is not followed forever', () => {
 		assert.equal(requestLineHost('GET {{a}}/x', new Map([['a', '{{a}}']])), undefined);
 	});
