@@ -124,7 +124,7 @@ describe('Logging in as a user (real VS Code in Chromium)', function () {
 		await wb.screenshot('sidebar.png');
 	});
 
-	it('asks before a token goes to another host than its service, inserts the header when told to, and shows whose token it is above it', async function () {
+	it('asks before a token goes to another host than its service, inserts the header when told to, shows whose token it is above it and warns on the request', async function () {
 		const wb = env.workbench;
 		await wb.openFile('requests.http');
 		await wb.goToLine(2);
@@ -139,5 +139,8 @@ describe('Logging in as a user (real VS Code in Chromium)', function () {
 		const lenses = await waitFor('a CodeLens over the header', () => wb.codeLenses(), (l) => l.some((lens) => lens.includes(LABEL)));
 		assert.ok(lenses.some((lens) => TIME_LEFT.test(lens)), `the lens tells the time left: ${lenses.join(' | ')}`);
 		await wb.screenshot('http-lens.png');
+		// Sent from here, the request would take the token to another site: the line says so before the click.
+		await wb.hoverAtLine('GET https://api.telematicssdk.com', new RegExp(`This request sends the token of ${LABEL} to api\\.telematicssdk\\.com, not to its service`));
+		await wb.screenshot('token-elsewhere.png');
 	});
 });

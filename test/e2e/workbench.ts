@@ -228,6 +228,18 @@ export class Workbench {
 		await waitFor(`the cursor on line ${line}`, () => this.page.locator('.statusbar-item[id="status.editor.selection"]').innerText(), (t) => t.includes(`Ln ${line},`), 10_000);
 	}
 
+	/** Clicks the start of the editor line holding `text` and shows the hover there (Ctrl+K Ctrl+I); its text once it matches. */
+	async hoverAtLine(text: string, expected: RegExp): Promise<string> {
+		const line = this.page.locator('.editor-instance .monaco-editor .view-line', { hasText: text }).first();
+		await line.click({ position: { x: 2, y: 5 } });
+		await this.page.keyboard.press('Control+K');
+		await this.page.keyboard.press('Control+I');
+		return waitFor(`the hover on the line of ${text}`, async () => {
+			const texts = await this.page.locator('.monaco-hover').allInnerTexts();
+			return texts.join(' ').replace(/\s+/g, ' ');
+		}, (t) => expected.test(t), 30_000);
+	}
+
 	/** The CodeLens texts shown in the active editor. */
 	async codeLenses(): Promise<string[]> {
 		return this.page.$$eval('.editor-instance .monaco-editor .codelens-decoration', (els) => els.map((e) => (e.textContent ?? '').trim()));
