@@ -51,7 +51,7 @@ describe('the host a request goes to', () => {
 
 	it('whatever follows the host, and whatever the variables hold, the host stays the one before it (generated)', () => {
 		const name = fc.stringMatching(/^[a-z][a-z0-9]{0,5}$/);
-		const host = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}\.example$/).filter((h) => !h.includes('-.'));
+		const host = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}\.example$/).filter((h) => !h.includes('-.') && !h.startsWith('xn--')); // xn--: punycode, most of it not a host
 		const piece = fc.oneof(fc.string(), name.map((n) => `{{${n}}}`), fc.constantFrom('{{', '}}', '{{ x.y() }}', '?', '#', '/', '\\'));
 		const values = fc.dictionary(name, fc.array(piece, { maxLength: 6 }).map((parts) => parts.join('')), { maxKeys: 8 });
 		fc.assert(fc.property(host, fc.constantFrom('/', '?', '#'), fc.array(piece, { maxLength: 8 }), values, (h, end, rest, vars) => {
