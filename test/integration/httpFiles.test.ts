@@ -404,7 +404,7 @@ describe('REST files (real VS Code)', function () {
 			assert.match(text, /Expires (\d{4}-\d\d-\d\d )?\d\d:\d\d \(in /);
 		});
 
-		it('expired tokens get a warning that says how to fix them, gone after the update', async () => {
+		it('expired tokens get a warning that says how to fix them, with the update as its quick fix, gone after it', async () => {
 			const editor = await openHttp(file);
 			const uri = editor.document.uri;
 			const diagnostics = await eventually(() => vscode.languages.getDiagnostics(uri), (d) => d.length === 2, 'two expired-token warnings');
@@ -412,7 +412,12 @@ describe('REST files (real VS Code)', function () {
 			assert.deepEqual(diagnostics.map((d) => [d.range.start.line, d.severity]), [[0, vscode.DiagnosticSeverity.Warning], [4, vscode.DiagnosticSeverity.Warning]]);
 			assert.equal(editor.document.offsetAt(diagnostics[0]!.range.start), staleStart);
 			assert.match(diagnostics[0]!.message, /expired 12 min ago .*Update Tokens in File/);
-			await vscode.commands.executeCommand('telematicsAuth.updateTokensInFile');
+			// The light bulb's quick fix, run as VS Code runs it.
+			const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diagnostics[0]!.range, vscode.CodeActionKind.QuickFix.value);
+			const fix = actions.find((a) => a.title === 'Update Tokens in File');
+			assert.ok(fix?.command, `a quick fix: ${actions.map((a) => a.title).join(', ')}`);
+			assert.equal(fix.isPreferred, true);
+			await vscode.commands.executeCommand(fix.command.command, ...(fix.command.arguments ?? []));
 			await eventually(() => vscode.languages.getDiagnostics(uri), (d) => d.length === 0, 'warnings gone after the update');
 		});
 	});

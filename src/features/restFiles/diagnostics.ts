@@ -13,6 +13,8 @@ import { isHttpDocument } from '../shared/restDocuments';
 import { errorMessage } from '../../core/util/errorMessage';
 
 const DEBOUNCE_MS = 300;
+/** The code of an expired-token warning (its quick fix: quickFixes.ts). */
+export const EXPIRED_TOKEN_CODE = 'expiredToken';
 
 export function expiredTokenDiagnostics(document: vscode.TextDocument, now: number): vscode.Diagnostic[] {
 	const diagnostics: vscode.Diagnostic[] = [];
@@ -27,7 +29,7 @@ export function expiredTokenDiagnostics(document: vscode.TextDocument, now: numb
 		);
 		const diagnostic = new vscode.Diagnostic(range, message, vscode.DiagnosticSeverity.Warning);
 		diagnostic.source = 'Telematics Auth';
-		diagnostic.code = 'expiredToken';
+		diagnostic.code = EXPIRED_TOKEN_CODE;
 		diagnostics.push(diagnostic);
 	}
 	return diagnostics;

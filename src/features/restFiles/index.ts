@@ -9,6 +9,7 @@ import { HTTP_SELECTOR } from '../shared/restDocuments';
 import { insertAuthorizationHeader } from './insertCommand';
 import { MinuteTicker } from './minuteTicker';
 import { updateTokensInFile } from './updateTokensCommand';
+import { TokenQuickFixes } from './quickFixes';
 import { Command } from '../../commands';
 
 export function registerRestFileCommands(services: Services): vscode.Disposable {
@@ -18,7 +19,7 @@ export function registerRestFileCommands(services: Services): vscode.Disposable 
 	);
 }
 
-/** The lenses, the hover, the diagnostics and the minute tick that keeps them true. */
+/** The lenses, the hover, the diagnostics and their quick fix, and the minute tick that keeps them true. */
 export function startDocumentFeatures(services: Services): vscode.Disposable {
 	const lenses = new TokenCodeLensProvider(services);
 	const diagnostics = new TokenDiagnostics(services);
@@ -33,6 +34,7 @@ export function startDocumentFeatures(services: Services): vscode.Disposable {
 		ticker,
 		vscode.languages.registerCodeLensProvider(HTTP_SELECTOR, lenses),
 		vscode.languages.registerHoverProvider(HTTP_SELECTOR, new TokenHoverProvider(services)),
+		vscode.languages.registerCodeActionsProvider(HTTP_SELECTOR, new TokenQuickFixes(), TokenQuickFixes.metadata),
 		services.store.onDidChange(onStateChange),
 		services.config.onDidChange(onStateChange),
 		ticker.onTick(onStateChange),
