@@ -1,6 +1,6 @@
 // Where a token written in a REST file goes once the requests run: the request that holds it, every request
 // that reads the file variable holding it or the named request holding it, and the sites it would reach.
-import { findJwts } from './jwtScan';
+import { findJwts, type FoundJwt } from './jwtScan';
 import { isSameSite, requestHosts } from './requestHost';
 import { lineAt, parseRestFile, requestAt, type ParsedFile, type ParsedRequest } from './requestParser';
 import { findOwner, type KnownToken } from './tokenMatch';
@@ -150,6 +150,19 @@ export function receivingHostsAt(file: ParsedFile, offsets: readonly number[]): 
 	return requestHosts(file, requestsSending(file, placesAt(file, offsets)));
 }
 
+/** Where each account's tokens among `jwts` start, by the account `ownerOf` names (tokens of none left out). */
+export function offsetsByAccount(jwts: readonly FoundJwt[], ownerOf: (token: string) => string | undefined): Map<string, number[]> {
+	const offsets = new Map<string, number[]>();
+	for (const jwt of jwts) {
+		const accountId = ownerOf(jwt.token);
+		if (accountId === undefined) continue;
+		const list = offsets.get(accountId);
+		if (list) list.push(jwt.start);
+		else offsets.set(accountId, [jwt.start]);
+	}
+	return offsets;
+}
+
 /** A logged-in account's current token and its service. */
 export interface AccountToken extends KnownToken {
 	serviceUrl: string;
@@ -171,11 +184,7 @@ export interface ForeignSend {
  */
 export async function foreignSends(text: string, accounts: readonly AccountToken[], exposed?: { name: string; accountId: string }): Promise<ForeignSend[]> {
 	const file = parseRestFile(text);
-	const offsets = new Map<string, number[]>();
-	for (const jwt of findJwts(text)) {
-		const owner = findOwner(jwt.token, accounts);
-		if (owner) offsets.set(owner.accountId, [...(offsets.get(owner.accountId) ?? []), jwt.start]);
-	}
+	const offsets = offsetsByAccount(findJwts(text), (token) => findOwner(token, accounts)?.accountId);
 	if (exposed && !offsets.has(exposed.accountId)) offsets.set(exposed.accountId, []);
 	const sends: ForeignSend[] = [];
 	for (const [accountId, at] of offsets) {

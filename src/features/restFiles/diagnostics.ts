@@ -4,11 +4,12 @@ import * as vscode from 'vscode';
 
 import { TOKEN_KEY } from '../../core/restFile/envFiles';
 import { findJwts } from '../../core/restFile/jwtScan';
-import { foreignSends, type AccountToken } from '../../core/restFile/tokenReach';
+import { foreignSends } from '../../core/restFile/tokenReach';
 import { hostOf } from '../../core/util/url';
 import { identityOf } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';
 import { formatClockTime, formatElapsed } from '../../core/util/time';
+import { knownTokens } from '../shared/freshToken';
 import { isHttpDocument } from '../shared/restDocuments';
 import { errorMessage } from '../../core/util/errorMessage';
 
@@ -41,21 +42,21 @@ export function expiredTokenDiagnostics(document: vscode.TextDocument, now: numb
  * file, read through a variable or a named request, or the token telematicsAuth.exposeToken keeps.
  */
 export async function foreignHostDiagnostics(document: vscode.TextDocument, services: Services): Promise<vscode.Diagnostic[]> {
-	const sessions = services.store.list();
-	const accounts: AccountToken[] = sessions.flatMap((s) => s.tokens ? [{ accountId: s.account.id, accessToken: s.tokens.accessToken, expiresAt: s.tokens.expiresAt, serviceUrl: s.account.serviceUrl }] : []);
+	const accounts = knownTokens(services);
 	const active = services.store.active();
 	const exposed = active && services.config.exposeToken() !== 'off' ? { name: TOKEN_KEY, accountId: active.account.id } : undefined;
 	if (accounts.length === 0) return [];
 	const sends = await foreignSends(document.getText(), accounts, exposed);
-	return sends.map((send) => {
-		const account = sessions.find((s) => s.account.id === send.accountId)!.account;
+	return sends.flatMap((send) => {
+		const account = services.store.get(send.accountId)?.account;
+		if (!account) return []; // logged out while the sites were checked
 		const diagnostic = new vscode.Diagnostic(document.lineAt(send.requestLine).range, vscode.l10n.t(
 			'This request sends the token of {0} to {1}, not to its service ({2}). Whoever runs {1} can act as {0} until the token expires; send it only if you trust that host.',
 			account.label, send.host, hostOf(account.serviceUrl),
 		), vscode.DiagnosticSeverity.Warning);
 		diagnostic.source = 'Telematics Auth';
 		diagnostic.code = 'tokenToAnotherSite';
-		return diagnostic;
+		return [diagnostic];
 	});
 }
 

@@ -9,7 +9,7 @@ import { isSafeToken } from '../../core/util/tokenGrammar';
 import { ensureFreshToken, knownTokens } from '../shared/freshToken';
 import { guardTrackedFile } from '../shared/gitExposure';
 import { applyTextEdits, targetRestEditor } from '../shared/restDocuments';
-import { receivingHostsAt } from '../../core/restFile/tokenReach';
+import { offsetsByAccount, receivingHostsAt } from '../../core/restFile/tokenReach';
 import { parseRestFile } from '../../core/restFile/requestParser';
 import { confirmTokenHosts } from './tokenDestinations';
 
@@ -65,12 +65,7 @@ export async function updateTokensInFile(services: Services, arg?: unknown): Pro
 /** Each account whose tokens are replaced: the hosts that would receive them are its service's, or the person said to go on. */
 async function confirmHosts(services: Services, text: string, found: readonly FoundJwt[], replacements: ReadonlyMap<string, { accountId: string }>): Promise<boolean> {
 	const file = parseRestFile(text);
-	const offsetsByAccount = new Map<string, number[]>();
-	for (const jwt of found) {
-		const accountId = replacements.get(jwt.token)?.accountId;
-		if (accountId !== undefined) offsetsByAccount.set(accountId, [...(offsetsByAccount.get(accountId) ?? []), jwt.start]);
-	}
-	for (const [accountId, offsets] of offsetsByAccount) {
+	for (const [accountId, offsets] of offsetsByAccount(found, (token) => replacements.get(token)?.accountId)) {
 		const account = services.store.get(accountId)?.account;
 		if (account && !(await confirmTokenHosts(services, receivingHostsAt(file, offsets), account, vscode.l10n.t('Update Anyway')))) return false;
 	}

@@ -2,7 +2,7 @@
 // offered a refresh ("Refresh Now"); an account that needs a login is offered one.
 import * as vscode from 'vscode';
 
-import type { KnownToken } from '../../core/restFile/tokenMatch';
+import type { AccountToken } from '../../core/restFile/tokenReach';
 import type { Services } from '../../services';
 import type { Session, StoredTokens } from '../../core/sessions/types';
 import { showError } from './showError';
@@ -44,7 +44,7 @@ export async function ensureFreshToken(services: Services, session: Session): Pr
 	}
 }
 
-/** Every account's current access token, for telling whose a token in a file is. */
-export function knownTokens(services: Services): KnownToken[] {
-	return services.store.list().flatMap((s) => s.tokens ? [{ accountId: s.account.id, accessToken: s.tokens.accessToken, expiresAt: s.tokens.expiresAt }] : []);
+/** Every account's current access token and its service, for telling whose a token in a file is and where it may go. */
+export function knownTokens(services: Services): AccountToken[] {
+	return services.store.list().flatMap((s) => s.tokens ? [{ accountId: s.account.id, accessToken: s.tokens.accessToken, expiresAt: s.tokens.expiresAt, serviceUrl: s.account.serviceUrl }] : []);
 }
