@@ -1,32 +1,128 @@
-// Activation: every command registered once, then the rest (startup.ts, dist/startup.js) loads right after
-// activate() returns, with V8's code kept from an earlier start. A command run before then waits for it.
+// Wires the extension: the shared services, the views, the authentication provider, the terminals and
+// every feature's commands. Nothing here waits for the keychain: the stored sessions are read in the
+// background, and a command run before they are waits for them (registerCommand.ts). What is heavy
+// and rarely needed loads on first use, as its own bundle: undici (dist/undici.js), the public
+// suffix list (dist/publicSuffix.js) and the demo service (dist/demo.js).
 import * as vscode from 'vscode';
-import type { CommandId } from './commands';
-import { CommandHandlers } from './commandHandlers';
-import { CodeCache } from './platform/codeCache';
-import type { TestHandles } from './startup';
+import { createServiceClient } from './core/api/serviceClient';
+import { PrompterSlot } from './core/models/prompter';
+import { Lease } from './core/sessions/lease';
+import { RefreshScheduler } from './core/sessions/refreshScheduler';
+import { SessionStore } from './core/sessions/sessionStore';
+import { systemClock } from './core/util/clock';
+import { errorMessage } from './core/util/errorMessage';
+import { RedactingLog, sessionSecrets } from './core/util/logger';
+import { registerAccountActions } from './features/accounts/accountActions';
+import { AccountsView } from './features/accounts/accountsView';
+import { registerAuthenticationProvider } from './features/authProvider/authProvider';
+import { registerSessionCommands, reportRefreshFailure } from './features/login/sessionCommands';
+import { registerRestFileCommands, startDocumentFeatures } from './features/restFiles/index';
+import { notify, recordMessages, type ShownMessage } from './features/shared/notify';
+import { ScreenPrompter } from './features/shared/prompter';
+import { onFirstRestDocument } from './features/shared/restDocuments';
+import { StatusBar } from './features/statusBar/statusBar';
+import { TerminalToken } from './features/terminal/terminalToken';
+import { registerExposureCommand } from './features/tokens/exposureCommand';
+import { registerTokenCommands } from './features/tokens/tokenCommands';
+import { TokenExposure } from './features/tokens/tokenExposure';
+import { registerWalkthroughCommands } from './features/walkthrough/demo';
+import { Config } from './platform/config';
+import { KeychainSecretBackend } from './platform/secretBackend';
+import type { Services } from './services';
 
-export function activate(context: vscode.ExtensionContext): Promise<TestHandles | undefined> | undefined {
-	const marks = { activateStartedAt: performance.now(), activateEndedAt: 0 };
-	const handlers = new CommandHandlers();
-	// The manifest's commands are the command table's (a unit test holds them together).
-	const declared = (context.extension.packageJSON as { contributes: { commands: { command: CommandId }[] } }).contributes.commands;
-	context.subscriptions.push(...declared.map(({ command: id }) => vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-		await core;
-		return handlers.run(id, args);
-	})));
-	const core: Promise<TestHandles | undefined> = new Promise<void>((resolve) => setImmediate(resolve))
-		.then(() => {
-			// Compiled code kept in the extension's own storage, except when run from source (F5: a debugger expects require()).
-			const storage = context.globalStorageUri;
-			const keep = storage.scheme === 'file' && context.extensionMode !== vscode.ExtensionMode.Development;
-			const bundles = new CodeCache(__dirname, keep ? vscode.Uri.joinPath(storage, 'compiled').fsPath : undefined);
-			const startup = bundles.load<typeof import('./startup')>('startup.js');
-			return startup.exports.startCore(context, handlers, { ...marks, bundles, startup });
-		});
-	marks.activateEndedAt = performance.now();
-	if (context.extensionMode === vscode.ExtensionMode.Test) return core;
-	core.catch((e: unknown) => console.error(`Telematics Auth could not start: ${e instanceof Error ? e.stack ?? e.message : String(e)}`));
+/** The live parts `activate()` hands out in ExtensionMode.Test (test/integration/testApi.ts reads them). */
+export interface TestHandles {
+	readonly services: Services;
+	readonly statusBar: StatusBar;
+	readonly accountsView: AccountsView;
+	/** The notifications shown lately (recorded in ExtensionMode.Test only). */
+	readonly recentMessages: () => readonly ShownMessage[];
+}
+
+/** In ExtensionMode.Test, the live parts once the stored sessions are read; else nothing. */
+export function activate(context: vscode.ExtensionContext): Promise<TestHandles> | undefined {
+	const startedAt = performance.now();
+	const add = (...registered: vscode.Disposable[]): void => void context.subscriptions.push(...registered);
+	const testMode = context.extensionMode === vscode.ExtensionMode.Test;
+
+	const config = new Config();
+	const output = vscode.window.createOutputChannel('Telematics Auth', { log: true });
+	const log = new RedactingLog(output, testMode ? 500 : 0);
+	add(config, output);
+
+	const secrets = new KeychainSecretBackend(context.secrets, log, vscode.l10n.t);
+	const store = new SessionStore(secrets, context.globalState, { clock: systemClock, log });
+	log.setSecretSource(() => sessionSecrets(store.list()));
+	add(store, store.onDidLoseSecret(({ label }) => void notify('warning', vscode.l10n.t('The system keychain returned no tokens for {0}, which is still logged in. This window kept its tokens and stored them again; if this repeats, check that the keychain is unlocked.', label))));
+
+	const api = createServiceClient(log, vscode.l10n.t);
+	const scheduler = new RefreshScheduler({
+		store,
+		refresh: (request, options) => api.refresh(request, { timeoutMs: config.requestTimeoutMs(), proxy: config.proxy(), ...options }),
+		clock: systemClock,
+		marginMs: () => config.refreshBeforeExpiryMs(),
+		enabled: () => config.autoRefresh(),
+		log,
+		lease: new Lease(secrets, systemClock),
+		t: vscode.l10n.t,
+	});
+	add(scheduler);
+
+	// Not awaited: each secret read may be a round trip to wherever SecretStorage lives.
+	const ready = store.load().then(() => {
+		log.debug(`Read ${store.list().length} stored account(s) ${Math.round(performance.now() - startedAt)} ms after activation started.`);
+	}, (e: unknown) => {
+		// The store marks unreadable accounts itself; this is a last resort.
+		log.error(`Could not read the stored sessions: ${errorMessage(e)}`);
+	});
+	const services: Services = { context, config, log, output, clock: systemClock, store, scheduler, api, prompts: new PrompterSlot(new ScreenPrompter()), ready };
+	const recentMessages = testMode ? recordMessages() : () => [];
+
+	const statusBar = new StatusBar(services);
+	const accountsView = new AccountsView(services);
+	add(
+		statusBar,
+		accountsView,
+		registerAuthenticationProvider(services),
+		registerSessionCommands(services),
+		registerAccountActions(services),
+		registerTokenCommands(services),
+		registerRestFileCommands(services),
+		registerExposureCommand(services),
+		registerWalkthroughCommands(services),
+	);
+
+	// Once chosen, the exposure follows the setting itself (off included) until the window closes.
+	let exposure: TokenExposure | undefined;
+	const exposeIfChosen = (): void => {
+		if (exposure || config.exposeToken() === 'off') return;
+		exposure = new TokenExposure(services);
+		add(exposure);
+	};
+	exposeIfChosen();
+	add(config.onDidChange(exposeIfChosen));
+
+	scheduler.start();
+	add(
+		config.onDidChange(() => scheduler.reschedule()),
+		scheduler.onDidFail((failure) => reportRefreshFailure(services, failure)),
+		// After sleep, timers may be late: look again as soon as the window has focus.
+		vscode.window.onDidChangeWindowState((state) => {
+			if (state.focused) scheduler.checkDue();
+		}),
+	);
+	log.debug(`activate() took ${(performance.now() - startedAt).toFixed(1)} ms.`);
+
+	// The terminals and the REST files' lenses and warnings act on the stored sessions: they start once those are read.
+	const started = ready.then(() => {
+		add(
+			new TerminalToken(services),
+			onFirstRestDocument(() => add(startDocumentFeatures(services))),
+		);
+		return { services, statusBar, accountsView, recentMessages };
+	});
+	if (testMode) return started;
+	started.catch((e: unknown) => log.error(`Could not start the terminals and the REST file features: ${errorMessage(e)}`));
 	return undefined;
 }
 

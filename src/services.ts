@@ -1,4 +1,4 @@
-// What the whole extension shares, created in startup.ts and handed to each feature.
+// What the whole extension shares, created in extension.ts and handed to each feature.
 import type * as vscode from 'vscode';
 import type { ApiClient } from './core/api/types';
 import type { Config } from './platform/config';
@@ -7,7 +7,6 @@ import type { SessionStore } from './core/sessions/sessionStore';
 import type { RedactingLog } from './core/util/logger';
 import type { Clock } from './core/util/clock';
 import type { PrompterSlot } from './core/models/prompter';
-import type { CommandHandlers } from './commandHandlers';
 
 export interface Services {
 	readonly context: vscode.ExtensionContext;
@@ -19,10 +18,10 @@ export interface Services {
 	readonly clock: Clock;
 	readonly store: SessionStore;
 	readonly scheduler: RefreshScheduler;
-	/** The API client; its network code (undici) loads on the first request. */
+	/** The API client; its network code (undici, dist/undici.js) loads on the first request. */
 	readonly api: ApiClient;
 	/** Asks the person: the login steps and the confirmations (a test may answer instead). */
 	readonly prompts: PrompterSlot;
-	/** What each command runs (activate() registered them all with VS Code). */
-	readonly commands: CommandHandlers;
+	/** Settles once the stored sessions have been read (commands wait for it: registerCommand.ts). */
+	readonly ready: Promise<void>;
 }

@@ -1,6 +1,7 @@
 // How long planning "Insert Authorization Header" takes in a 10,000-line REST file (cursors in the first,
 // middle and last request), updating every token in it, and finding where its tokens go. Pure core only.
 import { planAuthEdit } from '../../src/core/restFile/authHeaderEdit';
+import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { planTokenUpdates } from '../../src/core/restFile/jwtScan';
 import { foreignSends, type AccountToken } from '../../src/core/restFile/tokenReach';
 
@@ -69,8 +70,8 @@ export async function benchInsert(): Promise<{ name: string; value: number; unit
 	const newToken = jwt({ sub: 'u1', exp: 2000 });
 	const text = bigRestFile(oldToken);
 	const cursors = [text.indexOf('POST'), Math.floor(text.length / 2), text.length - 5];
-	const header = time(() => planAuthEdit(text, cursors, { style: 'header', token: newToken }));
-	const variable = time(() => planAuthEdit(text, cursors, { style: 'variable', token: newToken }));
+	const header = time(() => planAuthEdit(parseRestFile(text), cursors, { style: 'header', token: newToken }));
+	const variable = time(() => planAuthEdit(parseRestFile(text), cursors, { style: 'variable', token: newToken }));
 	const update = time(() => planTokenUpdates(text, new Map([[oldToken, newToken]])));
 	const accounts: AccountToken[] = [{ accountId: 'a', accessToken: newToken, expiresAt: 2_000_000, serviceUrl: 'https://user.telematicssdk.com' }];
 	const reach = await timeAsync(() => foreignSends(text, accounts));

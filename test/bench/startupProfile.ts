@@ -158,8 +158,8 @@ export async function profileStarts(vsix: string, runs: number): Promise<{ ours:
 
 export async function benchStartupProfile(): Promise<BenchRow[]> {
 	const all = await profileStarts(packageVsix(), RUNS);
-	// A start whose profile holds no sample of startup.js was caught too late (seen twice in ~45).
-	const kept = all.ours.map((a, i) => (a.byFile.has('startup.js') ? i : -1)).filter((i) => i >= 0);
+	// A start whose profile holds no sample of extension.js was caught too late.
+	const kept = all.ours.map((a, i) => (a.byFile.has('extension.js') ? i : -1)).filter((i) => i >= 0);
 	const ours = kept.map((i) => all.ours[i]!);
 	const trivial = kept.map((i) => all.trivial[i]!);
 	if (ours.length === 0) throw new Error('no start was profiled from its beginning');
@@ -170,9 +170,8 @@ export async function benchStartupProfile(): Promise<BenchRow[]> {
 		.sort((a, b) => b.ms - a.ms).slice(0, 8);
 	const ms = (values: number[]) => values.map((v) => round(v, 1)).join(', ');
 	return [
-		{ name: `start-up CPU, ours (profile, median of ${ours.length} of ${RUNS} starts${ours.length < RUNS ? `, ${RUNS - ours.length} caught too late` : ''}; ${ms(ours.map((a) => a.totalMs))} ms)`, value: round(median(ours.map((a) => a.totalMs)), 1), unit: 'ms', target: '≤ 8' },
+		{ name: `start-up CPU, ours (profile, median of ${ours.length} of ${RUNS} starts${ours.length < RUNS ? `, ${RUNS - ours.length} caught too late` : ''}; ${ms(ours.map((a) => a.totalMs))} ms)`, value: round(median(ours.map((a) => a.totalMs)), 1), unit: 'ms' },
 		{ name: `  the same with each sample's whole gap (${ms(ours.map((a) => a.rawMs))} ms)`, value: round(median(ours.map((a) => a.rawMs)), 1), unit: 'ms' },
-		...(kept[0] === 0 ? [{ name: '  the first of them, with no compiled code kept yet (it compiles startup.js and keeps its code 2 s later)', value: round(ours[0]!.totalMs, 1), unit: 'ms' }] : []),
 		{ name: `start-up CPU, the trivial extension (same starts; ${ms(trivial.map((a) => a.totalMs))} ms)`, value: round(median(trivial.map((a) => a.totalMs)), 1), unit: 'ms' },
 		...files.map((file): BenchRow => ({ name: `  ours in ${file}`, value: round(median(ours.map((a) => a.byFile.get(file) ?? 0)), 1), unit: 'ms' })),
 		...top.map(({ fn, ms: value }): BenchRow => ({ name: `  ours, function ${fn}`, value: round(value, 1), unit: 'ms' })),

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { CHANNEL_ENV, NONCE_ENV } from '../../src/core/terminal/protocol';
 import { posixScript } from '../../src/core/terminal/scripts';
-import { openTokenChannel } from '../../src/platform/tokenChannel';
+import { openTokenChannel } from '../../src/features/terminal/tokenChannel';
 import { projectRoot } from '../host/paths';
 import { median, round, type BenchRow } from './types';
 

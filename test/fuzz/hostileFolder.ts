@@ -10,11 +10,11 @@ import { dialogText, markdownText, notificationText } from '../../src/core/util/
 import type { GitExposure } from '../../src/core/models/prompter';
 import { addToGitignore, syncEnvFile, type EnvFileOutcome } from '../../src/platform/envFileSync';
 import { askGit, findGit } from '../../src/platform/git';
-import { createTestClock, settle } from '../unit/doubles/fakeClock';
-import { FakeTokenService } from '../unit/doubles/fakeTokenService';
-import { TestMemento } from '../unit/doubles/testMemento';
-import { SharedSecretBackend } from '../unit/doubles/testSecretStorage';
-import { openTestWindow } from '../unit/doubles/testWindow';
+import { createTestClock, settle } from '../support/doubles/fakeClock';
+import { FakeTokenService } from '../support/doubles/fakeTokenService';
+import { TestMemento } from '../support/doubles/testMemento';
+import { SharedSecretBackend } from '../support/doubles/testSecretStorage';
+import { openTestWindow } from '../support/doubles/testWindow';
 
 export interface HostileFolderCounts {
 	/** Generated folders, and how many of them were in Restricted Mode. */

@@ -5,6 +5,7 @@ import { ApiError } from '../../src/core/api/errors';
 import { createApiClient } from '../../src/core/api/client';
 import type { HttpRequest, HttpResponse, LoginRequest, Transport } from '../../src/core/api/types';
 import { planAuthEdit } from '../../src/core/restFile/authHeaderEdit';
+import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { applyEdits } from '../../src/core/restFile/textEdit';
 import { Lease } from '../../src/core/sessions/lease';
 import { RefreshScheduler } from '../../src/core/sessions/refreshScheduler';
@@ -12,10 +13,10 @@ import { MIN_AUTO_INTERVAL_MS } from '../../src/core/sessions/refreshPlan';
 import { SessionStore } from '../../src/core/sessions/sessionStore';
 import { computeExpiry } from '../../src/core/sessions/token';
 import { isSafeToken } from '../../src/core/util/tokenGrammar';
-import { createTestClock } from '../unit/doubles/fakeClock';
-import { TestMemento } from '../unit/doubles/testMemento';
-import { SharedSecretBackend } from '../unit/doubles/testSecretStorage';
-import { RecordingLog } from '../unit/doubles/recordingLog';
+import { createTestClock } from '../support/doubles/fakeClock';
+import { TestMemento } from '../support/doubles/testMemento';
+import { SharedSecretBackend } from '../support/doubles/testSecretStorage';
+import { RecordingLog } from '../support/doubles/recordingLog';
 
 export interface HostileCounts {
 	/** Generated answers sent through the client (login and refresh, manual and automatic). */
@@ -297,7 +298,7 @@ async function scenario(login: Answer, refresh: Answer, failures: boolean[], cou
 function checkHttpEdit(token: string, counts: HostileCounts): void {
 	let edited: string;
 	try {
-		edited = applyEdits(HTTP_FILE, planAuthEdit(HTTP_FILE, [HTTP_FILE.indexOf('GET')], { style: 'variable', token }));
+		edited = applyEdits(HTTP_FILE, planAuthEdit(parseRestFile(HTTP_FILE), [HTTP_FILE.indexOf('GET')], { style: 'variable', token }));
 	} catch {
 		if (isSafeToken(token)) counts.injectedLines++; // a good token must be written
 		return; // refused where it leaves: nothing written

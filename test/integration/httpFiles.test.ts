@@ -12,7 +12,7 @@ import { decodeClaims } from '../../src/core/sessions/token';
 import type { TestApi } from './testApi';
 import { gitExposure, TRACKED_WARNING_KEY } from '../../src/features/shared/gitExposure';
 import type { TrackedFileAnswer } from '../../src/core/models/prompter';
-import { logIn, ScriptedPrompter, settings, useEmulatorSuite, ourLenses } from './loginHelpers';
+import { logIn, ScriptedPrompter, settings, until, useEmulatorSuite, ourLenses } from './loginHelpers';
 
 /** A token shaped like `base`'s (same sub, iss, instanceId) that expired `minutesAgo` minutes ago. Not signed: it only has to be read. */
 function staleTokenLike(base: string, minutesAgo: number): string {
@@ -41,16 +41,6 @@ function cursorsAt(editor: vscode.TextEditor, ...needles: string[]): void {
 		const position = editor.document.positionAt(offset + 1);
 		return new vscode.Selection(position, position);
 	});
-}
-
-async function eventually<T>(read: () => T | Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
-	let value = await read();
-	for (let i = 0; i < 50 && !ok(value); i++) {
-		await new Promise((resolve) => setTimeout(resolve, 100));
-		value = await read();
-	}
-	assert.ok(ok(value), what);
-	return value;
 }
 
 /** A stale token from some earlier run: a JWT, so it is ours to replace. */
@@ -286,18 +276,18 @@ describe('REST files (real VS Code)', function () {
 			].join('\n');
 			const editor = await openHttp(text);
 			const uri = editor.document.uri;
-			const warnings = await eventually(() => vscode.languages.getDiagnostics(uri), (d) => d.length === 1, 'one warning');
+			const warnings = await until('one warning', () => vscode.languages.getDiagnostics(uri), { accept: (d) => d.length === 1, timeoutMs: 5000 });
 			assert.deepEqual(warnings.map((d) => [d.range.start.line, d.code, d.severity]), [[7, 'tokenToAnotherSite', vscode.DiagnosticSeverity.Warning]]);
 			assert.match(warnings[0]!.message, new RegExp(`^This request sends the token of ${admin.account.label} to collector\\.example, not to its service \\(127\\.0\\.0\\.1:\\d+\\)\\.`));
 
 			await settings().update('exposeToken', 'environment', vscode.ConfigurationTarget.Global);
 			try {
-				const both = await eventually(() => vscode.languages.getDiagnostics(uri), (d) => d.length === 2, 'the exposed token\'s request too');
+				const both = await until('the exposed token\'s request too', () => vscode.languages.getDiagnostics(uri), { accept: (d) => d.length === 2, timeoutMs: 5000 });
 				assert.deepEqual(both.map((d) => d.range.start.line), [7, 11]);
 			} finally {
 				await settings().update('exposeToken', undefined, vscode.ConfigurationTarget.Global);
 			}
-			await eventually(() => vscode.languages.getDiagnostics(uri), (d) => d.length === 1, 'back to one once nothing is exposed');
+			await until('back to one once nothing is exposed', () => vscode.languages.getDiagnostics(uri), { accept: (d) => d.length === 1, timeoutMs: 5000 });
 		});
 
 		it('environment style: the exposed token is the active account\'s, so the same question; its own service is not asked about', async () => {
@@ -407,7 +397,7 @@ describe('REST files (real VS Code)', function () {
 		it('expired tokens get a warning that says how to fix them, with the update as its quick fix, gone after it', async () => {
 			const editor = await openHttp(file);
 			const uri = editor.document.uri;
-			const diagnostics = await eventually(() => vscode.languages.getDiagnostics(uri), (d) => d.length === 2, 'two expired-token warnings');
+			const diagnostics = await until('two expired-token warnings', () => vscode.languages.getDiagnostics(uri), { accept: (d) => d.length === 2, timeoutMs: 5000 });
 			const staleStart = editor.document.getText().indexOf(stale);
 			assert.deepEqual(diagnostics.map((d) => [d.range.start.line, d.severity]), [[0, vscode.DiagnosticSeverity.Warning], [4, vscode.DiagnosticSeverity.Warning]]);
 			assert.equal(editor.document.offsetAt(diagnostics[0]!.range.start), staleStart);
@@ -418,7 +408,7 @@ describe('REST files (real VS Code)', function () {
 			assert.ok(fix?.command, `a quick fix: ${actions.map((a) => a.title).join(', ')}`);
 			assert.equal(fix.isPreferred, true);
 			await vscode.commands.executeCommand(fix.command.command, ...(fix.command.arguments ?? []));
-			await eventually(() => vscode.languages.getDiagnostics(uri), (d) => d.length === 0, 'warnings gone after the update');
+			await until('warnings gone after the update', () => vscode.languages.getDiagnostics(uri), { accept: (d) => d.length === 0, timeoutMs: 5000 });
 		});
 	});
 });

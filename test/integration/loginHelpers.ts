@@ -6,7 +6,7 @@ import { DEMO_ADMINS, DEMO_USERS, LIFTED_RATE_LIMIT, type RiggedEmulator, startE
 import type { AccountKind } from '../../src/core/api/types';
 import { secretKeyFor } from '../../src/core/sessions/storedSecret';
 import type { Session } from '../../src/core/sessions/types';
-import type { TestHandles } from '../../src/startup';
+import type { TestHandles } from '../../src/extension';
 import { testApiOf, type TestApi } from './testApi';
 import type { GitExposure, LoginField, LoginStep, Prompter, StepAnswer, TrackedFileAnswer } from '../../src/core/models/prompter';
 

@@ -7,7 +7,7 @@ import type { AccountsView } from '../../src/features/accounts/accountsView';
 import type { ShownMessage } from '../../src/features/shared/notify';
 import type { Prompter } from '../../src/core/models/prompter';
 import type { StatusBar } from '../../src/features/statusBar/statusBar';
-import type { TestHandles } from '../../src/startup';
+import type { TestHandles } from '../../src/extension';
 
 export type { ShownMessage };
 
@@ -82,8 +82,6 @@ export interface TestApi {
 	logLines(): readonly string[];
 	/** The last notifications shown (information, warning, error), oldest first. */
 	messages(): readonly ShownMessage[];
-	/** Loads what the commands do (onDemand.js), as a first command would. */
-	loadOnDemand(): Promise<unknown>;
 }
 
 /** The TestApi over the parts the extension under test handed out. */
@@ -95,6 +93,5 @@ export function testApiOf(handles: TestHandles): TestApi {
 		tree: () => treeSnapshot(handles.accountsView),
 		logLines: () => handles.services.log.recent(),
 		messages: handles.recentMessages,
-		loadOnDemand: handles.loadOnDemand,
 	};
 }

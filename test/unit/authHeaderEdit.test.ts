@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { planAuthEdit, type AuthValue } from '../../src/core/restFile/authHeaderEdit';
+import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { applyEdits } from '../../src/core/restFile/textEdit';
 
 /** `|` marks a cursor; every `|` is removed from the text and becomes an offset. */
@@ -15,7 +16,7 @@ function withCursors(marked: string): { text: string; cursors: number[] } {
 
 function run(marked: string, value: AuthValue, replaceForeign = false): string {
 	const { text, cursors } = withCursors(marked);
-	return applyEdits(text, planAuthEdit(text, cursors, value, { replaceForeign }));
+	return applyEdits(text, planAuthEdit(parseRestFile(text), cursors, value, { replaceForeign }));
 }
 
 const NEW: AuthValue = { style: 'header', token: 'NEW' };
@@ -143,13 +144,13 @@ describe('planAuthEdit: which requests', () => {
 	}
 
 	it('several cursors in one request give one edit', () => {
-		const edits = planAuthEdit(file, at(['GET', 0], ['Accept', 3], ['# @name', 1]), NEW);
+		const edits = planAuthEdit(parseRestFile(file), at(['GET', 0], ['Accept', 3], ['# @name', 1]), NEW);
 		assert.equal(edits.length, 1);
 		assert.ok(applyEdits(file, edits).includes(first));
 	});
 
 	it('cursors in two requests give two edits, bodies untouched', () => {
-		const edits = planAuthEdit(file, at(['Accept', 0], ['{"Authorization', 5]), NEW);
+		const edits = planAuthEdit(parseRestFile(file), at(['Accept', 0], ['{"Authorization', 5]), NEW);
 		assert.equal(edits.length, 2);
 		const result = applyEdits(file, edits);
 		assert.ok(result.includes(first));
@@ -158,17 +159,17 @@ describe('planAuthEdit: which requests', () => {
 	});
 
 	it('a cursor on the ### line edits the request below it', () => {
-		const result = applyEdits(file, planAuthEdit(file, at(['### second', 2]), NEW));
+		const result = applyEdits(file, planAuthEdit(parseRestFile(file), at(['### second', 2]), NEW));
 		assert.ok(result.includes(second));
 		assert.ok(!result.includes(first));
 	});
 
 	it('a cursor in the file variables before the first ### edits nothing', () => {
-		assert.deepEqual(planAuthEdit(file, at(['@host', 1]), NEW), []);
+		assert.deepEqual(planAuthEdit(parseRestFile(file), at(['@host', 1]), NEW), []);
 	});
 
 	it('edits are sorted and do not overlap', () => {
-		const edits = planAuthEdit(file, at(['{"Authorization', 0], ['GET', 0]), NEW);
+		const edits = planAuthEdit(parseRestFile(file), at(['{"Authorization', 0], ['GET', 0]), NEW);
 		for (let i = 1; i < edits.length; i++) assert.ok(edits[i - 1]!.end <= edits[i]!.start);
 	});
 });

@@ -1,5 +1,5 @@
-// The shipped bundles, built as `npm run build` builds them: the extension's classes and module
-// state exist once (so `instanceof` holds everywhere), and undici and the emulator load late.
+// The shipped bundles, built as `npm run build` builds them: one bundle for the extension, and
+// undici, the public suffix list and the emulator in bundles of their own, loaded late.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -23,36 +23,15 @@ describe('shipped bundles', function () {
 			.map(([file, output]) => [path.basename(file), Object.keys(output.inputs)]));
 	});
 
-	it('are the activation (one registration per command), what shows at start-up, what the commands do, undici, the public suffix list, the demo service and the terminal command', () => {
-		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'onDemand.js', 'publicSuffix.js', 'startup.js', 'tokenClient.js', 'undici.js']);
+	it('are the extension, undici, the public suffix list, the demo service and the terminal command', () => {
+		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'publicSuffix.js', 'tokenClient.js', 'undici.js']);
 	});
 
-	it('give onDemand.js the modules startup.js also needs from startup.js, so their classes and state exist once', () => {
-		const taken = inputs.get('onDemand.js')!.filter((f) => f.startsWith('from-startup:src/')).map((f) => f.slice('from-startup:'.length));
-		// What the commands share with start-up at least: the error classes and the notifications' recorder.
-		for (const file of ['src/core/api/errors.ts', 'src/features/shared/notify.ts']) assert.ok(taken.includes(file), `onDemand.js has its own ${file}`);
-		for (const file of taken) {
-			assert.ok(inputs.get('startup.js')!.includes(file), `startup.js lacks ${file}`);
-			assert.ok(texts.get('startup.js')!.includes(`${JSON.stringify(file)}:`), `startup.js does not export ${file}`);
-		}
-		assert.ok(!inputs.get('startup.js')!.some((f) => /features\/(login|restFiles|walkthrough)\/|tokenCommands|exposureCommand|accountActions/.test(f)), 'no command\'s work is in startup.js');
-		assert.equal(texts.get('onDemand.js')!.match(/require\("\.\/startup\.js"\)/g)?.length, 1, 'onDemand.js reads startup.js once');
-	});
-
-	it('require each module once (in the extension host each require() walks VS Code\'s interceptors), and build no namespace object for what they share', () => {
-		for (const name of ['extension.js', 'startup.js', 'onDemand.js']) {
-			const required = [...texts.get(name)!.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]!);
-			assert.deepEqual(required.filter((m, i) => required.indexOf(m) !== i && m !== './undici.js'), [], `${name} requires a module twice`);
-			assert.ok(required.includes('vscode') && required.some((m) => m.startsWith('node:')), `${name}: the check sees its requires`);
-		}
-		// esbuild's namespace objects (a getter defined per name at load) are made only for the entry's own two exports.
-		const exported = texts.get('startup.js')!.match(/\{[\w$]+:\(\)=>[\w$]+(,[\w$]+:\(\)=>[\w$]+)*\}/g) ?? [];
-		assert.deepEqual(exported.map((e) => e.match(/[\w$]+(?=:\(\)=>)/g)!.sort().join()), ['sharedModules,startCore']);
-	});
-
-	it('that load with kept compiled code (startup.js, onDemand.js) hold no import(): a vm.Script has no loader for it', () => {
-		// codeCache.ts runs them in a vm.Script, where import() throws; esbuild lowers it to require().
-		for (const name of ['startup.js', 'onDemand.js']) assert.doesNotMatch(texts.get(name)!, /\bimport\(/, name);
+	it('load what is heavy and rarely needed with a plain require() of its own bundle, on first use', () => {
+		const extension = texts.get('extension.js')!;
+		for (const later of ['./undici.js', './publicSuffix.js', './demo.js']) assert.ok(extension.includes(`require("${later}")`), later);
+		// Nothing loads through Node's ESM loader (import()): the extension host runs CommonJS.
+		assert.doesNotMatch(extension, /\bimport\(/);
 	});
 
 	it('share no source module, but for stateless helpers the demo service reuses', () => {
@@ -77,8 +56,9 @@ describe('shipped bundles', function () {
 			if (bundle !== 'publicSuffix.js') assert.ok(!files.some((f) => f.includes('node_modules/tldts')), `tldts is in ${bundle}`);
 			if (bundle !== 'demo.js') assert.ok(!files.some((f) => f.startsWith('src/emulator/')), `the emulator is in ${bundle}`);
 		}
-		assert.ok(inputs.get('extension.js')!.every((f) => !f.includes('node_modules')), 'activation loads no library');
-		assert.ok(inputs.get('tokenClient.js')!.every((f) => !f.includes('node_modules') && !f.startsWith('src/features/')), 'the terminal command is small: no library, no feature');
+		// jwt-decode (1 KB) reads the stored tokens' claims as soon as they are read; no other library loads with the extension.
+		assert.deepEqual(inputs.get('extension.js')!.filter((f) => f.includes('node_modules')).map((f) => f.split('/')[1]), ['jwt-decode'], 'the extension loads no library but jwt-decode');
+		assert.ok(inputs.get('tokenClient.js')!.every((f) => f === 'src/features/terminal/client.ts' || f.startsWith('src/core/')), 'the terminal command is small: no library, nothing of the VS Code layer but itself');
 	});
 
 	it('ship the demo service without the tests\' rig: no faults, control endpoints or hostile payloads', () => {

@@ -11,7 +11,7 @@ import type { ApiClient, LoginFieldsFormat, LoginRequest, RequestOptions, TokenR
 import { errorCode, networkReason } from '../../src/core/api/networkErrors';
 import { DEMO_ADMINS, DEMO_USERS, LIFTED_RATE_LIMIT, type RiggedEmulator, startEmulator } from '../emulator/rig';
 import { startConnectProxy, type ConnectProxy } from '../support/connectProxy';
-import { RecordingLog } from './doubles/recordingLog';
+import { RecordingLog } from '../support/doubles/recordingLog';
 
 const USER = DEMO_USERS[0]!;
 const ADMIN = DEMO_ADMINS[0]!;

@@ -7,11 +7,11 @@ import { KeychainSecretBackend } from '../../src/platform/secretBackend';
 import { LOGGED_OUT_KEY, SessionStore } from '../../src/core/sessions/sessionStore';
 import { secretKeyFor } from '../../src/core/sessions/storedSecret';
 import { silentLog } from '../../src/core/util/log';
-import { createTestClock, settle, type TestClock } from './doubles/fakeClock';
-import { FakeTokenService } from './doubles/fakeTokenService';
-import { TestMemento } from './doubles/testMemento';
-import { SharedSecretBackend } from './doubles/testSecretStorage';
-import { openTestWindow, type TestWindow } from './doubles/testWindow';
+import { createTestClock, settle, type TestClock } from '../support/doubles/fakeClock';
+import { FakeTokenService } from '../support/doubles/fakeTokenService';
+import { TestMemento } from '../support/doubles/testMemento';
+import { SharedSecretBackend } from '../support/doubles/testSecretStorage';
+import { openTestWindow, type TestWindow } from '../support/doubles/testWindow';
 
 const S = 1000;
 const ACCOUNT = { kind: 'user' as const, serviceUrl: 'https://user.example.test', instanceId: 'inst', login: 'device-1', label: 'devi…-1' };

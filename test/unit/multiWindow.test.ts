@@ -3,11 +3,11 @@
 import * as assert from 'node:assert/strict';
 import type { RefreshFailure } from '../../src/core/sessions/contracts';
 import type { AccountRecord } from '../../src/core/sessions/types';
-import { createTestClock, settle, type TestClock } from './doubles/fakeClock';
-import { FakeTokenService } from './doubles/fakeTokenService';
-import { TestMemento } from './doubles/testMemento';
-import { SharedSecretBackend } from './doubles/testSecretStorage';
-import { openTestWindow, type TestWindow } from './doubles/testWindow';
+import { createTestClock, settle, type TestClock } from '../support/doubles/fakeClock';
+import { FakeTokenService } from '../support/doubles/fakeTokenService';
+import { TestMemento } from '../support/doubles/testMemento';
+import { SharedSecretBackend } from '../support/doubles/testSecretStorage';
+import { openTestWindow, type TestWindow } from '../support/doubles/testWindow';
 
 const S = 1000;
 const LEASE_TTL = 10 * S;

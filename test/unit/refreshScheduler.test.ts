@@ -5,11 +5,11 @@ import type { TokenResponse } from '../../src/core/api/types';
 import type { NewAccount, RefreshFailure, RefreshFn } from '../../src/core/sessions/contracts';
 import { MAX_TIMER_MS, type RefreshScheduler } from '../../src/core/sessions/refreshScheduler';
 import type { SessionStore } from '../../src/core/sessions/sessionStore';
-import { createTestClock, settle, type TestClock } from './doubles/fakeClock';
-import { FakeTokenService, fakeJwt } from './doubles/fakeTokenService';
-import { TestMemento } from './doubles/testMemento';
-import { SharedSecretBackend } from './doubles/testSecretStorage';
-import { openTestWindow } from './doubles/testWindow';
+import { createTestClock, settle, type TestClock } from '../support/doubles/fakeClock';
+import { FakeTokenService, fakeJwt } from '../support/doubles/fakeTokenService';
+import { TestMemento } from '../support/doubles/testMemento';
+import { SharedSecretBackend } from '../support/doubles/testSecretStorage';
+import { openTestWindow } from '../support/doubles/testWindow';
 
 const S = 1000;
 const MIN = 60 * S;

@@ -123,7 +123,7 @@ describe('Insert Authorization Header over the real corpus', function () {
 					if (request.auth && !/^Bearer\s+(eyJ[\w-]*\.[\w-]+\.[\w-]*|\{\{telematicsToken\}\})\s*$/i.test(request.auth.value)) continue;
 					requests++;
 					const cursor = offsetOfLine(text, request.line) + 1;
-					const edited = applyEdits(text, planAuthEdit(text, [cursor], { style: 'variable', token: TOKEN }));
+					const edited = applyEdits(text, planAuthEdit(parseRestFile(text), [cursor], { style: 'variable', token: TOKEN }));
 					const where = `${file}:${request.line + 1}`;
 					const lines = edited.split(/\r\n|\n|\r/);
 					const definitions = lines.map((l, k) => (l === `@telematicsToken = ${TOKEN}` ? k : -1)).filter((k) => k >= 0);
@@ -153,7 +153,7 @@ describe('Insert Authorization Header over the real corpus', function () {
 					}
 					// The request moved down by the lines added above it (the header itself goes below).
 					const shift = lines.length - text.split(/\r\n|\n|\r/).length - (request.auth ? 0 : 1);
-					const again = applyEdits(edited, planAuthEdit(edited, [offsetOfLine(edited, request.line + shift) + 1], { style: 'variable', token: TOKEN }));
+					const again = applyEdits(edited, planAuthEdit(parseRestFile(edited), [offsetOfLine(edited, request.line + shift) + 1], { style: 'variable', token: TOKEN }));
 					if (again !== edited) problems.push(`${where}: a second insert changed the file`);
 				}
 			}
@@ -180,7 +180,7 @@ describe('Insert Authorization Header over the real corpus', function () {
 					const cursor = offsetOfLine(text, request.line) + 1;
 					let edits;
 					try {
-						edits = planAuthEdit(text, [cursor], { style: 'header', token: TOKEN });
+						edits = planAuthEdit(parseRestFile(text), [cursor], { style: 'header', token: TOKEN });
 					} catch (e) {
 						problems.push(`${file}:${request.line + 1}: ${String(e)}`);
 						continue;
@@ -215,7 +215,7 @@ describe('Insert Authorization Header over the real corpus', function () {
 							problems.push(`${file}:${request.line + 1}: the line endings changed`);
 						}
 					}
-					if (planAuthEdit(edited, [cursor], { style: 'header', token: TOKEN }).length !== 0) problems.push(`${file}:${request.line + 1}: a second insert changed the file`);
+					if (planAuthEdit(parseRestFile(edited), [cursor], { style: 'header', token: TOKEN }).length !== 0) problems.push(`${file}:${request.line + 1}: a second insert changed the file`);
 				}
 			}
 			assert.deepEqual(problems, [], problems.slice(0, 20).join('\n'));

@@ -86,7 +86,7 @@ describe('Insert Authorization Header over the real corpus, read back by httpYac
 				for (const line of readable) {
 					for (const style of ['header', 'variable'] as const) {
 						const cursor = offsetOfLine(text, line) + 1;
-						const edited = applyEdits(text, planAuthEdit(text, [cursor], { style, token: TOKEN }));
+						const edited = applyEdits(text, planAuthEdit(parseRestFile(text), [cursor], { style, token: TOKEN }));
 						if (edited === text) continue; // another kind of Authorization, left alone without asking
 						judged++;
 						const after = await httpyacRead(edited);

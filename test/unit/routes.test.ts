@@ -11,7 +11,7 @@ import type { ApiClient, LoginRequest, ProxySettings } from '../../src/core/api/
 import { DEMO_USERS, LIFTED_RATE_LIMIT, type RiggedEmulator, startEmulator } from '../emulator/rig';
 import { startCompanyNetwork, type CompanyNetwork } from '../support/companyNetwork';
 import type { HttpsFront } from '../support/testCa';
-import { RecordingLog } from './doubles/recordingLog';
+import { RecordingLog } from '../support/doubles/recordingLog';
 import { until } from '../support/until';
 
 const none: ProxySettings = { strictSSL: true, noProxy: [] };

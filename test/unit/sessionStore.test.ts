@@ -4,10 +4,10 @@ import type { NewAccount } from '../../src/core/sessions/contracts';
 import { SessionStore, UNLISTED_GRACE_MS } from '../../src/core/sessions/sessionStore';
 import { ACCOUNTS_KEY, ACTIVE_KEY, secretKeyFor } from '../../src/core/sessions/storedSecret';
 import type { StoredTokens } from '../../src/core/sessions/types';
-import { createTestClock, settle, type TestClock } from './doubles/fakeClock';
-import { TestMemento } from './doubles/testMemento';
-import { SharedSecretBackend, type SecretView } from './doubles/testSecretStorage';
-import { RecordingLog } from './doubles/recordingLog';
+import { createTestClock, settle, type TestClock } from '../support/doubles/fakeClock';
+import { TestMemento } from '../support/doubles/testMemento';
+import { SharedSecretBackend, type SecretView } from '../support/doubles/testSecretStorage';
+import { RecordingLog } from '../support/doubles/recordingLog';
 
 const MIN = 60_000;
 

@@ -8,11 +8,11 @@ import * as path from 'node:path';
 import * as fc from 'fast-check';
 import { CHANNEL_ENV, formatAnswer, NONCE_ENV, parseArgs, parseReply, parseRequest, replyLine, requestLine, type Reply, type TokenRequest } from '../../src/core/terminal/protocol';
 import { posixScript } from '../../src/core/terminal/scripts';
-import { openTokenChannel, type TokenChannel } from '../../src/platform/tokenChannel';
+import { openTokenChannel, type TokenChannel } from '../../src/features/terminal/tokenChannel';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0ZXJtaW5hbCJ9.c2ln';
 const ANSWER = { token: TOKEN, expiresAt: Date.UTC(2030, 0, 1), label: 'Demo Driver', serviceUrl: 'http://127.0.0.1:8787' };
-const CLIENT = path.resolve(__dirname, '../../src/terminal/client.js');
+const CLIENT = path.resolve(__dirname, '../../src/features/terminal/client.js');
 
 function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
 	return new Promise((resolve) => {

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { accountLabel, tokensFromLogin, tokensFromRefresh } from '../../src/core/sessions/tokenAnswer';
 import type { StoredTokens } from '../../src/core/sessions/types';
-import { fakeJwt } from './doubles/fakeTokenService';
+import { fakeJwt } from '../support/doubles/fakeTokenService';
 
 const NOW = Date.UTC(2030, 0, 1, 12);
 

@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fc from 'fast-check';
 import { planAuthEdit } from '../../src/core/restFile/authHeaderEdit';
+import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { applyEdits } from '../../src/core/restFile/textEdit';
 import { isSafeToken, MAX_TOKEN_LENGTH, requireSafeToken, shellQuote, UnsafeTokenError } from '../../src/core/util/tokenGrammar';
 
@@ -58,13 +59,13 @@ describe('.http edits with a hostile token', () => {
 
 	it('a token outside the grammar is refused before anything is planned, in every style', () => {
 		fc.assert(fc.property(HOSTILE.filter((v) => !isSafeToken(v)), fc.constantFrom('header', 'variable'), (token, style) => {
-			assert.throws(() => planAuthEdit(file, [10], { style, token } as never), UnsafeTokenError);
+			assert.throws(() => planAuthEdit(parseRestFile(file), [10], { style, token } as never), UnsafeTokenError);
 		}), { numRuns: 500 });
 	});
 
 	it('a token of the grammar adds exactly one header line to the request under the cursor', () => {
 		fc.assert(fc.property(fc.stringMatching(/^[A-Za-z0-9_\-.~+/=]{1,200}$/), (token) => {
-			const edited = applyEdits(file, planAuthEdit(file, [10], { style: 'header', token }));
+			const edited = applyEdits(file, planAuthEdit(parseRestFile(file), [10], { style: 'header', token }));
 			assert.equal(edited.split('\r\n').length, file.split('\r\n').length + 1);
 			assert.equal(edited.split('###').length, file.split('###').length);
 			assert.ok(edited.includes(`\r\nAuthorization: Bearer ${token}\r\n`));
@@ -72,6 +73,6 @@ describe('.http edits with a hostile token', () => {
 	});
 
 	it('a variable name that is not an identifier is refused', () => {
-		assert.throws(() => planAuthEdit(file, [10], { style: 'reference', variableName: 'x}}\r\n### y' }));
+		assert.throws(() => planAuthEdit(parseRestFile(file), [10], { style: 'reference', variableName: 'x}}\r\n### y' }));
 	});
 });

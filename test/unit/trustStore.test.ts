@@ -14,7 +14,7 @@ import { DEMO_USERS, LIFTED_RATE_LIMIT, type RiggedEmulator, startEmulator } fro
 import { startConnectProxy, type ConnectProxy } from '../support/connectProxy';
 import { startCompanyNetwork, type CompanyNetwork } from '../support/companyNetwork';
 import { makeTestCa, type HttpsFront, type TestCa } from '../support/testCa';
-import { RecordingLog } from './doubles/recordingLog';
+import { RecordingLog } from '../support/doubles/recordingLog';
 
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'trust-'));
 const CA = makeTestCa(path.join(TMP, 'company'));

@@ -1,7 +1,7 @@
 // Plans the edits that give each request under a cursor exactly one `Authorization: Bearer …` header;
 // bodies, comments, variables, `# @name` lines and response handlers are never touched.
 import { DEFAULT_TOKEN_VARIABLE, planFileVariable } from './fileVariable';
-import { blockAt, lineAt, parseBlock, parseBlocks, parseLayout, type Layout, type ParsedRequest } from './requestParser';
+import { requestsAt, type Layout, type ParsedFile, type ParsedRequest } from './requestParser';
 import { deleteLine, sortEdits, type TextEdit } from './textEdit';
 import { displayText } from '../util/displayText';
 import { isJwtShaped, requireSafeToken } from '../util/tokenGrammar';
@@ -70,19 +70,17 @@ export interface ForeignAuthorization {
 }
 
 /** The requests under the cursors whose Authorization is not ours (see isOurAuthorization). */
-export function foreignAuthorizations(text: string, cursorOffsets: readonly number[], variableName: string = DEFAULT_TOKEN_VARIABLE): ForeignAuthorization[] {
-	const layout = parseLayout(text);
-	const seen = new Set<number>();
+export function foreignAuthorizations(file: ParsedFile, cursorOffsets: readonly number[], variableName: string = DEFAULT_TOKEN_VARIABLE): ForeignAuthorization[] {
 	const found: ForeignAuthorization[] = [];
-	for (const offset of cursorOffsets) {
-		const block = blockAt(layout.blocks, lineAt(layout.lines, offset));
-		if (seen.has(block)) continue;
-		seen.add(block);
-		const request = parseBlock(layout.lines, layout.blocks[block]!).request;
-		const auth = request?.headers.find((h) => h.name.toLowerCase() === 'authorization');
-		if (request && auth && !isOurAuthorization(auth.value, variableName)) found.push({ line: request.requestLine, scheme: displayText(auth.value.split(/\s+/)[0]!, 40) });
+	for (const request of requestsAt(file, cursorOffsets)) {
+		const auth = authorizationOf(request);
+		if (auth && !isOurAuthorization(auth.value, variableName)) found.push({ line: request.requestLine, scheme: displayText(auth.value.split(/\s+/)[0]!, 40) });
 	}
 	return found;
+}
+
+function authorizationOf(request: ParsedRequest): ParsedRequest['headers'][number] | undefined {
+	return request.headers.find((h) => h.name.toLowerCase() === 'authorization');
 }
 
 export interface PlanOptions {
@@ -94,26 +92,18 @@ export function variableNameOf(value: AuthValue): string | undefined {
 	return value.style === 'variable' || value.style === 'reference' ? value.variableName : undefined;
 }
 
-export function planAuthEdit(text: string, cursorOffsets: readonly number[], value: AuthValue, options: PlanOptions = {}): TextEdit[] {
+export function planAuthEdit(file: ParsedFile, cursorOffsets: readonly number[], value: AuthValue, options: PlanOptions = {}): TextEdit[] {
 	const bearer = bearerValue(value); // throws before anything is planned
-	// Only the blocks under a cursor are parsed (large files stay fast); the variable style reads them all.
-	const layout = parseLayout(text);
-	const seen = new Set<number>();
 	const edits: TextEdit[] = [];
 	let requests = 0;
-	for (const offset of cursorOffsets) {
-		const block = blockAt(layout.blocks, lineAt(layout.lines, offset));
-		if (seen.has(block)) continue;
-		seen.add(block);
-		const request = parseBlock(layout.lines, layout.blocks[block]!).request;
-		if (!request) continue;
-		const auth = request.headers.find((h) => h.name.toLowerCase() === 'authorization');
+	for (const request of requestsAt(file, cursorOffsets)) {
+		const auth = authorizationOf(request);
 		if (auth && !options.replaceForeign && !isOurAuthorization(auth.value, variableNameOf(value))) continue; // never silently
 		requests++;
-		edits.push(...planRequest(layout, request, `Authorization: Bearer ${bearer}`));
+		edits.push(...planRequest(file, request, `Authorization: Bearer ${bearer}`));
 	}
 	if (requests && value.style === 'variable') {
-		edits.push(...planFileVariable(parseBlocks(layout), value.variableName ?? DEFAULT_TOKEN_VARIABLE, value.token));
+		edits.push(...planFileVariable(file, value.variableName ?? DEFAULT_TOKEN_VARIABLE, value.token));
 	}
 	return sortEdits(edits);
 }

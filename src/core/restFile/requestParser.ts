@@ -285,7 +285,21 @@ export function lineAt(lines: readonly Line[], offset: number): number {
 /** The request whose block holds `offset`, if that block has a request. A `###` line belongs to the request below it. */
 export function requestAt(file: ParsedFile, offset: number): ParsedRequest | undefined {
 	const line = lineAt(file.lines, offset);
-	return file.requests.find((r) => r.blockStart <= line && line <= r.blockEnd);
+	// The last request starting at or before the line (requests are in file order).
+	let low = 0;
+	let high = file.requests.length - 1;
+	while (low < high) {
+		const mid = (low + high + 1) >> 1;
+		if (file.requests[mid]!.blockStart <= line) low = mid;
+		else high = mid - 1;
+	}
+	const request = file.requests[low];
+	return request && request.blockStart <= line && line <= request.blockEnd ? request : undefined;
+}
+
+/** The distinct requests holding the given offsets (cursors), in the order of the first cursor in each. */
+export function requestsAt(file: ParsedFile, offsets: readonly number[]): ParsedRequest[] {
+	return [...new Set(offsets.map((o) => requestAt(file, o)).filter((r) => r !== undefined))];
 }
 
 /** The header on `line`, with its request, if `line` is a request's header line. */
@@ -295,11 +309,4 @@ export function headerOnLine(file: ParsedFile, line: number): Header | undefined
 		return request.headers.find((h) => h.line === line);
 	}
 	return undefined;
-}
-
-/** How many distinct requests hold the given offsets (cursor lines on a `###` line count for the request below). */
-export function countRequestsAt(text: string, offsets: readonly number[]): number {
-	const layout = parseLayout(text);
-	const blocks = new Set(offsets.map((o) => blockAt(layout.blocks, lineAt(layout.lines, o))));
-	return [...blocks].filter((b) => parseBlock(layout.lines, layout.blocks[b]!).request !== undefined).length;
 }

@@ -8,6 +8,7 @@ import type { Session } from '../../core/sessions/types';
 import { accountIdOf } from '../shared/accountPicker';
 import { formatRemaining } from '../../core/util/time';
 import { Command } from '../../commands';
+import { registerCommand } from '../shared/registerCommand';
 import { isHttpDocument } from '../shared/restDocuments';
 
 export interface AccountAction extends vscode.QuickPickItem {
@@ -65,5 +66,5 @@ async function showActions(services: Services, arg: unknown): Promise<void> {
 }
 
 export function registerAccountActions(services: Services): vscode.Disposable {
-	return services.commands.set(Command.showActions, (arg?: unknown) => showActions(services, arg));
+	return registerCommand(services, Command.showActions, (arg?: unknown) => showActions(services, arg));
 }

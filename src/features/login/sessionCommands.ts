@@ -14,7 +14,7 @@ import { prefillFor, runLoginFlow } from './loginFlow';
 import { notify } from '../shared/notify';
 import { formatRemaining } from '../../core/util/time';
 import { Command, type CommandId } from '../../commands';
-import type { Handler } from '../../commandHandlers';
+import { registerCommand } from '../shared/registerCommand';
 
 export function registerSessionCommands(services: Services): vscode.Disposable {
 	const loginAs = (kind: AccountKind) => () => runLoginFlow(services, kind);
@@ -46,7 +46,7 @@ export function registerSessionCommands(services: Services): vscode.Disposable {
 		}
 	};
 
-	const commands: Partial<Record<CommandId, Handler>> = {
+	const commands: Partial<Record<CommandId, (...args: never[]) => unknown>> = {
 		[Command.loginUser]: loginAs('user'),
 		[Command.loginAdmin]: loginAs('admin'),
 		[Command.login]: async () => {
@@ -98,7 +98,7 @@ export function registerSessionCommands(services: Services): vscode.Disposable {
 		[Command.showLog]: () => services.output.show(),
 	};
 
-	return vscode.Disposable.from(...(Object.entries(commands) as [CommandId, Handler][]).map(([id, handler]) => services.commands.set(id, handler)));
+	return vscode.Disposable.from(...(Object.entries(commands) as [CommandId, (...args: unknown[]) => unknown][]).map(([id, handler]) => registerCommand(services, id, handler)));
 }
 
 /**

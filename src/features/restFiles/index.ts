@@ -1,5 +1,5 @@
-// The REST file features (onDemand.js): Insert Authorization Header, Update Tokens in File, and, from the
-// first REST document on (startup.ts waits for it), the CodeLens, the hover and the expired-token diagnostics.
+// The REST file features: Insert Authorization Header, Update Tokens in File, and, from the
+// first REST document on (extension.ts waits for it), the CodeLens, the hover and the expired-token diagnostics.
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import { TokenCodeLensProvider } from './codeLensProvider';
@@ -11,11 +11,12 @@ import { MinuteTicker } from './minuteTicker';
 import { updateTokensInFile } from './updateTokensCommand';
 import { TokenQuickFixes } from './quickFixes';
 import { Command } from '../../commands';
+import { registerCommand } from '../shared/registerCommand';
 
 export function registerRestFileCommands(services: Services): vscode.Disposable {
 	return vscode.Disposable.from(
-		services.commands.set(Command.insertAuthorizationHeader, (arg?: unknown) => insertAuthorizationHeader(services, arg)),
-		services.commands.set(Command.updateTokensInFile, (arg?: unknown) => updateTokensInFile(services, arg)),
+		registerCommand(services, Command.insertAuthorizationHeader, (arg?: unknown) => insertAuthorizationHeader(services, arg)),
+		registerCommand(services, Command.updateTokensInFile, (arg?: unknown) => updateTokensInFile(services, arg)),
 	);
 }
 

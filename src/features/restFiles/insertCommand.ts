@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { bearerValue, ENVIRONMENT_REFERENCES, foreignAuthorizations, planAuthEdit, variableNameOf, type AuthValue } from '../../core/restFile/authHeaderEdit';
 import { DEFAULT_TOKEN_VARIABLE } from '../../core/restFile/fileVariable';
-import { countRequestsAt, parseRestFile, requestAt } from '../../core/restFile/requestParser';
+import { parseRestFile, requestsAt, type ParsedFile } from '../../core/restFile/requestParser';
 import { requestHosts } from '../../core/restFile/requestHost';
 import { requestsSending } from '../../core/restFile/tokenReach';
 import type { Services } from '../../services';
@@ -30,7 +30,12 @@ export interface InsertOutcome {
 export async function insertAuthorizationHeader(services: Services, arg?: unknown): Promise<InsertOutcome | undefined> {
 	const editor = targetRestEditor(arg, vscode.l10n.t('Open a .http or .rest file and put the cursor in a request to insert an Authorization header.'));
 	if (!editor) return undefined;
-	const requestsUnderCursor = countRequests(editor);
+	// The file is read once: the questions below are about this text, and it is this text that gets the edit.
+	const { document } = editor;
+	const version = document.version;
+	const file = parseRestFile(document.getText());
+	const cursors = editor.selections.map((s) => document.offsetAt(s.active));
+	const requestsUnderCursor = requestsAt(file, cursors).length;
 	if (requestsUnderCursor === 0) {
 		void notify('info', vscode.l10n.t('Put the cursor inside a request (its ### line, request line, headers or body) to insert an Authorization header.'));
 		return undefined;
@@ -43,7 +48,7 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 		// the active account's token, which goes only to its service as a written one does.
 		value = { style: 'environment', source: style };
 		const active = services.store.active();
-		if (active && !(await confirmTokenHosts(services, tokenHosts(editor, 'header'), active.account, vscode.l10n.t('Insert Anyway')))) return undefined;
+		if (active && !(await confirmTokenHosts(services, tokenHosts(file, cursors, 'header'), active.account, vscode.l10n.t('Insert Anyway')))) return undefined;
 		if (services.config.exposeToken() === 'off' || (style !== 'processEnv' && services.config.exposeToken() !== 'environmentAndFiles')) {
 			const choose = vscode.l10n.t('Choose…');
 			void notify('warning', vscode.l10n.t('The header will read the token from {0}, but telematicsAuth.exposeToken does not keep it there yet.', ENVIRONMENT_REFERENCES[style]), choose).then((c) => {
@@ -60,25 +65,24 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 			return undefined;
 		}
 		const written = style === 'variable' ? 'variable' : 'header';
-		if (!(await confirmTokenHosts(services, tokenHosts(editor, written), session.account, vscode.l10n.t('Insert Anyway')))) return undefined;
+		if (!(await confirmTokenHosts(services, tokenHosts(file, cursors, written), session.account, vscode.l10n.t('Insert Anyway')))) return undefined;
 		value = style === 'variable'
 			? { style: 'variable', token: session.tokens.accessToken }
 			: { style: 'header', token: session.tokens.accessToken };
-		const answer = await guardTrackedFile(services.context, editor.document.uri, services.prompts.current, true);
+		const answer = await guardTrackedFile(services.context, document.uri, services.prompts.current, true);
 		if (answer === 'cancel') return undefined;
 		if (answer === 'reference') value = { style: 'reference' };
 	}
 
-	const text = editor.document.getText();
-	const cursors = editor.selections.map((s) => editor.document.offsetAt(s.active));
-	const foreign = foreignAuthorizations(text, cursors, variableNameOf(value));
+	const foreign = foreignAuthorizations(file, cursors, variableNameOf(value));
 	const replaceForeign = foreign.length > 0 && await services.prompts.current.askReplaceForeign(foreign.map((f) => f.scheme));
 	if (foreign.length === requestsUnderCursor && !replaceForeign) {
 		void notify('info', vscode.l10n.t('Nothing changed: the request keeps its own Authorization header.'));
 		return { requests: requestsUnderCursor, edits: 0, style: value.style };
 	}
-	const edits = planAuthEdit(text, cursors, value, { replaceForeign });
-	if (edits.length && !(await applyTextEdits(editor, edits))) {
+	const edits = planAuthEdit(file, cursors, value, { replaceForeign });
+	// An edit made while a question was open would leave the answers about other text: nothing is written then.
+	if (edits.length && (document.version !== version || !(await applyTextEdits(editor, edits)))) {
 		void notify('error', vscode.l10n.t('The file changed while the header was being inserted. Try again.'));
 		return undefined;
 	}
@@ -107,12 +111,6 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
  * The hosts the file names for the token: the requests under the cursors, those that read their
  * headers by name, and with the variable style every request that reads the variable (it is the file's).
  */
-function tokenHosts(editor: vscode.TextEditor, style: 'header' | 'variable'): (string | undefined)[] {
-	const file = parseRestFile(editor.document.getText());
-	const requests = editor.selections.map((s) => requestAt(file, editor.document.offsetAt(s.active))).filter((r) => r !== undefined);
-	return requestHosts(file, requestsSending(file, { requests, variables: style === 'variable' ? [DEFAULT_TOKEN_VARIABLE] : [] }));
-}
-
-function countRequests(editor: vscode.TextEditor): number {
-	return countRequestsAt(editor.document.getText(), editor.selections.map((s) => editor.document.offsetAt(s.active)));
+function tokenHosts(file: ParsedFile, cursors: readonly number[], style: 'header' | 'variable'): (string | undefined)[] {
+	return requestHosts(file, requestsSending(file, { requests: requestsAt(file, cursors), variables: style === 'variable' ? [DEFAULT_TOKEN_VARIABLE] : [] }));
 }

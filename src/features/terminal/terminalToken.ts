@@ -8,7 +8,7 @@ import { cmdScript, posixScript } from '../../core/terminal/scripts';
 import { planRefreshAt } from '../../core/sessions/refreshPlan';
 import { isSafeToken } from '../../core/util/tokenGrammar';
 import { replaceRegularFile } from '../../platform/regularFile';
-import { openTokenChannel, type TokenChannel } from '../../platform/tokenChannel';
+import { openTokenChannel, type TokenChannel } from './tokenChannel';
 import type { Services } from '../../services';
 import { errorMessage } from '../../core/util/errorMessage';
 

@@ -4,6 +4,9 @@ import * as vscode from 'vscode';
 import type { Config, ExposeMode, InsertStyle } from '../../platform/config';
 import { ENVIRONMENT_REFERENCES } from '../../core/restFile/authHeaderEdit';
 import { notify } from '../shared/notify';
+import type { Services } from '../../services';
+import { Command } from '../../commands';
+import { registerCommand } from '../shared/registerCommand';
 
 interface Choice extends vscode.QuickPickItem {
 	mode: ExposeMode;
@@ -35,4 +38,8 @@ export async function chooseTokenExposure(config: Config): Promise<ExposeMode | 
 		if (chosen === use) await config.setInsertStyle(picked.style);
 	}
 	return picked.mode;
+}
+
+export function registerExposureCommand(services: Services): vscode.Disposable {
+	return registerCommand(services, Command.chooseTokenExposure, () => chooseTokenExposure(services.config));
 }

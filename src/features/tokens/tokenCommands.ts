@@ -9,6 +9,7 @@ import { notify } from '../shared/notify';
 import { isSafeToken, requireSafeToken, shellQuote, UnsafeTokenError } from '../../core/util/tokenGrammar';
 import { formatRemaining } from '../../core/util/time';
 import { Command } from '../../commands';
+import { registerCommand } from '../shared/registerCommand';
 import { withoutTrailingSlashes } from '../../core/util/url';
 
 type Format = (token: string) => string;
@@ -66,9 +67,9 @@ async function openApiExplorer(services: Services, arg: unknown): Promise<boolea
 
 export function registerTokenCommands(services: Services): vscode.Disposable {
 	return vscode.Disposable.from(
-		services.commands.set(Command.copyAuthorizationHeader, (arg?: unknown) => copy(services, arg, authorizationHeader, vscode.l10n.t('the Authorization header'))),
-		services.commands.set(Command.copyAccessToken, (arg?: unknown) => copy(services, arg, rawToken, vscode.l10n.t('the access token'))),
-		services.commands.set(Command.copyAsCurl, (arg?: unknown) => copy(services, arg, curlHeader, vscode.l10n.t('the curl header'))),
-		services.commands.set(Command.openApiExplorer, (arg?: unknown) => openApiExplorer(services, arg)),
+		registerCommand(services, Command.copyAuthorizationHeader, (arg?: unknown) => copy(services, arg, authorizationHeader, vscode.l10n.t('the Authorization header'))),
+		registerCommand(services, Command.copyAccessToken, (arg?: unknown) => copy(services, arg, rawToken, vscode.l10n.t('the access token'))),
+		registerCommand(services, Command.copyAsCurl, (arg?: unknown) => copy(services, arg, curlHeader, vscode.l10n.t('the curl header'))),
+		registerCommand(services, Command.openApiExplorer, (arg?: unknown) => openApiExplorer(services, arg)),
 	);
 }

@@ -8,6 +8,8 @@ import type { Session } from '../../core/sessions/types';
 import { withoutTrailingSlashes, isSafeServiceUrl } from '../../core/util/url';
 import { logIn } from '../shared/logIn';
 import { readRegularFile } from '../../platform/regularFile';
+import { Command } from '../../commands';
+import { registerCommand } from '../shared/registerCommand';
 
 type DemoModule = typeof import('../../emulator/server');
 
@@ -89,4 +91,14 @@ export async function openSample(services: Services): Promise<vscode.TextEditor 
 	const line = document.getText().split(/\r?\n/).findIndex((l) => l.startsWith('GET '));
 	if (line >= 0) editor.selection = new vscode.Selection(line, 0, line, 0);
 	return editor;
+}
+
+/** The walkthrough's commands: Try the Built-in Demo Service, Open a Sample .http File. */
+export function registerWalkthroughCommands(services: Services): vscode.Disposable {
+	const demo = new DemoService();
+	return vscode.Disposable.from(
+		demo,
+		registerCommand(services, Command.tryDemo, () => tryDemo(services, demo)),
+		registerCommand(services, Command.openSample, () => openSample(services)),
+	);
 }

@@ -5,7 +5,7 @@ import { chmod, mkdir, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MAX_LINE_BYTES, parseRequest, replyLine, type Reply, type TokenRequest } from '../core/terminal/protocol';
+import { MAX_LINE_BYTES, parseRequest, replyLine, type Reply, type TokenRequest } from '../../core/terminal/protocol';
 
 /**
  * `uuids` random UUIDs as hex (122 random bits each), from the runtime's `crypto.randomUUID`, which VS Code

@@ -1,7 +1,7 @@
 // `telematics-token`, the command in the integrated terminals (dist/tokenClient.js, run on VS Code's own
 // runtime by a per-window script): asks its window over the private channel and prints the live token.
 import { connect } from 'node:net';
-import { CHANNEL_ENV, formatAnswer, MAX_LINE_BYTES, NONCE_ENV, oneLine, parseArgs, parseReply, requestLine, USAGE, type Reply } from '../core/terminal/protocol';
+import { CHANNEL_ENV, formatAnswer, MAX_LINE_BYTES, NONCE_ENV, oneLine, parseArgs, parseReply, requestLine, USAGE, type Reply } from '../../core/terminal/protocol';
 
 /** Exit codes: 0 printed; 1 no token (logged out, refused); 2 a wrong command line; 3 no window to ask. */
 function fail(code: number, message: string): never {
