@@ -10,6 +10,7 @@ import { Lease } from './core/sessions/lease';
 import { RefreshScheduler } from './core/sessions/refreshScheduler';
 import { SessionStore } from './core/sessions/sessionStore';
 import { systemClock } from './core/util/clock';
+import { Ticker } from './core/util/ticker';
 import { errorMessage } from './core/util/errorMessage';
 import { RedactingLog, sessionSecrets } from './core/util/logger';
 import { registerAccountActions } from './features/accounts/accountActions';
@@ -75,7 +76,9 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 		// The store marks unreadable accounts itself; this is a last resort.
 		log.error(`Could not read the stored sessions: ${errorMessage(e)}`);
 	});
-	const services: Services = { context, config, log, output, clock: systemClock, store, scheduler, api, prompts: new PrompterSlot(new ScreenPrompter()), ready };
+	const ticker = new Ticker(systemClock);
+	add(ticker);
+	const services: Services = { context, config, log, output, clock: systemClock, ticker, store, scheduler, api, prompts: new PrompterSlot(new ScreenPrompter()), ready };
 	const recentMessages = testMode ? recordMessages() : () => [];
 
 	const statusBar = new StatusBar(services);

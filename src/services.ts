@@ -6,6 +6,7 @@ import type { RefreshScheduler } from './core/sessions/refreshScheduler';
 import type { SessionStore } from './core/sessions/sessionStore';
 import type { RedactingLog } from './core/util/logger';
 import type { Clock } from './core/util/clock';
+import type { Ticker } from './core/util/ticker';
 import type { PrompterSlot } from './core/models/prompter';
 
 export interface Services {
@@ -16,6 +17,8 @@ export interface Services {
 	/** The channel itself, for `show()`. */
 	readonly output: vscode.LogOutputChannel;
 	readonly clock: Clock;
+	/** The one timer for every text that shows a time left. */
+	readonly ticker: Ticker;
 	readonly store: SessionStore;
 	readonly scheduler: RefreshScheduler;
 	/** The API client; its network code (undici, dist/undici.js) loads on the first request. */

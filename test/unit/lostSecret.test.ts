@@ -7,27 +7,19 @@ import { KeychainSecretBackend } from '../../src/platform/secretBackend';
 import { LOGGED_OUT_KEY, SessionStore } from '../../src/core/sessions/sessionStore';
 import { secretKeyFor } from '../../src/core/sessions/storedSecret';
 import { silentLog } from '../../src/core/util/log';
-import { createTestClock, settle, type TestClock } from '../support/doubles/fakeClock';
-import { FakeTokenService } from '../support/doubles/fakeTokenService';
-import { TestMemento } from '../support/doubles/testMemento';
-import { SharedSecretBackend } from '../support/doubles/testSecretStorage';
-import { openTestWindow, type TestWindow } from '../support/doubles/testWindow';
+import { settle } from '../support/doubles/fakeClock';
+import { useWindows, type TestWindow } from '../support/doubles/testWindow';
 
 const S = 1000;
 const ACCOUNT = { kind: 'user' as const, serviceUrl: 'https://user.example.test', instanceId: 'inst', login: 'device-1', label: 'devi…-1' };
 
 describe('a secret that reads as missing', () => {
-	let time: TestClock;
-	let backend: SharedSecretBackend;
-	let memento: TestMemento;
-	let service: FakeTokenService;
-	let windows: TestWindow[];
+	const fx = useWindows({ leaseTtlMs: 10 * S, leaseSettleMs: 250 });
 	let lost: string[];
 
 	function open(name: string): TestWindow {
-		const window = openTestWindow({ name, backend, memento, clock: time.clock, refresh: service.refreshAs(name), marginMs: () => 300 * S, enabled: () => true, leaseTtlMs: 10 * S, leaseSettleMs: 250 });
+		const window = fx.open(name);
 		window.store.onDidLoseSecret(({ label }) => lost.push(`${name}:${label}`));
-		windows.push(window);
 		return window;
 	}
 
@@ -35,41 +27,33 @@ describe('a secret that reads as missing', () => {
 		const a = open('A');
 		const b = open('B');
 		await a.store.load();
-		const { account } = await a.store.saveLogin(ACCOUNT, service.login());
+		const { account } = await a.store.saveLogin(ACCOUNT, fx.service.login());
 		await b.store.load();
 		await settle();
 		return { a, b, id: account.id };
 	}
 
 	beforeEach(() => {
-		time = createTestClock();
-		backend = new SharedSecretBackend();
-		memento = new TestMemento();
-		service = new FakeTokenService(time.clock);
-		windows = [];
 		lost = [];
-	});
-	afterEach(() => {
-		for (const w of windows) w.dispose();
 	});
 
 	it('a keychain that dropped the entry: the account stays in every window, its tokens are stored again, told once', async () => {
 		const { a, b, id } = await twoWindows();
 		const tokens = a.store.get(id)!.tokens!;
-		backend.data.clear(); // VS Code deleted an entry it could not decrypt
-		backend.announce(secretKeyFor(id));
+		fx.backend.data.clear(); // VS Code deleted an entry it could not decrypt
+		fx.backend.announce(secretKeyFor(id));
 		await settle();
 		assert.equal(a.store.list().length, 1, 'still logged in while it is checked');
 		assert.deepEqual(a.store.get(id)!.tokens, tokens);
-		await time.timers.tickAsync(20 * S);
+		await fx.time.timers.tickAsync(20 * S);
 		await settle();
 		assert.equal(a.store.get(id)?.state, 'valid');
 		assert.equal(b.store.get(id)?.state, 'valid');
-		assert.ok(backend.dump().includes(tokens.refreshToken), 'the tokens are in the keychain again');
+		assert.ok(fx.backend.dump().includes(tokens.refreshToken), 'the tokens are in the keychain again');
 		assert.equal(lost.filter((l) => l.startsWith('A:')).length, 1, 'told once');
-		backend.data.clear();
-		backend.announce(secretKeyFor(id));
-		await time.timers.tickAsync(25 * S);
+		fx.backend.data.clear();
+		fx.backend.announce(secretKeyFor(id));
+		await fx.time.timers.tickAsync(25 * S);
 		await settle();
 		assert.equal(lost.filter((l) => l.startsWith('A:')).length, 1, 'not told twice');
 	});
@@ -79,13 +63,13 @@ describe('a secret that reads as missing', () => {
 		await b.store.remove(id);
 		await settle();
 		assert.equal(a.store.list().length, 0);
-		await time.timers.tickAsync(60 * S);
+		await fx.time.timers.tickAsync(60 * S);
 		await settle();
-		assert.equal(backend.data.size, 0, 'no secret written back');
+		assert.equal(fx.backend.data.size, 0, 'no secret written back');
 		assert.deepEqual(lost, []);
-		assert.ok((memento.get<Record<string, number>>(LOGGED_OUT_KEY) ?? {})[id] !== undefined, 'the logout left its mark');
-		await a.store.saveLogin(ACCOUNT, service.login());
-		assert.equal((memento.get<Record<string, number>>(LOGGED_OUT_KEY) ?? {})[id], undefined, 'a new login clears it');
+		assert.ok((fx.memento.get<Record<string, number>>(LOGGED_OUT_KEY) ?? {})[id] !== undefined, 'the logout left its mark');
+		await a.store.saveLogin(ACCOUNT, fx.service.login());
+		assert.equal((fx.memento.get<Record<string, number>>(LOGGED_OUT_KEY) ?? {})[id], undefined, 'a new login clears it');
 	});
 
 	it('during a refresh the keychain answers nothing: the rotated tokens are kept and stored, the session survives', async () => {
@@ -93,18 +77,18 @@ describe('a secret that reads as missing', () => {
 		a.scheduler.start();
 		let reads = 0;
 		// From the refresh's own re-read on, the keychain answers undefined a few times, as on a locked keychain.
-		backend.loseOnGet = (key) => (key === secretKeyFor(id) && reads++ < 3 ? 'undefined' : false);
-		await time.timers.tickAsync(20 * S + 500);
+		fx.backend.loseOnGet = (key) => (key === secretKeyFor(id) && reads++ < 3 ? 'undefined' : false);
+		await fx.time.timers.tickAsync(20 * S + 500);
 		await settle();
-		assert.equal(service.calls.length, 1);
+		assert.equal(fx.service.calls.length, 1);
 		assert.ok(reads >= 3, `the keychain answered nothing ${Math.min(reads, 3)} time(s) around the refresh`);
 		const session = a.store.get(id);
 		assert.equal(session?.state, 'valid');
-		assert.equal(session?.tokens?.refreshToken, service.currentRefreshToken, 'the rotated refresh token is the one kept');
-		backend.loseOnGet = () => false;
-		await time.timers.tickAsync(25 * S);
+		assert.equal(session?.tokens?.refreshToken, fx.service.currentRefreshToken, 'the rotated refresh token is the one kept');
+		fx.backend.loseOnGet = () => false;
+		await fx.time.timers.tickAsync(25 * S);
 		await settle();
-		assert.ok(backend.dump().includes(service.currentRefreshToken), 'and stored');
+		assert.ok(fx.backend.dump().includes(fx.service.currentRefreshToken), 'and stored');
 	});
 
 	it('a keychain that drops the secret right after a refresh stored it: the refreshing window stores its tokens again, and the session survives the other window\'s refresh with the spent token', async () => {
@@ -113,21 +97,21 @@ describe('a secret that reads as missing', () => {
 		// Found by the hostile-folder suite: two reads fail, then one drops the entry, while four more fail around the refresh.
 		let fail = 2;
 		let drop = 1;
-		backend.failGet = (key) => key === secretKeyFor(id) && fail > 0 && fail-- > 0;
-		backend.loseOnGet = (key) => (key === secretKeyFor(id) && drop > 0 ? (drop--, 'drop') : false);
-		backend.announce(secretKeyFor(id));
+		fx.backend.failGet = (key) => key === secretKeyFor(id) && fail > 0 && fail-- > 0;
+		fx.backend.loseOnGet = (key) => (key === secretKeyFor(id) && drop > 0 ? (drop--, 'drop') : false);
+		fx.backend.announce(secretKeyFor(id));
 		await settle();
 		fail = 4;
-		await time.timers.tickAsync(21 * S);
+		await fx.time.timers.tickAsync(21 * S);
 		await settle();
-		backend.failGet = () => false;
-		backend.loseOnGet = () => false;
-		await time.timers.tickAsync(90 * S);
+		fx.backend.failGet = () => false;
+		fx.backend.loseOnGet = () => false;
+		await fx.time.timers.tickAsync(90 * S);
 		await settle();
 		for (const w of [a, b]) {
 			const session = w.store.get(id);
 			assert.equal(session?.state, 'valid', `window ${w.name}`);
-			assert.equal(session?.tokens?.refreshToken, service.currentRefreshToken, `window ${w.name} holds the live refresh token`);
+			assert.equal(session?.tokens?.refreshToken, fx.service.currentRefreshToken, `window ${w.name} holds the live refresh token`);
 		}
 	});
 
@@ -145,9 +129,9 @@ describe('a secret that reads as missing', () => {
 			onDidChange: changes.event as vscode.Event<vscode.SecretStorageChangeEvent>,
 		};
 		const adapter = new KeychainSecretBackend(secrets, silentLog);
-		const store = new SessionStore(adapter, memento, { clock: time.clock });
+		const store = new SessionStore(adapter, fx.memento, { clock: fx.time.clock });
 		await store.load();
-		const { account } = await store.saveLogin(ACCOUNT, service.login());
+		const { account } = await store.saveLogin(ACCOUNT, fx.service.login());
 		failing = true;
 		await assert.rejects(adapter.get('x'), /keychain locked/);
 		changes.fire({ key: secretKeyFor(account.id) });

@@ -3,43 +3,23 @@
 import * as assert from 'node:assert/strict';
 import type { RefreshFailure } from '../../src/core/sessions/contracts';
 import type { AccountRecord } from '../../src/core/sessions/types';
-import { createTestClock, settle, type TestClock } from '../support/doubles/fakeClock';
-import { FakeTokenService } from '../support/doubles/fakeTokenService';
-import { TestMemento } from '../support/doubles/testMemento';
-import { SharedSecretBackend } from '../support/doubles/testSecretStorage';
-import { openTestWindow, type TestWindow } from '../support/doubles/testWindow';
+import { settle } from '../support/doubles/fakeClock';
+import { useWindows, type TestWindow } from '../support/doubles/testWindow';
 
 const S = 1000;
 const LEASE_TTL = 10 * S;
 
 describe('several windows', () => {
-	let time: TestClock;
-	let backend: SharedSecretBackend;
-	let memento: TestMemento;
-	let service: FakeTokenService;
+	const fx = useWindows({ leaseTtlMs: LEASE_TTL });
 	let failures: RefreshFailure[];
+	/** The windows a test works with. */
 	let windows: TestWindow[];
 
 	function openWindow(name: string, options: { marginMs?: number; deaf?: boolean } = {}): TestWindow {
-		const window = openTestWindow({
-			name,
-			backend,
-			memento,
-			clock: time.clock,
-			refresh: service.refreshAs(name),
-			marginMs: () => options.marginMs ?? 300 * S,
-			enabled: () => true,
-			leaseTtlMs: LEASE_TTL,
-			deaf: options.deaf,
-		});
-		const subscription = window.scheduler.onDidFail((f) => failures.push(f));
-		return {
-			...window,
-			dispose: () => {
-				subscription.dispose();
-				window.dispose();
-			},
-		};
+		const { marginMs, deaf } = options;
+		const window = fx.open(name, { deaf, ...(marginMs === undefined ? {} : { marginMs: () => marginMs }) });
+		window.scheduler.onDidFail((f) => failures.push(f));
+		return window;
 	}
 
 	/** Opens three windows, logs in in the first, and starts every scheduler. Returns the account id. */
@@ -48,7 +28,7 @@ describe('several windows', () => {
 		for (const w of windows) await w.store.load();
 		const session = await windows[0].store.saveLogin(
 			{ kind: 'admin', serviceUrl: 'https://user.example.test', instanceId: 'inst', login: 'ops@example.test', label: 'ops@example.test' },
-			service.login(),
+			fx.service.login(),
 		);
 		await settle();
 		for (const w of windows) w.scheduler.start();
@@ -61,7 +41,7 @@ describe('several windows', () => {
 		const b = openWindow('B', bOptions);
 		windows = [a, b];
 		await a.store.load();
-		const { account } = await a.store.saveLogin({ kind: 'user', serviceUrl: 'https://user.example.test', instanceId: 'inst', login: 'device-1', label: 'devi…-1' }, service.login());
+		const { account } = await a.store.saveLogin({ kind: 'user', serviceUrl: 'https://user.example.test', instanceId: 'inst', login: 'device-1', label: 'devi…-1' }, fx.service.login());
 		await b.store.load();
 		a.scheduler.start();
 		b.scheduler.start();
@@ -73,10 +53,10 @@ describe('several windows', () => {
 	 * least the 30 s minimum interval apart (40 s tokens would be refreshed at half-life, 20 s).
 	 */
 	function assertOneRefreshPerCycle(): void {
-		const sent = service.calls.map((c) => c.request.refreshToken);
+		const sent = fx.service.calls.map((c) => c.request.refreshToken);
 		assert.deepEqual(sent, sent.map((_, i) => `refresh-${i + 1}`), 'each refresh sends the newest refresh token, once');
-		for (let i = 1; i < service.calls.length; i++) {
-			const gap = service.calls[i].at - service.calls[i - 1].at;
+		for (let i = 1; i < fx.service.calls.length; i++) {
+			const gap = fx.service.calls[i].at - fx.service.calls[i - 1].at;
 			assert.ok(gap >= 29 * S, `refresh ${i + 1} came ${gap} ms after the previous one`);
 		}
 	}
@@ -85,61 +65,53 @@ describe('several windows', () => {
 		for (const w of live) {
 			const session = w.store.get(id);
 			assert.equal(session?.state, 'valid', `window ${w.name}`);
-			assert.equal(session?.tokens?.refreshToken, service.currentRefreshToken, `window ${w.name}`);
+			assert.equal(session?.tokens?.refreshToken, fx.service.currentRefreshToken, `window ${w.name}`);
 		}
 	}
 
 	beforeEach(() => {
-		time = createTestClock();
-		backend = new SharedSecretBackend();
-		memento = new TestMemento();
-		service = new FakeTokenService(time.clock);
-		service.lifetimeMs = 40 * S;
-		service.latencyMs = 500;
+		fx.service.lifetimeMs = 40 * S;
+		fx.service.latencyMs = 500;
 		failures = [];
 		windows = [];
-	});
-
-	afterEach(() => {
-		for (const w of windows) w.dispose();
 	});
 
 	it('three windows, 40 s tokens: exactly one refresh per cycle, and every window ends on the newest tokens', async () => {
 		const id = await threeWindowsLoggedIn();
 		for (let step = 0; step < 10; step++) {
-			await time.timers.tickAsync(21 * S);
+			await fx.time.timers.tickAsync(21 * S);
 			await settle();
 		}
 		// 210 s of 40 s tokens: the first at half-life (20 s), then one per 30 s minimum interval.
-		assert.ok(service.calls.length >= 6 && service.calls.length <= 8, `${service.calls.length} refreshes`);
+		assert.ok(fx.service.calls.length >= 6 && fx.service.calls.length <= 8, `${fx.service.calls.length} refreshes`);
 		assertOneRefreshPerCycle();
 		assert.deepEqual(failures, []);
 		assertAllOnNewestTokens(id, windows);
 		// Still exactly one timer per window for the account.
-		assert.equal(time.timers.countTimers(), windows.length);
+		assert.equal(fx.time.timers.countTimers(), windows.length);
 	});
 
 	it('when the lease holder crashes mid-refresh, another window takes over after the lease expires', async () => {
-		service.hanging.add('A');
+		fx.service.hanging.add('A');
 		const id = await threeWindowsLoggedIn();
 		const [a, b, c] = windows;
-		const loginToken = service.currentRefreshToken;
+		const loginToken = fx.service.currentRefreshToken;
 
-		await time.timers.tickAsync(20 * S + 1 * S);
+		await fx.time.timers.tickAsync(20 * S + 1 * S);
 		await settle();
-		assert.equal(service.calls.length, 0, 'window A holds the lease, its request hangs');
+		assert.equal(fx.service.calls.length, 0, 'window A holds the lease, its request hangs');
 		a.dispose(); // crash: no release of the lease
 		windows = [b, c];
 
-		await time.timers.tickAsync(LEASE_TTL + 1 * S);
+		await fx.time.timers.tickAsync(LEASE_TTL + 1 * S);
 		await settle();
-		assert.equal(service.calls.length, 1);
-		assert.equal(service.calls[0].request.refreshToken, loginToken);
-		assert.ok(['B', 'C'].includes(service.calls[0].caller));
+		assert.equal(fx.service.calls.length, 1);
+		assert.equal(fx.service.calls[0].request.refreshToken, loginToken);
+		assert.ok(['B', 'C'].includes(fx.service.calls[0].caller));
 		assertAllOnNewestTokens(id, [b, c]);
 
 		for (let step = 0; step < 4; step++) {
-			await time.timers.tickAsync(21 * S);
+			await fx.time.timers.tickAsync(21 * S);
 			await settle();
 		}
 		assertOneRefreshPerCycle();
@@ -150,14 +122,14 @@ describe('several windows', () => {
 	it('a window that missed the change event re-reads the keychain at its own time and does not refresh again', async () => {
 		// B plans for the last moment (no margin) and never hears that A refreshed at half-life.
 		const { a, b, account } = await twoWindowsLoggedIn({ marginMs: 0, deaf: true });
-		await time.timers.tickAsync(21 * S);
+		await fx.time.timers.tickAsync(21 * S);
 		await settle();
-		assert.equal(service.calls.length, 1);
-		assert.notEqual(b.store.get(account.id)?.tokens?.refreshToken, service.currentRefreshToken, 'B has not heard yet');
+		assert.equal(fx.service.calls.length, 1);
+		assert.notEqual(b.store.get(account.id)?.tokens?.refreshToken, fx.service.currentRefreshToken, 'B has not heard yet');
 		// B's timer fires at 40 s (expiry of the first token); A's next refresh is due just after.
-		await time.timers.tickAsync(19 * S + 200);
+		await fx.time.timers.tickAsync(19 * S + 200);
 		await settle();
-		assert.equal(service.calls.length, 1, 'B re-read the keychain when its timer fired and skipped');
+		assert.equal(fx.service.calls.length, 1, 'B re-read the keychain when its timer fired and skipped');
 		assert.equal(b.scheduler.status(account.id).nextRefreshAt, b.store.get(account.id)?.tokens?.expiresAt);
 		assertAllOnNewestTokens(account.id, [a, b]);
 		assert.deepEqual(failures, []);
@@ -165,16 +137,16 @@ describe('several windows', () => {
 
 	it('a window waiting on the lease without hearing the holder re-reads the keychain once it gets the lease', async () => {
 		const { a, b, account } = await twoWindowsLoggedIn({ deaf: true });
-		await time.timers.tickAsync(20 * S + LEASE_TTL + 1 * S);
+		await fx.time.timers.tickAsync(20 * S + LEASE_TTL + 1 * S);
 		await settle();
-		assert.equal(service.calls.length, 1);
+		assert.equal(fx.service.calls.length, 1);
 		assertAllOnNewestTokens(account.id, [a, b]);
 		assert.deepEqual(failures, []);
 	});
 
 	it('a window that opens later picks up the newest tokens from the shared keychain', async () => {
 		const id = await threeWindowsLoggedIn();
-		await time.timers.tickAsync(45 * S);
+		await fx.time.timers.tickAsync(45 * S);
 		await settle();
 		const late = openWindow('D');
 		windows.push(late);

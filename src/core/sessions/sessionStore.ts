@@ -5,16 +5,16 @@ import { silentLog, type Log } from '../util/log';
 import { accountIdFor } from './accountId';
 import { ACCOUNTS_KEY, ACTIVE_KEY, isAccountRecord, parsePayload, SECRET_PREFIX, secretKeyFor, secretText } from './storedSecret';
 import type { NewAccount, TokenWrite } from './contracts';
-import type { AccountRecord, MementoBackend, SecretBackend, Session, SessionState, StoredTokens } from './types';
+import type { AccountRecord, MementoBackend, SecretBackend, Session, SessionState, StoredTokens, StoreEntry } from './types';
+import { LogoutMarks } from './logoutMarks';
+import { PendingWrites, type PendingWrite } from './pendingWrites';
+import { RecheckTimers } from './recheckTimers';
+import { SpentRefreshTokens } from './spentRefreshTokens';
 import { systemClock, type Clock } from '../util/clock';
 import type { Disposable } from '../types';
 
 /** When an unlisted secret is looked at again; after the last, one still unlisted is removed. */
 const UNLISTED_CHECKS_MS = [1_000, 5_000, 20_000, 60_000];
-/** Accounts logged out lately, by id → when: how another window tells a logout from a keychain that lost a secret. */
-export const LOGGED_OUT_KEY = 'telematicsAuth.loggedOut';
-/** Logout marks older than this are dropped when the next one is written. */
-const LOGGED_OUT_KEEP_MS = 24 * 60 * 60 * 1000;
 /**
  * A listed account whose secret reads as missing waits this long (1, 5, 20 s) for the logout
  * mark or index change of another window, which reach it later than the secret's change does;
@@ -23,9 +23,7 @@ const LOGGED_OUT_KEEP_MS = 24 * 60 * 60 * 1000;
 const MISSING_CHECKS_MS = [1_000, 5_000, 20_000];
 /** How long an unlisted secret may wait for its index entry (another window's login) before it is removed. */
 export const UNLISTED_GRACE_MS = UNLISTED_CHECKS_MS[UNLISTED_CHECKS_MS.length - 1]!;
-/** Retries of a failed token write: 2 s, 4 s, … up to a minute apart. */
-const PENDING_RETRY_BASE_MS = 2_000;
-const PENDING_RETRY_CAP_MS = 60_000;
+export { LOGGED_OUT_KEY } from './logoutMarks';
 
 /** What reading one secret gave: tokens, or nothing (missing), or unreadable. */
 type SecretRead =
@@ -34,21 +32,7 @@ type SecretRead =
 	| { status: 'corrupt' }
 	| { status: 'failed' };
 
-interface Entry {
-	account: AccountRecord;
-	tokens?: StoredTokens;
-	/** Set when the secret was unreadable or the refresh token was refused. */
-	needsLogin: boolean;
-}
-
-interface PendingWrite {
-	entry: Entry;
-	/** The refresh token these tokens replaced. */
-	base: string;
-	/** Failed writes so far. */
-	attempt: number;
-	timer?: unknown;
-}
+type Entry = StoreEntry;
 
 export interface SessionStoreOptions {
 	clock?: Clock;
@@ -66,22 +50,15 @@ export class SessionStore implements Disposable {
 	/** Serializes writes, loads and cross-window reconciliation. */
 	private tail: Promise<unknown> = Promise.resolve();
 	private disposed = false;
-	/**
-	 * Tokens held in memory because storing them failed (a keychain that refused a write right
-	 * after a refresh). They are the live ones: sent on the next refresh, written again later.
-	 * `base` is the refresh token they replaced, to tell our stale secret from a newer one.
-	 */
-	private readonly pending = new Map<string, PendingWrite>();
+	/** Tokens held in memory because storing them failed: the live ones, written again later. */
+	private readonly pending: PendingWrites;
 	/** Secrets seen for ids the index does not list: checked again, then removed. */
-	private readonly unlisted = new Map<string, unknown>();
+	private readonly unlisted: RecheckTimers;
 	/** Listed accounts whose secret read as missing: checked again, then stored again (see MISSING_CHECKS_MS). */
-	private readonly missing = new Map<string, unknown>();
-	/**
-	 * Refresh tokens this window sent and got new ones for, per account: the service has spent
-	 * them. A secret that holds one again is older than what this window holds (the keychain lost
-	 * the newer secret, or another window wrote what it had): this window's tokens win.
-	 */
-	private readonly spent = new Map<string, string[]>();
+	private readonly missing: RecheckTimers;
+	/** Refresh tokens the service has spent for this window (see spentRefreshTokens.ts). */
+	private readonly spent = new SpentRefreshTokens();
+	private readonly logouts: LogoutMarks;
 	/** Accounts whose lost secret this window has reported (once each). */
 	private readonly reportedMissing = new Set<string>();
 	private readonly missingEmitter = new Emitter<{ accountId: string; label: string }>();
@@ -102,6 +79,10 @@ export class SessionStore implements Disposable {
 	) {
 		this.clock = options.clock ?? systemClock;
 		this.log = options.log ?? silentLog;
+		this.pending = new PendingWrites(this.clock);
+		this.unlisted = new RecheckTimers(this.clock, UNLISTED_CHECKS_MS);
+		this.missing = new RecheckTimers(this.clock, MISSING_CHECKS_MS);
+		this.logouts = new LogoutMarks(memento, this.clock, this.log);
 		this.subscriptions.push(secrets.onDidChange((e) => this.onSecretChanged(e.key)));
 	}
 
@@ -173,8 +154,8 @@ export class SessionStore implements Disposable {
 
 			// 1. The secret. A failure here leaves everything as it was.
 			await this.secrets.store(secretKeyFor(id), secretText(entry));
-			await this.markLoggedOut(id, false);
-			this.dropPending(id); // a new login always wins over refreshed tokens not yet stored
+			await this.logouts.set(id, false);
+			this.pending.drop(id); // a new login always wins over refreshed tokens not yet stored
 
 			// 2. The index. A failure here puts the secret back as it was (best effort).
 			const index = this.entries.map((e) => (e.account.id === id ? account : e.account));
@@ -211,7 +192,7 @@ export class SessionStore implements Disposable {
 			if (!previous) return 'gone';
 			const check = await this.compare(id, sentRefreshToken);
 			if (check !== 'same') return check;
-			this.markSpent(id, sentRefreshToken);
+			this.spent.add(id, sentRefreshToken);
 			const entry: Entry = { account: previous.account, tokens: { ...tokens }, needsLogin: false };
 			const before = this.snapshot();
 			this.replace(entry);
@@ -230,7 +211,7 @@ export class SessionStore implements Disposable {
 			const check = await this.compare(id, sentRefreshToken);
 			if (check !== 'same') return check;
 			const entry: Entry = { ...previous, needsLogin: true };
-			this.dropPending(id);
+			this.pending.drop(id);
 			this.replace(entry);
 			let saved = true;
 			if (entry.tokens) {
@@ -257,15 +238,15 @@ export class SessionStore implements Disposable {
 			const index = this.entries.findIndex((e) => e.account.id === id);
 			if (index < 0) return;
 			// Other windows tell this logout from a keychain that lost the secret by this mark.
-			await this.markLoggedOut(id);
+			await this.logouts.set(id);
 			// The secret goes first: a failure to update the index must not leave tokens behind.
 			try {
 				await this.secrets.delete(secretKeyFor(id));
 			} catch (error) {
-				await this.markLoggedOut(id, false);
+				await this.logouts.set(id, false);
 				throw error;
 			}
-			this.dropPending(id);
+			this.pending.drop(id);
 			const remaining = this.entries.filter((e) => e.account.id !== id);
 			await this.memento.update(ACCOUNTS_KEY, remaining.map((e) => e.account));
 			this.entries = remaining;
@@ -295,10 +276,9 @@ export class SessionStore implements Disposable {
 
 	dispose(): void {
 		this.disposed = true;
-		for (const id of [...this.pending.keys()]) this.dropPending(id);
-		for (const timer of [...this.unlisted.values(), ...this.missing.values()]) this.clock.clearTimeout(timer);
-		this.unlisted.clear();
-		this.missing.clear();
+		this.pending.dispose();
+		this.unlisted.dispose();
+		this.missing.dispose();
 		this.missingEmitter.dispose();
 		for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
 		this.changeEmitter.dispose();
@@ -325,7 +305,7 @@ export class SessionStore implements Disposable {
 		const read = await this.readSecret(this.find(id)?.account ?? { id, label: id });
 		if (read.status === 'failed') {
 			// Keep what we have; the next event tries again. A logout elsewhere still shows without the keychain.
-			if (this.find(id) && this.loggedOutMark(id) !== undefined && !this.readIndex().some((a) => a.id === id)) await this.dropLoggedOut(id);
+			if (this.find(id) && this.logouts.markedAt(id) !== undefined && !this.readIndex().some((a) => a.id === id)) await this.dropLoggedOut(id);
 			return;
 		}
 		const pending = this.pending.get(id);
@@ -334,7 +314,7 @@ export class SessionStore implements Disposable {
 			// they replaced is our own stale copy: memory wins. Anything else (a logout, a newer
 			// login, our write landing) is newer than what we hold.
 			if (read.status === 'ok' && read.tokens.refreshToken === pending.base) return;
-			this.dropPending(id);
+			this.pending.drop(id);
 		}
 		const known = new Map(this.entries.map((e) => [e.account.id, e]));
 		const index = this.readIndex();
@@ -353,14 +333,14 @@ export class SessionStore implements Disposable {
 					// A logout elsewhere marks it or drops it from the index; without either, the
 					// keychain may have lost it: the account and its tokens stay while that is checked.
 					const entry = known.get(id);
-					if (!listed.has(id) || this.loggedOutMark(id) !== undefined || !entry) continue;
+					if (!listed.has(id) || this.logouts.markedAt(id) !== undefined || !entry) continue;
 					entries.push({ ...entry, account });
 					this.watchMissing(id);
 					continue;
 				}
-				this.stopWatchingMissing(id);
+				this.missing.stop(id);
 				const mine = known.get(id);
-				if (read.status === 'ok' && mine?.tokens && this.isSpent(id, read.tokens.refreshToken) && !this.isSpent(id, mine.tokens.refreshToken)) {
+				if (read.status === 'ok' && mine?.tokens && this.spent.has(id, read.tokens.refreshToken) && !this.spent.has(id, mine.tokens.refreshToken)) {
 					// The keychain went back to a refresh token this window already spent: ours are the live ones.
 					entries.push({ ...mine, account });
 					restore = { entry: { ...mine, account }, base: read.tokens.refreshToken };
@@ -382,57 +362,39 @@ export class SessionStore implements Disposable {
 		}
 	}
 
-	private isSpent(id: string, refreshToken: string): boolean {
-		return this.spent.get(id)?.includes(refreshToken) === true;
-	}
-
-	/** Remembers a refresh token the service has spent (the last 50 of an account). */
-	private markSpent(id: string, refreshToken: string): void {
-		const list = this.spent.get(id) ?? [];
-		if (!list.includes(refreshToken)) list.push(refreshToken);
-		if (list.length > 50) list.splice(0, list.length - 50);
-		this.spent.set(id, list);
-	}
-
 	/**
 	 * Looks at an unlisted secret again, after 1, 5, 20 and 60 s (globalState reaches other
 	 * windows later than the secret does): listed by then, it is followed as usual; still
 	 * unlisted after `UNLISTED_GRACE_MS`, it is deleted.
 	 */
 	private watchUnlisted(id: string, step = 0): void {
-		this.later(this.unlisted, UNLISTED_CHECKS_MS, id, step, async () => {
+		this.recheck(this.unlisted, id, step, async () => {
 			if (this.find(id) || this.readIndex().some((a) => a.id === id)) return this.reconcile(id);
 			if ((await this.readRaw(id)) === undefined) return;
-			if (step + 1 < UNLISTED_CHECKS_MS.length) return this.watchUnlisted(id, step + 1);
+			if (this.unlisted.hasNext(step)) return this.watchUnlisted(id, step + 1);
 			await this.secrets.delete(secretKeyFor(id));
 			this.log.warn('Removed stored tokens that no account points to (left behind by a logout or an interrupted save).');
 		}, 'Could not remove stored tokens that no account points to');
 	}
 
-	/**
-	 * Runs `check` for `id` `schedule[step]` ms after the first look (one timer per id in `timers`;
-	 * a first look while one is planned is dropped), after the store's other work.
-	 */
-	private later(timers: Map<string, unknown>, schedule: readonly number[], id: string, step: number, check: () => Promise<void>, failure: string): void {
-		if ((step === 0 && timers.has(id)) || this.disposed) return;
-		const delay = schedule[step]! - (step === 0 ? 0 : schedule[step - 1]!);
-		timers.set(id, this.clock.setTimeout(() => {
-			timers.delete(id);
+	/** Runs `check` at look `step` of `timers`' schedule for `id`, after the store's other work. */
+	private recheck(timers: RecheckTimers, id: string, step: number, check: () => Promise<void>, failure: string): void {
+		timers.plan(id, step, () => {
 			if (this.disposed) return;
 			this.serialize(check).catch((error) => this.log.warn(`${failure}: ${errorName(error)}.`));
-		}, delay));
+		});
 	}
 
 	/** Looks again at a listed account whose secret read as missing (MISSING_CHECKS_MS). */
 	private watchMissing(id: string, step = 0): void {
-		this.later(this.missing, MISSING_CHECKS_MS, id, step, async () => {
+		this.recheck(this.missing, id, step, async () => {
 			const entry = this.find(id);
 			if (!entry) return;
 			const read = await this.readSecret(entry.account);
-			if (!this.readIndex().some((a) => a.id === id) || this.loggedOutMark(id) !== undefined) return this.dropLoggedOut(id);
+			if (!this.readIndex().some((a) => a.id === id) || this.logouts.markedAt(id) !== undefined) return this.dropLoggedOut(id);
 			if (read.status === 'ok' || read.status === 'corrupt') return this.reconcile(id);
 			// Missing, or the keychain could not be read: look again later; a read that keeps failing is not written over.
-			if (step + 1 < MISSING_CHECKS_MS.length) return this.watchMissing(id, step + 1);
+			if (this.missing.hasNext(step)) return this.watchMissing(id, step + 1);
 			if (read.status === 'failed') return;
 			if (!entry.tokens) return;
 			// The keychain lost the secret of an account still logged in: ours are the live tokens.
@@ -445,50 +407,15 @@ export class SessionStore implements Disposable {
 		}, 'Could not check a missing secret again');
 	}
 
-	private stopWatchingMissing(id: string): void {
-		const timer = this.missing.get(id);
-		if (timer !== undefined) this.clock.clearTimeout(timer);
-		this.missing.delete(id);
-	}
-
 	/** Another window logged `id` out: it goes here too, and a secret this window wrote meanwhile goes as well. */
 	private async dropLoggedOut(id: string): Promise<void> {
 		const before = this.snapshot();
-		this.stopWatchingMissing(id);
-		this.dropPending(id);
+		this.missing.stop(id);
+		this.pending.drop(id);
 		this.entries = this.entries.filter((e) => e.account.id !== id);
 		if ((await this.readRaw(id)) !== undefined) await this.secrets.delete(secretKeyFor(id)).then(undefined, () => undefined);
 		this.activeId = this.readActive();
 		this.fireIfChanged(before);
-	}
-
-	/** When `id` was logged out in any window, if it was lately and has not logged in since. */
-	private loggedOutMark(id: string): number | undefined {
-		try {
-			const marks = this.memento.get<unknown>(LOGGED_OUT_KEY);
-			const at = marks && typeof marks === 'object' ? (marks as Record<string, unknown>)[id] : undefined;
-			return typeof at === 'number' ? at : undefined;
-		} catch {
-			return undefined;
-		}
-	}
-
-	/** Sets (`true`) or clears `id`'s logout mark, dropping old ones; best effort, and no write when there is nothing to clear. */
-	private async markLoggedOut(id: string, loggedOut = true): Promise<void> {
-		try {
-			const raw = this.memento.get<unknown>(LOGGED_OUT_KEY);
-			const current = raw && typeof raw === 'object' ? raw as Record<string, unknown> : {};
-			if (!loggedOut && !(id in current)) return;
-			const now = this.clock.now();
-			const marks: Record<string, number> = {};
-			for (const [key, at] of Object.entries(current)) {
-				if (typeof at === 'number' && now - at < LOGGED_OUT_KEEP_MS && key !== id) marks[key] = at;
-			}
-			if (loggedOut) marks[id] = now;
-			await this.memento.update(LOGGED_OUT_KEY, marks);
-		} catch {
-			this.log.warn('Could not write the logout mark other windows read.');
-		}
 	}
 
 	// --- compare-and-set ----------------------------------------------------------------
@@ -515,7 +442,7 @@ export class SessionStore implements Disposable {
 		}
 		if (current === sentRefreshToken) return 'same';
 		// Storage holds a refresh token this window already spent: it is older than what we sent.
-		if (current !== undefined && this.isSpent(id, current) && this.find(id)?.tokens?.refreshToken === sentRefreshToken) return 'same';
+		if (current !== undefined && this.spent.has(id, current) && this.find(id)?.tokens?.refreshToken === sentRefreshToken) return 'same';
 		this.log.info('The stored tokens changed while a refresh was under way (a new login or another window); the newer ones are kept.');
 		await this.reconcile(id);
 		return 'stale';
@@ -526,37 +453,26 @@ export class SessionStore implements Disposable {
 		const id = entry.account.id;
 		try {
 			await this.secrets.store(secretKeyFor(id), secretText(entry));
-			this.dropPending(id);
+			this.pending.drop(id);
 			return true;
 		} catch (error) {
-			const previous = this.pending.get(id);
-			const record: PendingWrite = { entry, base: previous?.base ?? base, attempt: (previous?.attempt ?? 0) + 1 };
-			this.dropPending(id);
-			const delay = Math.min(PENDING_RETRY_CAP_MS, PENDING_RETRY_BASE_MS * 2 ** Math.min(record.attempt - 1, 10));
-			record.timer = this.clock.setTimeout(() => this.retryPending(id, record), delay);
-			this.pending.set(id, record);
+			const delay = this.pending.hold(entry, base, (record) => this.retryPending(record));
 			this.log.warn(`Could not store the refreshed tokens of "${entry.account.label}" (${errorName(error)}); this window keeps them and tries again in ${Math.round(delay / 1000)} s.`);
 			return false;
 		}
 	}
 
-	private retryPending(id: string, record: PendingWrite): void {
-		record.timer = undefined;
-		if (this.disposed || this.pending.get(id) !== record) return;
+	private retryPending(record: PendingWrite): void {
+		if (this.disposed || !this.pending.isCurrent(record)) return;
+		const id = record.entry.account.id;
 		this.serialize(async () => {
-			if (this.disposed || this.pending.get(id) !== record) return;
+			if (this.disposed || !this.pending.isCurrent(record)) return;
 			const read = await this.readSecret(record.entry.account);
 			// Storage moved on (a logout, a newer login): that wins over what we hold.
 			const ours = read.status === 'ok' && (read.tokens.refreshToken === record.base || read.tokens.refreshToken === record.entry.tokens?.refreshToken);
 			if (read.status !== 'failed' && !ours) return this.reconcile(id);
 			if (await this.write(record.entry, record.base)) this.log.info(`Stored the refreshed tokens of "${record.entry.account.label}".`);
 		}).catch(() => undefined);
-	}
-
-	private dropPending(id: string): void {
-		const pending = this.pending.get(id);
-		if (pending?.timer !== undefined) this.clock.clearTimeout(pending.timer);
-		this.pending.delete(id);
 	}
 
 	// --- reading ------------------------------------------------------------------------

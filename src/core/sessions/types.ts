@@ -43,6 +43,14 @@ export interface Session {
 	state: SessionState;
 }
 
+/** What the session store holds of an account: its record and, while logged in, its tokens. */
+export interface StoreEntry {
+	account: AccountRecord;
+	tokens?: StoredTokens;
+	/** Set when the secret was unreadable or the refresh token was refused. */
+	needsLogin: boolean;
+}
+
 /** What SessionStore needs from `vscode.SecretStorage`. */
 export interface SecretBackend {
 	get(key: string): PromiseLike<string | undefined>;

@@ -2,6 +2,7 @@
 // live descriptions; the nodes and rows come from accountsTree.ts.
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
+import type { Ticking } from '../../core/util/ticker';
 import { nextTickDelay, TICK_SLACK_MS } from '../../core/models/statusModel';
 import { treeChildren, treeItem, type AccountsTreeNode } from './accountsTree';
 
@@ -10,14 +11,13 @@ export const HAS_ACCOUNTS_CONTEXT = 'telematicsAuth.hasAccounts';
 
 /**
  * The view and its data provider: fires the changes, keeps the context key, and refreshes the
- * descriptions with one timer while the view is visible; nodes and items come from accountsTree.ts.
+ * descriptions through the ticker while the view is visible; nodes and items come from accountsTree.ts.
  */
-export class AccountsView implements vscode.TreeDataProvider<AccountsTreeNode>, vscode.Disposable {
+export class AccountsView implements vscode.TreeDataProvider<AccountsTreeNode>, vscode.Disposable, Ticking {
 	private readonly changed = new vscode.EventEmitter<AccountsTreeNode | undefined | void>();
 	readonly onDidChangeTreeData = this.changed.event;
 	readonly treeView: vscode.TreeView<AccountsTreeNode>;
 	private readonly disposables: vscode.Disposable[] = [];
-	private timer: unknown;
 	private hasAccounts: boolean | undefined;
 	private disposed = false;
 
@@ -59,19 +59,14 @@ export class AccountsView implements vscode.TreeDataProvider<AccountsTreeNode>, 
 		this.arm();
 	}
 
-	/** One timer, armed only while the view is visible, for the next description change. */
+	tick(): void {
+		this.changed.fire();
+		this.arm();
+	}
+
+	/** Asks the ticker for the next description change, only while the view is visible. */
 	private arm(): void {
-		const { clock } = this.services;
-		if (this.timer !== undefined) clock.clearTimeout(this.timer);
-		this.timer = undefined;
-		if (!this.treeView.visible) return;
-		const delay = this.nextChangeMs();
-		if (delay === undefined) return;
-		this.timer = clock.setTimeout(() => {
-			this.timer = undefined;
-			this.changed.fire();
-			this.arm();
-		}, delay);
+		this.services.ticker.schedule(this, this.treeView.visible ? this.nextChangeMs() : undefined);
 	}
 
 	/** Milliseconds until some account's description changes on its own, if any will. */
@@ -88,8 +83,7 @@ export class AccountsView implements vscode.TreeDataProvider<AccountsTreeNode>, 
 
 	dispose(): void {
 		this.disposed = true;
-		if (this.timer !== undefined) this.services.clock.clearTimeout(this.timer);
-		this.timer = undefined;
+		this.services.ticker.schedule(this, undefined);
 		for (const d of this.disposables) d.dispose();
 	}
 }

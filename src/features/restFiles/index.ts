@@ -24,7 +24,6 @@ export function registerRestFileCommands(services: Services): vscode.Disposable 
 export function startDocumentFeatures(services: Services): vscode.Disposable {
 	const lenses = new TokenCodeLensProvider(services);
 	const diagnostics = new TokenDiagnostics(services);
-	const ticker = new MinuteTicker(services.clock);
 	const onStateChange = (): void => {
 		lenses.refresh();
 		diagnostics.updateAll();
@@ -32,12 +31,11 @@ export function startDocumentFeatures(services: Services): vscode.Disposable {
 	return vscode.Disposable.from(
 		lenses,
 		diagnostics,
-		ticker,
+		new MinuteTicker(services.ticker, onStateChange),
 		vscode.languages.registerCodeLensProvider(HTTP_SELECTOR, lenses),
 		vscode.languages.registerHoverProvider(HTTP_SELECTOR, new TokenHoverProvider(services)),
 		vscode.languages.registerCodeActionsProvider(HTTP_SELECTOR, new TokenQuickFixes(), TokenQuickFixes.metadata),
 		services.store.onDidChange(onStateChange),
 		services.config.onDidChange(onStateChange),
-		ticker.onTick(onStateChange),
 	);
 }

@@ -1,44 +1,32 @@
-// Ticks once a minute while a REST file is visible, so lenses and diagnostics that say
-// "expires in 12m" stay true; stops when none is.
+// Re-renders the REST files' lenses and warnings once a minute while a REST file is visible, so
+// "expires in 12m" stays true; asks the shared ticker for nothing while none is.
 import * as vscode from 'vscode';
-
+import type { Ticker, Ticking } from '../../core/util/ticker';
 import { isHttpDocument } from '../shared/restDocuments';
-import type { Clock } from '../../core/util/clock';
 
 const MINUTE = 60_000;
 
-export class MinuteTicker implements vscode.Disposable {
-	private readonly ticked = new vscode.EventEmitter<void>();
-	readonly onTick = this.ticked.event;
+export class MinuteTicker implements vscode.Disposable, Ticking {
 	private readonly subscriptions: vscode.Disposable[] = [];
-	private handle: unknown;
 
-	constructor(private readonly clock: Clock) {
+	constructor(private readonly ticker: Ticker, private readonly onTick: () => void) {
 		vscode.window.onDidChangeVisibleTextEditors(() => this.update(), null, this.subscriptions);
+		this.update();
+	}
+
+	tick(): void {
+		this.onTick();
 		this.update();
 	}
 
 	private update(): void {
 		const visible = vscode.window.visibleTextEditors.some((e) => isHttpDocument(e.document));
-		if (visible && this.handle === undefined) this.schedule();
-		if (!visible && this.handle !== undefined) {
-			this.clock.clearTimeout(this.handle);
-			this.handle = undefined;
-		}
-	}
-
-	private schedule(): void {
-		this.handle = this.clock.setTimeout(() => {
-			this.handle = undefined;
-			this.ticked.fire();
-			this.update();
-		}, MINUTE);
+		if (!visible) this.ticker.schedule(this, undefined);
+		else if (!this.ticker.isScheduled(this)) this.ticker.schedule(this, MINUTE);
 	}
 
 	dispose(): void {
-		if (this.handle !== undefined) this.clock.clearTimeout(this.handle);
-		this.handle = undefined;
-		this.ticked.dispose();
+		this.ticker.schedule(this, undefined);
 		vscode.Disposable.from(...this.subscriptions).dispose();
 	}
 }

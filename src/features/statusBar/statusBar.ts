@@ -1,7 +1,8 @@
-// The status bar item: the active account and its time left, live, with one timer at most.
+// The status bar item: the active account and its time left, live (the ticker wakes it when its text changes).
 // The decisions (text, severity, when to look again) are in core/models/statusModel.ts.
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
+import type { Ticking } from '../../core/util/ticker';
 import { describeStatus, loadingStatus, type Severity, type StatusDescription } from '../../core/models/statusModel';
 
 import { accountTooltip, loadingTooltip, loggedOutTooltip } from '../shared/tooltips';
@@ -15,11 +16,10 @@ const BACKGROUND: Record<Severity, string | undefined> = {
 };
 
 /** Owns the status bar item from creation to disposal. */
-export class StatusBar implements vscode.Disposable {
+export class StatusBar implements vscode.Disposable, Ticking {
 	/** The item it owns, shown from construction to disposal. */
 	readonly item: vscode.StatusBarItem;
 	private readonly disposables: vscode.Disposable[] = [];
-	private timer: unknown;
 	private disposed = false;
 
 	constructor(private readonly services: Services) {
@@ -36,7 +36,11 @@ export class StatusBar implements vscode.Disposable {
 		this.item.show();
 	}
 
-	/** Re-reads the active session and re-arms the one timer. */
+	tick(): void {
+		this.render();
+	}
+
+	/** Re-reads the active session and asks the ticker for the next change of its text. */
 	render(): void {
 		if (this.disposed) return;
 		const { store, scheduler, config, clock } = this.services;
@@ -58,26 +62,12 @@ export class StatusBar implements vscode.Disposable {
 		const background = BACKGROUND[d.severity];
 		this.item.backgroundColor = background ? new vscode.ThemeColor(background) : undefined;
 		this.item.tooltip = tooltip;
-		this.arm(d.nextTickMs);
-	}
-
-	private arm(delay: number | undefined): void {
-		const { clock } = this.services;
-		if (this.timer !== undefined) {
-			clock.clearTimeout(this.timer);
-			this.timer = undefined;
-		}
-		if (delay === undefined) return;
-		this.timer = clock.setTimeout(() => {
-			this.timer = undefined;
-			this.render();
-		}, delay);
+		this.services.ticker.schedule(this, d.nextTickMs);
 	}
 
 	dispose(): void {
 		this.disposed = true;
-		if (this.timer !== undefined) this.services.clock.clearTimeout(this.timer);
-		this.timer = undefined;
+		this.services.ticker.schedule(this, undefined);
 		for (const d of this.disposables) d.dispose();
 		this.item.dispose();
 	}

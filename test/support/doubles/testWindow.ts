@@ -5,8 +5,10 @@ import { Lease } from '../../../src/core/sessions/lease';
 import { RefreshScheduler } from '../../../src/core/sessions/refreshScheduler';
 import { SessionStore } from '../../../src/core/sessions/sessionStore';
 import { silentLog } from '../../../src/core/util/log';
-import type { TestMemento } from './testMemento';
-import type { SecretView, SharedSecretBackend } from './testSecretStorage';
+import { createTestClock, type TestClock } from './fakeClock';
+import { FakeTokenService } from './fakeTokenService';
+import { TestMemento } from './testMemento';
+import { SharedSecretBackend, type SecretView } from './testSecretStorage';
 import type { Clock } from '../../../src/core/util/clock';
 
 export interface TestWindowOptions {
@@ -57,6 +59,61 @@ export function openTestWindow(options: TestWindowOptions): TestWindow {
 			scheduler.dispose();
 			store.dispose();
 			view.dispose();
+		},
+	};
+}
+
+/** What the multi-window suites share in each test: one clock, keychain, globalState and service. */
+export interface Windows {
+	readonly time: TestClock;
+	readonly backend: SharedSecretBackend;
+	readonly memento: TestMemento;
+	readonly service: FakeTokenService;
+	/** Every window opened in this test (disposed after it). */
+	readonly opened: TestWindow[];
+	/** Opens a window over the shared parts, refreshing as `name`; the suite's defaults, then `options`. */
+	open(name: string, options?: Partial<Pick<TestWindowOptions, 'marginMs' | 'deaf' | 'leaseTtlMs' | 'leaseSettleMs'>>): TestWindow;
+}
+
+/**
+ * The multi-window suites' one fixture (mocha hooks): a fresh fake clock, shared keychain,
+ * globalState and token service before each test; every window opened disposed after it.
+ */
+export function useWindows(defaults: Pick<TestWindowOptions, 'leaseTtlMs'> & Partial<Pick<TestWindowOptions, 'leaseSettleMs' | 'marginMs'>>): Windows {
+	let current: Omit<Windows, 'open'> | undefined;
+	const now = (): Omit<Windows, 'open'> => {
+		if (!current) throw new Error('useWindows: read inside a test');
+		return current;
+	};
+	beforeEach(() => {
+		const time = createTestClock();
+		current = { time, backend: new SharedSecretBackend(), memento: new TestMemento(), service: new FakeTokenService(time.clock), opened: [] };
+	});
+	afterEach(() => {
+		for (const w of now().opened.splice(0)) w.dispose();
+		current = undefined;
+	});
+	return {
+		get time() { return now().time; },
+		get backend() { return now().backend; },
+		get memento() { return now().memento; },
+		get service() { return now().service; },
+		get opened() { return now().opened; },
+		open(name, options = {}) {
+			const { time, backend, memento, service, opened } = now();
+			const window = openTestWindow({
+				marginMs: () => 300_000,
+				enabled: () => true,
+				...defaults,
+				...options,
+				name,
+				backend,
+				memento,
+				clock: time.clock,
+				refresh: service.refreshAs(name),
+			});
+			opened.push(window);
+			return window;
 		},
 	};
 }
