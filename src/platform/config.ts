@@ -1,5 +1,5 @@
 // The one place that reads and writes settings. Everyone else asks these typed getters and setters.
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { LoginFieldsFormat, ProxySettings } from '../core/api/types';
 
 const SECTION = 'telematicsAuth';

@@ -24,7 +24,7 @@ export function benchBundleSize(): BenchRow[] {
 	const production = fs.statSync(BUNDLE).size;
 	return [
 		{ name: 'dist/extension.js, development build', value: round(development / 1024, 1), unit: 'KB' },
-		{ name: 'dist/extension.js, production build (activation bundle)', value: round(production / 1024, 1), unit: 'KB', target: '≤ 40 KB' },
+		{ name: 'dist/extension.js, production build (what activation loads)', value: round(production / 1024, 1), unit: 'KB' },
 	];
 }
 

@@ -9,7 +9,7 @@ import { packageVsix } from '../host/vsix';
 import { waitFor, Workbench } from '../e2e/workbench';
 import { median, round, type BenchRow } from './types';
 
-const RELOADS = 9;
+const RELOADS = 15;
 const TRIVIAL_ID = 'bench.trivial-status';
 
 /** A VSIX of an extension that shows one status bar item on startup, and nothing else. */

@@ -30,7 +30,7 @@ export async function benchTerminalToken(): Promise<BenchRow[]> {
 	const client = path.join(projectRoot, 'dist', 'tokenClient.js');
 	if (!fs.existsSync(client)) return [{ name: 'telematics-token per call', value: undefined, unit: 'ms', note: 'dist/tokenClient.js is missing: npm run build' }];
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'terminal-bench-'));
-	const channel = await openTokenChannel(async () => ({ ok: true, token: TOKEN, expiresAt: Date.now() + 3_600_000, label: 'Bench', serviceUrl: 'http://127.0.0.1:1' }));
+	const channel = await openTokenChannel(async () => ({ ok: true, token: TOKEN, expiresAt: Date.now() + 3_600_000, label: 'Bench', serviceUrl: 'http://127.0.0.1:1' }), dir);
 	await channel.listen();
 	try {
 		const helper = path.join(dir, 'telematics-token');

@@ -9,7 +9,7 @@ import type { TestApi } from './testApi';
 import { ENV_PROXY_ENV, startConnectProxy, type ConnectProxy } from '../support/connectProxy';
 import { startCompanyNetwork, type CompanyNetwork } from '../support/companyNetwork';
 import type { HttpsFront } from '../support/testCa';
-import { adminCredentials, lastError, ScriptedPrompter, storedSecret, useEmulatorSuite, userCredentials } from './loginHelpers';
+import { commandSession, adminCredentials, lastError, ScriptedPrompter, storedSecret, useEmulatorSuite, userCredentials } from './loginHelpers';
 
 const HTTP_KEYS = ['proxy', 'proxySupport', 'proxyAuthorization', 'fetchAdditionalSupport'];
 
@@ -57,7 +57,7 @@ describe('Corporate network: HTTPS signed by a CA only the OS store holds (real 
 	async function logInAt(serviceUrl: string, kind: AccountKind = 'user'): Promise<Session | undefined> {
 		const credentials = kind === 'admin' ? adminCredentials(emu) : userCredentials(emu);
 		api.setPrompter(ScriptedPrompter.answering({ ...credentials, serviceUrl }, kind));
-		return vscode.commands.executeCommand<Session | undefined>(kind === 'admin' ? 'telematicsAuth.loginAdmin' : 'telematicsAuth.loginUser');
+		return commandSession(api, kind === 'admin' ? 'telematicsAuth.loginAdmin' : 'telematicsAuth.loginUser');
 	}
 
 	/** The paths the host's fetch was asked for while `body` ran. */
@@ -91,7 +91,7 @@ describe('Corporate network: HTTPS signed by a CA only the OS store holds (real 
 			user = await logInAt(url, 'user');
 			assert.ok(user?.tokens, lastError(api));
 			assert.ok((await logInAt(url, 'admin'))?.tokens, lastError(api));
-			const refreshed = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.refresh', { accountId: user.account.id });
+			const refreshed = await commandSession(api, 'telematicsAuth.refresh', { accountId: user.account.id });
 			assert.ok(refreshed?.tokens && refreshed.tokens.refreshToken !== user.tokens.refreshToken, lastError(api));
 		});
 		assert.deepEqual(paths, ['/v1/Auth/Login', '/v1/Auth/Login', '/v1/Auth/RefreshToken']);
@@ -111,7 +111,7 @@ describe('Corporate network: HTTPS signed by a CA only the OS store holds (real 
 		const paths = await fetchedDuring(async () => {
 			const session = await logInAt('https://telematics.test', 'user');
 			assert.ok(session?.tokens, lastError(api));
-			const refreshed = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.refresh', { accountId: session.account.id });
+			const refreshed = await commandSession(api, 'telematicsAuth.refresh', { accountId: session.account.id });
 			assert.ok(refreshed?.tokens, lastError(api));
 		});
 		assert.deepEqual(paths, ['/v1/Auth/Login', '/v1/Auth/RefreshToken']);

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { RiggedEmulator } from '../emulator/rig';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from './testApi';
-import { logIn, settings, until, useEmulatorSuite } from './loginHelpers';
+import { commandSession, logIn, settings, until, useEmulatorSuite } from './loginHelpers';
 
 import * as httpyac from 'httpyac';
 
@@ -72,8 +72,8 @@ describe('The live token for REST clients, no token in any file (real VS Code + 
 		assert.deepEqual(await sendWithHttpyac(folder, 'live.http', fileWithoutToken, ['telematics']), [200], 'the JetBrains env file through httpyac');
 
 		// The emulator rotates the token; the extension refreshes; the same file sends the new one.
-		const refreshed = await vscode.commands.executeCommand<Session>('telematicsAuth.refresh', { accountId: session.account.id });
-		const second = refreshed.tokens!.accessToken;
+		const refreshed = await commandSession(api, 'telematicsAuth.refresh', { accountId: session.account.id });
+		const second = refreshed!.tokens!.accessToken;
 		assert.notEqual(second, first);
 		await until('the new token in both files', () => fs.readFileSync(dotenv(), 'utf8').includes(second) && fs.readFileSync(jetbrains(), 'utf8').includes(second));
 		assert.equal(process.env.TELEMATICS_TOKEN, second);

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { RiggedEmulator } from '../emulator/rig';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from './testApi';
-import { lastError, logIn, ourLenses, ScriptedPrompter, storedSecret, until, useEmulatorSuite, userCredentials } from './loginHelpers';
+import { commandSession, lastError, logIn, ourLenses, ScriptedPrompter, storedSecret, until, useEmulatorSuite, userCredentials } from './loginHelpers';
 import { recordMessages, withNotificationProgress } from '../../src/features/shared/notify';
 
 /** How VS Code finds links in a notification's message (its linkedText parser). */
@@ -125,7 +125,7 @@ describe('A hostile or broken service (real VS Code)', () => {
 	it('a token whose exp no Date can hold (1e16) falls back to ExpiresIn; status bar, tree, hover, lens and diagnostics show it without error', async () => {
 		const session = await logIn(api, emu, 'user');
 		emu.setFaults({ refresh: 'absurdExp' });
-		const refreshed = await vscode.commands.executeCommand<Session>('telematicsAuth.refresh', { accountId: session.account.id });
+		const refreshed = await commandSession(api, 'telematicsAuth.refresh', { accountId: session.account.id });
 		assert.ok(refreshed?.tokens, 'the refresh worked');
 		assert.equal(refreshed.tokens.expirySource, 'expiresIn');
 		assert.ok(Math.abs(refreshed.tokens.expiresAt - (Date.now() + 7200_000)) < 60_000);

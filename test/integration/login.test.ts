@@ -3,9 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RiggedEmulator } from '../emulator/rig';
-import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from './testApi';
-import { adminCredentials, lastError, logIn, ScriptedPrompter, storedSecret, until, useEmulatorSuite, userCredentials } from './loginHelpers';
+import { commandSession, adminCredentials, lastError, logIn, ScriptedPrompter, storedSecret, until, useEmulatorSuite, userCredentials } from './loginHelpers';
 
 describe('Login (real VS Code)', () => {
 	let api: TestApi;
@@ -38,7 +37,7 @@ describe('Login (real VS Code)', () => {
 		const credentials = adminCredentials(emu);
 		const prompter = ScriptedPrompter.answering(credentials, 'admin');
 		api.setPrompter(prompter);
-		const session = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.login');
+		const session = await commandSession(api, 'telematicsAuth.login');
 		assert.ok(session);
 		assert.equal(session.account.kind, 'admin');
 		assert.equal(session.account.label, credentials.login);
@@ -60,7 +59,7 @@ describe('Login (real VS Code)', () => {
 		const earlier = await logIn(api, emu, 'user');
 		const secretBefore = await storedSecret(api, earlier.account.id);
 		api.setPrompter(ScriptedPrompter.answering({ ...credentials, password: 'wrong-instance-key' }, 'user'));
-		const result = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.loginUser');
+		const result = await commandSession(api, 'telematicsAuth.loginUser');
 		assert.equal(result, undefined);
 		assert.equal(emu.stats.loginCalls, 2);
 		const error = api.messages().at(-1);
@@ -94,7 +93,7 @@ describe('Login (real VS Code)', () => {
 			{ value: credentials.instanceId }, { value: credentials.login }, { value: credentials.password },
 		]);
 		api.setPrompter(prompter);
-		const session = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.loginUser');
+		const session = await commandSession(api, 'telematicsAuth.loginUser');
 		assert.equal(session?.account.instanceId, credentials.instanceId);
 		assert.equal(emu.stats.loginCalls, 1);
 	});
@@ -119,7 +118,7 @@ describe('Login (real VS Code)', () => {
 			(s) => ({ value: s.value ?? credentials.password }),
 		]);
 		api.setPrompter(prompter);
-		const again = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.loginAgain', { accountId: session.account.id });
+		const again = await commandSession(api, 'telematicsAuth.loginAgain', { accountId: session.account.id });
 		assert.deepEqual(prompter.asked.map((s) => s.value), [credentials.serviceUrl, credentials.instanceId, credentials.login, undefined]);
 		assert.equal(again?.account.id, session.account.id, 'the same account, new tokens');
 		assert.notEqual(again?.tokens?.refreshToken, session.tokens?.refreshToken);
@@ -150,7 +149,7 @@ describe('Login (real VS Code)', () => {
 
 	it('refreshes on command: new tokens stored, no login', async () => {
 		const session = await logIn(api, emu, 'user');
-		const refreshed = await vscode.commands.executeCommand<Session | undefined>('telematicsAuth.refresh', { accountId: session.account.id });
+		const refreshed = await commandSession(api, 'telematicsAuth.refresh', { accountId: session.account.id });
 		assert.ok(refreshed?.tokens);
 		assert.notEqual(refreshed.tokens.accessToken, session.tokens?.accessToken);
 		assert.equal(emu.stats.refreshCalls, 1);

@@ -8,6 +8,7 @@ import { secretKeyFor } from '../../src/core/sessions/storedSecret';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestHandles } from '../../src/extension';
 import { testApiOf, type TestApi } from './testApi';
+import type { AccountResult } from '../../src/commands';
 import type { GitExposure, LoginField, LoginStep, Prompter, StepAnswer, TrackedFileAnswer } from '../../src/core/models/prompter';
 
 export const EXTENSION_ID = 'telematics-tools.telematics-auth';
@@ -90,9 +91,24 @@ export class ScriptedPrompter implements Prompter {
 export async function logIn(api: TestApi, emu: RiggedEmulator, kind: AccountKind, userIndex = 0): Promise<Session> {
 	const credentials = kind === 'admin' ? adminCredentials(emu) : userCredentials(emu, userIndex);
 	api.setPrompter(ScriptedPrompter.answering(credentials, kind));
-	const session = await vscode.commands.executeCommand<Session | undefined>(kind === 'admin' ? 'telematicsAuth.loginAdmin' : 'telematicsAuth.loginUser');
-	assert.ok(session, `login as ${kind} succeeded`);
+	const result = await vscode.commands.executeCommand<AccountResult | undefined>(kind === 'admin' ? 'telematicsAuth.loginAdmin' : 'telematicsAuth.loginUser');
+	assert.ok(result, `login as ${kind} succeeded`);
+	return sessionOf(api, result);
+}
+
+/** The stored session a command's result names (commands hand back no tokens: the tests read the store). */
+export function sessionOf(api: TestApi, result: AccountResult | undefined): Session {
+	assert.ok(result, 'the command named an account');
+	assert.deepEqual(Object.keys(result).sort().filter((k) => k !== 'expiresAt'), ['accountId', 'state'], 'a command hands back no more than the account, its state and expiry');
+	const session = api.services.store.get(result.accountId);
+	assert.ok(session, `account ${result.accountId} is stored`);
 	return session;
+}
+
+/** Runs a command that names an account, and reads that account's session from the store. */
+export async function commandSession(api: TestApi, command: string, ...args: unknown[]): Promise<Session | undefined> {
+	const result = await vscode.commands.executeCommand<AccountResult | undefined>(command, ...args);
+	return result && sessionOf(api, result);
 }
 
 export async function logOutAll(api: TestApi): Promise<void> {

@@ -28,9 +28,14 @@ export function inTerminal(command: string, env: NodeJS.ProcessEnv): Promise<{ c
 	});
 }
 
-/** Where the command's script lands: the first folder the collection puts on the PATH. */
+/** The folder the collection puts on the PATH (appended: the last entry). */
+export function commandFolder(collection: vscode.EnvironmentVariableCollection): string {
+	return collection.get('PATH')!.value.split(delimiter).filter(Boolean).at(-1)!;
+}
+
+/** Where the command's script lands. */
 export function commandFile(collection: vscode.EnvironmentVariableCollection): string {
-	return join(collection.get('PATH')!.value.split(delimiter)[0]!, COMMAND_NAME);
+	return join(commandFolder(collection), COMMAND_NAME);
 }
 
 /**

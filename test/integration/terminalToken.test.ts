@@ -2,13 +2,14 @@
 // window's environment collection), logged in, across a refresh, for another account, and after logout.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { dirname } from 'node:path';
+import * as os from 'node:os';
+import { delimiter, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { CHANNEL_ENV, NONCE_ENV } from '../../src/core/terminal/protocol';
 import type { RiggedEmulator } from '../emulator/rig';
 import type { TestApi } from './testApi';
 import { logIn, settings, until, useEmulatorSuite } from './loginHelpers';
-import { commandFile, inTerminal, openTerminalWithCommand, terminalEnvironment } from './terminalCommand';
+import { commandFile, commandFolder, inTerminal, openTerminalWithCommand, terminalEnvironment } from './terminalCommand';
 
 describe('telematics-token in the terminals (real VS Code)', function () {
 	this.timeout(40_000);
@@ -36,12 +37,20 @@ describe('telematics-token in the terminals (real VS Code)', function () {
 		const session = await logIn(api, emu, 'user');
 		assert.equal(collection.persistent, false);
 		const path = collection.get('PATH');
-		assert.equal(path?.type, vscode.EnvironmentVariableMutatorType.Prepend);
+		// Appended: a folder of ours can only answer for a command nothing earlier on the PATH has (never git or ls).
+		assert.equal(path?.type, vscode.EnvironmentVariableMutatorType.Append);
+		assert.ok(path!.value.startsWith(delimiter), 'after whatever the PATH holds');
 		assert.equal(path?.options.applyAtShellIntegration, true, 'again after a login shell resets PATH');
 		const values: string[] = [];
 		collection.forEach((_, mutator) => values.push(mutator.value));
 		assert.ok(values.every((v) => !v.includes(token(session.account.id))), 'no token in the collection');
-		const bin = path!.value.split(':')[0]!;
+		const bin = commandFolder(collection);
+		// In a folder of the user's that no other user can replace (channelRoot.ts), not the shared temp folder.
+		assert.ok(!bin.startsWith(`${os.tmpdir()}/telematics-token-`), bin);
+		for (let dir = bin; dir !== '/'; dir = dirname(dir)) {
+			const stat = fs.lstatSync(dir);
+			assert.ok(stat.isDirectory() && (stat.mode & 0o022) === 0 || (stat.mode & 0o1000) !== 0, `${dir} is writable by others`);
+		}
 		for (const file of fs.readdirSync(bin)) assert.ok(!fs.readFileSync(`${bin}/${file}`, 'utf8').includes('eyJ'), 'no token in the script');
 		assert.equal(process.env[CHANNEL_ENV], undefined, 'the extension host itself does not get it');
 	});

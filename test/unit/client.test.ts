@@ -296,6 +296,16 @@ describe('API client against odd answers', function () {
 		assert.match(error.message, /^The service answered in a form this extension does not understand/);
 	});
 
+	it('masks the account\'s device token in a refresh error that quotes it, though the refresh never sends it', async () => {
+		const deviceToken = 'device-token-3f9a1c7e';
+		secrets.add(deviceToken);
+		handler = answer(400, { Status: 400, Errors: [{ Key: 'DeviceToken', Message: `unknown device ${deviceToken}` }], Title: `bad device ${deviceToken}` });
+		const error = await expectFailure(client.refresh({ ...refresh, deviceToken }, OPTIONS), 'validation');
+		assertNoSecrets(error.message, 'the message');
+		for (const d of error.details) assertNoSecrets(`${d.key} ${d.message}`, 'a detail');
+		assert.match(error.message, /unknown device/, 'the rest of the service\'s words stay');
+	});
+
 	it('redacts an echoed secret before cutting a long error text, so no part of it survives the cut', async () => {
 		const secret = 'echoed-secret-pw';
 		// The secret straddles the 300-character cut: cutting first would leave `echoed-sec`.

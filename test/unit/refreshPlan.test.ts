@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../src/core/api/errors';
 import type { ApiErrorKind } from '../../src/core/api/types';
-import { BACKOFF_CAP_MS, backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, shouldRetry, type RetryDecision } from '../../src/core/sessions/refreshPlan';
+import { BACKOFF_CAP_MS, backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, requestedRefreshTooSoon, shouldRetry, type RetryDecision } from '../../src/core/sessions/refreshPlan';
 
 const S = 1000;
 const MIN = 60 * S;
@@ -101,5 +101,22 @@ describe('shouldRetry', () => {
 		it(`${kind} with a ${expiresAt > now ? 'valid' : 'expired'} token: ${decision}`, () => {
 			assert.equal(shouldRetry(new ApiError(kind, 'x'), now, expiresAt), decision);
 		});
+	}
+});
+
+describe('requestedRefreshTooSoon', () => {
+	const now = 1_000_000_000;
+	const cases: { name: string; refreshedAgo?: number; expiresIn: number; tooSoon: boolean }[] = [
+		{ name: 'just logged in (never refreshed), valid: refreshed', expiresIn: 7200 * S, tooSoon: false },
+		{ name: 'refreshed a moment ago, valid: declined', refreshedAgo: 0, expiresIn: 7200 * S, tooSoon: true },
+		{ name: '29 s after a refresh, valid: declined', refreshedAgo: 29 * S, expiresIn: 7000 * S, tooSoon: true },
+		{ name: '30 s after: refreshed', refreshedAgo: 30 * S, expiresIn: 7000 * S, tooSoon: false },
+		{ name: 'an hour after: refreshed', refreshedAgo: 3600 * S, expiresIn: 3600 * S, tooSoon: false },
+		{ name: 'expired a moment after the refresh (a short-lived answer): refreshed', refreshedAgo: 5 * S, expiresIn: 0, tooSoon: false },
+		{ name: 'expired long ago: refreshed', refreshedAgo: 10 * S, expiresIn: -3600 * S, tooSoon: false },
+		{ name: 'refreshed "in the future" (a clock set back), valid: declined until the interval passed', refreshedAgo: -60 * S, expiresIn: 7200 * S, tooSoon: true },
+	];
+	for (const c of cases) {
+		it(c.name, () => assert.equal(requestedRefreshTooSoon({ lastRefreshAt: c.refreshedAgo === undefined ? undefined : now - c.refreshedAgo, expiresAt: now + c.expiresIn }, now), c.tooSoon));
 	}
 });

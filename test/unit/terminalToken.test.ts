@@ -89,6 +89,12 @@ describe('telematics-token: the command against a real channel', function () {
 	let reply: Reply;
 	const asked: TokenRequest[] = [];
 	const env = () => ({ PATH: process.env.PATH, [CHANNEL_ENV]: channel.address, [NONCE_ENV]: channel.nonce });
+	/** The user's private root for the channels (channelRoot.ts picks it in the extension). */
+	let root: string;
+	before(() => {
+		root = fs.mkdtempSync(path.join(os.tmpdir(), 'channels-'));
+	});
+	after(() => fs.rmSync(root, { recursive: true, force: true }));
 
 	beforeEach(async () => {
 		reply = { ok: true, ...ANSWER };
@@ -96,7 +102,7 @@ describe('telematics-token: the command against a real channel', function () {
 		channel = await openTokenChannel(async (request) => {
 			asked.push(request);
 			return reply;
-		});
+		}, root);
 		await channel.listen();
 	});
 	afterEach(() => channel.close());
@@ -116,22 +122,23 @@ describe('telematics-token: the command against a real channel', function () {
 
 	it('gives each window its own unguessable nonce, folder and pipe name (hex from the runtime\'s random UUIDs)', async () => {
 		const names = async (platform: NodeJS.Platform) => {
-			const opened = await openTokenChannel(async () => reply, platform);
+			const opened = await openTokenChannel(async () => reply, root, platform);
 			await opened.close();
 			return opened;
 		};
 		const [a, b, pipe] = [await names('linux'), await names('linux'), await names('win32')];
 		for (const c of [a, b, pipe]) assert.match(c.nonce, /^[0-9a-f]{64}$/);
-		assert.match(path.basename(a.privateDir), /^telematics-token-[0-9a-f]{32}$/);
+		assert.match(path.basename(a.privateDir), /^[0-9a-f]{16}$/);
+		assert.equal(path.dirname(a.privateDir), root);
 		assert.match(pipe.address, /^\\\\\.\\pipe\\telematics-token-[0-9a-f]{32}$/);
 		assert.equal(new Set([a.nonce, b.nonce, pipe.nonce]).size, 3);
 		assert.notEqual(a.privateDir, b.privateDir);
-		assert.ok(!a.nonce.includes(path.basename(a.privateDir).slice(-32)), 'the folder\'s name tells nothing of the nonce');
+		assert.ok(!a.nonce.includes(path.basename(a.privateDir)), 'the folder\'s name tells nothing of the nonce');
 	});
 
 	it('puts nothing on disk until it listens, and will not listen in a folder someone else made or linked there', async () => {
 		await channel.close();
-		channel = await openTokenChannel(async () => reply);
+		channel = await openTokenChannel(async () => reply, root);
 		assert.equal(fs.existsSync(channel.privateDir), false, 'no folder before the first terminal');
 		const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'squatter-'));
 		try {

@@ -133,7 +133,7 @@ export function createApiClient(transport: Transport, log: Log, t: Translate = u
 			const tokens = await send(
 				{ method: 'POST', url, headers: refreshHeaders(request), body: refreshBody(request), ...options },
 				context,
-				[request.accessToken, request.refreshToken],
+				[request.accessToken, request.refreshToken, ...(request.deviceToken ? [request.deviceToken] : [])],
 			);
 			if (tokens.refreshToken === undefined) {
 				// No rotation in this answer: the refresh token we sent is still the one to keep.

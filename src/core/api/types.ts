@@ -41,6 +41,8 @@ export interface RefreshRequest {
 	/** The current (possibly expired) access token JWT. */
 	accessToken: string;
 	refreshToken: string;
+	/** Never sent: masked out of whatever the service answers, as the tokens sent are (an error may quote it). */
+	deviceToken?: string;
 }
 
 /** What Login and RefreshToken return, parsed from the `Result` of the envelope. */

@@ -45,6 +45,15 @@ export function minAutoInterval(streak: number): number {
 }
 
 /**
+ * Whether a refresh asked for by a command (a person's button, another extension) is declined as too
+ * soon: while the access token is valid, not sooner than the minimum interval after the last refresh,
+ * the floor of the automatic ones. A first refresh after a login, or of an expired token, goes ahead.
+ */
+export function requestedRefreshTooSoon(tokens: Pick<StoredTokens, 'expiresAt' | 'lastRefreshAt'>, now: number): boolean {
+	return tokens.lastRefreshAt !== undefined && now < tokens.expiresAt && now < tokens.lastRefreshAt + MIN_AUTO_INTERVAL_MS;
+}
+
+/**
  * What to do after a failed refresh:
  * - `retry`: a transient failure (network, timeout, 5xx) while the access token is still valid;
  * - `needsLogin`: the refresh token was refused (401); only a new login helps, never retried;

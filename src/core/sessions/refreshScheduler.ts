@@ -8,7 +8,7 @@ import { isoTime } from '../util/time';
 import type { RefreshFailure, RefreshFn, RefreshStatus, RefreshTrigger } from './contracts';
 import type { SessionStore } from './sessionStore';
 import type { Lease } from './lease';
-import { backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, shouldRetry } from './refreshPlan';
+import { backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, requestedRefreshTooSoon, shouldRetry } from './refreshPlan';
 import { tokensFromRefresh } from './tokenAnswer';
 import type { Session, StoredTokens } from './types';
 import type { Clock } from '../util/clock';
@@ -119,6 +119,20 @@ export class RefreshScheduler implements Disposable {
 	/** Refreshes now; joins a refresh already in flight for that account. Rejects with ApiError. */
 	refreshNow(accountId: string): Promise<Session> {
 		return this.run(accountId, 'manual');
+	}
+
+	/**
+	 * A refresh asked for by a command: joins one in flight; declines (`refreshed: false`, nothing sent)
+	 * while the token is valid and was obtained less than the minimum interval ago
+	 * (requestedRefreshTooSoon), so no caller can make refreshes come faster than the automatic ones.
+	 * Rejects with ApiError.
+	 */
+	async refreshOnRequest(accountId: string): Promise<{ session: Session; refreshed: boolean }> {
+		const joined = this.inFlight.get(accountId);
+		if (joined) return { session: await joined, refreshed: true };
+		const session = this.deps.store.get(accountId);
+		if (session?.tokens && session.state === 'valid' && requestedRefreshTooSoon(session.tokens, this.deps.clock.now())) return { session, refreshed: false };
+		return { session: await this.run(accountId, 'manual'), refreshed: true };
 	}
 
 	/**
@@ -279,6 +293,7 @@ export class RefreshScheduler implements Disposable {
 					instanceId: session.account.instanceId,
 					accessToken: sent.accessToken,
 					refreshToken: sent.refreshToken,
+					...(sent.deviceToken ? { deviceToken: sent.deviceToken } : {}),
 				});
 			} catch (error) {
 				if (error instanceof ApiError && error.kind === 'badCredentials') {

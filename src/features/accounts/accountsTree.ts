@@ -1,6 +1,6 @@
 // The Accounts view's nodes and rows: one node per account, its facts and token claims beneath,
 // from the plain-data model in core/models/treeModel.ts.
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Services } from '../../services';
 import { accountNode, accountRows, type RowModel } from '../../core/models/treeModel';
 import { formatClockTime } from '../../core/util/time';

@@ -1,6 +1,6 @@
 // Our accounts as the `telematics` authentication provider: any extension may ask VS Code for a bearer
 // token behind its consent prompt; the access token is the only secret handed out (scopes: authSessions.ts).
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Services } from '../../services';
 import {
 	diffAuthSessions,
@@ -13,7 +13,7 @@ import {
 	type AuthSessionData,
 } from '../../core/sessions/authSessions';
 import type { Session } from '../../core/sessions/types';
-import { Command } from '../../commands';
+import { Command, type AccountResult } from '../../commands';
 
 export const AUTH_PROVIDER_ID = 'telematics';
 
@@ -62,12 +62,12 @@ export class TelematicsAuthProvider implements vscode.AuthenticationProvider, vs
 			if (!existing || (kind && existing.account.kind !== kind)) {
 				throw new Error(vscode.l10n.t('There is no matching Telematics account with id {0}.', accountId));
 			}
-			session = await vscode.commands.executeCommand<Session | undefined>(Command.loginAgain, { accountId });
+			session = this.signedIn(await vscode.commands.executeCommand<AccountResult | undefined>(Command.loginAgain, { accountId }));
 		} else {
 			const command = kind === 'user' ? Command.loginUser : kind === 'admin' ? Command.loginAdmin : Command.login;
-			session = await vscode.commands.executeCommand<Session | undefined>(command);
+			session = this.signedIn(await vscode.commands.executeCommand<AccountResult | undefined>(command));
 		}
-		const current = session && (this.services.store.get(session.account.id) ?? session);
+		const current = session;
 		const data = current && matchesFilter(current, parsed.filter) ? toAuthSession(current) : undefined;
 		if (!data) throw new Error(vscode.l10n.t('Sign-in to Telematics was cancelled or did not succeed.'));
 		this.services.log.info(`Authentication API: signed in as ${current!.account.label} for another extension.`);
@@ -100,6 +100,11 @@ export class TelematicsAuthProvider implements vscode.AuthenticationProvider, vs
 		if (refreshed?.state === 'valid') return refreshed;
 		this.services.log.debug(`Authentication API: the expired token of ${session.account.label} is not handed out (no refresh allowed now, or it failed).`);
 		return undefined;
+	}
+
+	/** The stored session a login command's result names (commands hand back no tokens). */
+	private signedIn(result: AccountResult | undefined): Session | undefined {
+		return result && this.services.store.get(result.accountId);
 	}
 
 	private storeChanged(): void {

@@ -1,6 +1,6 @@
 // Logging in by hand: the four fields through the Prompter, then shared/logIn.ts. A failed or
 // cancelled login changes nothing stored. Never runs by itself.
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { AccountKind } from '../../core/api/types';
 import type { Services } from '../../services';
 import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServiceUrl } from '../../core/models/loginInput';

@@ -1,6 +1,6 @@
 // The session commands (log in, log in again, log out, switch, make active, refresh, show log) and what
 // a person is told when an automatic refresh fails. A login only starts from a person's command or button.
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ApiError } from '../../core/api/errors';
 import type { AccountKind } from '../../core/api/types';
 import type { Services } from '../../services';
@@ -13,29 +13,31 @@ import { errorText, showError } from '../shared/showError';
 import { prefillFor, runLoginFlow } from './loginFlow';
 import { notify } from '../shared/notify';
 import { formatRemaining } from '../../core/util/time';
-import { Command, type CommandId } from '../../commands';
+import { accountResult, Command, type AccountResult, type CommandId } from '../../commands';
 import { registerCommand } from '../shared/registerCommand';
 
 export function registerSessionCommands(services: Services): vscode.Disposable {
-	const loginAs = (kind: AccountKind) => () => runLoginFlow(services, kind);
+	const loginAs = (kind: AccountKind) => async () => accountResult(await runLoginFlow(services, kind));
 
-	const loginAgain = async (arg?: unknown): Promise<Session | undefined> => {
+	const loginAgain = async (arg?: unknown): Promise<AccountResult | undefined> => {
 		const id = accountIdOf(arg);
 		const session = id ? services.store.get(id) : await resolveAccount(services, arg, { placeHolder: vscode.l10n.t('Log in again to which account?') });
 		if (!session) return undefined;
-		return runLoginFlow(services, session.account.kind, prefillFor(session));
+		return accountResult(await runLoginFlow(services, session.account.kind, prefillFor(session)));
 	};
 
-	const refreshOne = async (session: Session): Promise<Session | undefined> => {
+	const refreshOne = async (session: Session): Promise<AccountResult | undefined> => {
 		const { label } = session.account;
 		try {
-			const refreshed = await vscode.window.withProgress(
+			const { session: current, refreshed } = await vscode.window.withProgress(
 				{ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Refreshing the token for {0}…', label) },
-				() => services.scheduler.refreshNow(session.account.id),
+				() => services.scheduler.refreshOnRequest(session.account.id),
 			);
-			const left = refreshed.tokens ? formatRemaining(refreshed.tokens.expiresAt - services.clock.now()) : '';
-			vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Token for {0} refreshed (valid for {1})', label, left)}`, 5000);
-			return refreshed;
+			const left = current.tokens ? formatRemaining(current.tokens.expiresAt - services.clock.now()) : '';
+			vscode.window.setStatusBarMessage(refreshed
+				? `$(check) ${vscode.l10n.t('Token for {0} refreshed (valid for {1})', label, left)}`
+				: `$(check) ${vscode.l10n.t('The token for {0} was obtained moments ago and is valid for {1}: not refreshed again yet', label, left)}`, 5000);
+			return accountResult(current);
 		} catch (e) {
 			const needsLogin = e instanceof ApiError && (e.kind === 'badCredentials' || e.kind === 'forbidden');
 			showError(services, e, {
@@ -51,7 +53,7 @@ export function registerSessionCommands(services: Services): vscode.Disposable {
 		[Command.loginAdmin]: loginAs('admin'),
 		[Command.login]: async () => {
 			const kind = await services.prompts.current.pickKind();
-			return kind ? runLoginFlow(services, kind) : undefined;
+			return kind ? accountResult(await runLoginFlow(services, kind)) : undefined;
 		},
 		[Command.loginAgain]: loginAgain,
 		[Command.logout]: async (arg?: unknown) => {

@@ -1,6 +1,6 @@
 // Above each `Authorization: Bearer <jwt>` line and each `@var = <jwt>` line: whose token it
 // is and when it expires, and "Update" when the account holds a newer one.
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { findJwts, type FoundJwt } from '../../core/restFile/jwtScan';
 import type { Services } from '../../services';
 import { expiryPhrase, ownerPhrase, tokenInfo } from './tokenInfo';

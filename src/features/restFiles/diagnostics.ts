@@ -1,6 +1,6 @@
 // Warnings in REST files: an expired JWT, and a request that would send a logged-in account's token to another
 // site; kept current on open, change (debounced), store and setting changes and the minute tick.
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 import { TOKEN_KEY } from '../../core/restFile/envFiles';
 import { findJwts } from '../../core/restFile/jwtScan';

@@ -1,6 +1,6 @@
 // Hover on a JWT in a REST file: its decoded header and claims, when it expires, and whose
 // it is. Decoded locally; nothing is sent anywhere.
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { findJwts } from '../../core/restFile/jwtScan';
 import type { Services } from '../../services';
 import { decodeClaims, decodeHeader } from '../../core/sessions/token';

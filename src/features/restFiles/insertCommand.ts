@@ -1,6 +1,6 @@
 // "Insert Authorization Header": gives each request under a cursor exactly one
 // `Authorization: Bearer …` header with the account's current token, in one edit (one undo).
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { bearerValue, ENVIRONMENT_REFERENCES, foreignAuthorizations, planAuthEdit, variableNameOf, type AuthValue } from '../../core/restFile/authHeaderEdit';
 import { DEFAULT_TOKEN_VARIABLE } from '../../core/restFile/fileVariable';
 import { parseRestFile, requestsAt, type ParsedFile } from '../../core/restFile/requestParser';

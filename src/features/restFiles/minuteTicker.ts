@@ -1,6 +1,6 @@
 // Re-renders the REST files' lenses and warnings once a minute while a REST file is visible, so
 // "expires in 12m" stays true; asks the shared ticker for nothing while none is.
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Ticker, Ticking } from '../../core/util/ticker';
 import { isHttpDocument } from '../shared/restDocuments';
 

@@ -1,6 +1,6 @@
 // A token goes only to its service: before a token is written where a request of the file would send it
 // to another site, a modal question names the hosts (asked by Insert and by Update Tokens in File).
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { isSameSite } from '../../core/restFile/requestHost';
 import type { AccountRecord } from '../../core/sessions/types';
 import { hostOf } from '../../core/util/url';

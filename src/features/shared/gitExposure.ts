@@ -1,7 +1,7 @@
 // Would a token written into this file end up in git? The Git extension or a hardened git answers, never in
 // Restricted Mode; the person is asked once per trusted workspace before such a file gets a token, else every time.
 import { dirname } from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { GitExposure, Prompter, TrackedFileAnswer } from '../../core/models/prompter';
 import { askGit, findGit } from '../../platform/git';
 

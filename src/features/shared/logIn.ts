@@ -1,6 +1,6 @@
 // Login with cancellable progress, the answer stored through the one road of core/sessions/tokenAnswer.ts:
 // the step after the login questions, and the demo's login. A failed or cancelled login changes nothing.
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ApiError } from '../../core/api/errors';
 import type { AccountKind } from '../../core/api/types';
 import type { Services } from '../../services';

@@ -1,6 +1,6 @@
 // The real Prompter: a quick input per login step (numbered, Back from step 2, live validation,
 // Escape cancels, focus loss does not) and modal questions before anything risky.
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { AccountKind } from '../../core/api/types';
 import { dialogText } from '../../core/util/displayText';
 import type { GitExposure, LoginStep, Prompter, StepAnswer, TrackedFileAnswer } from '../../core/models/prompter';

@@ -1,6 +1,6 @@
 // Which documents are REST files: `.http`/`.rest` by name, or language `http` (REST Client,
 // httpYac), in any scheme, untitled included.
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { notify } from './notify';
 
 export const HTTP_SELECTOR: vscode.DocumentSelector = [

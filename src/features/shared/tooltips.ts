@@ -1,6 +1,6 @@
 // The tooltips the status bar and the Accounts view share: an account's facts and actions, or
 // the ways to log in, as trusted markdown whose links may run only the commands listed here.
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { RefreshStatus } from '../../core/sessions/contracts';
 import type { Session } from '../../core/sessions/types';
 import { describeExpiry, formatClockTime } from '../../core/util/time';

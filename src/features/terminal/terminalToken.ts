@@ -1,14 +1,16 @@
 // `telematics-token` in the integrated terminals (telematicsAuth.terminalToken): a per-window private channel,
 // the command on the PATH and the channel's address and nonce through VS Code's environment collection.
 import { mkdir } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
-import * as vscode from 'vscode';
+import { homedir, tmpdir } from 'node:os';
+import { basename, delimiter, join } from 'node:path';
+import vscode = require('vscode');
 import { CHANNEL_ENV, COMMAND_NAME, NONCE_ENV, oneLine, type Reply, type TokenRequest } from '../../core/terminal/protocol';
 import { cmdScript, posixScript } from '../../core/terminal/scripts';
 import { planRefreshAt } from '../../core/sessions/refreshPlan';
 import { isSafeToken } from '../../core/util/tokenGrammar';
 import { replaceRegularFile } from '../../platform/regularFile';
 import { openTokenChannel, type TokenChannel } from './tokenChannel';
+import { privateChannelRoot, removeDeadWindows, rootBases } from './channelRoot';
 import type { Services } from '../../services';
 import { errorMessage } from '../../core/util/errorMessage';
 
@@ -43,7 +45,13 @@ export class TerminalToken implements vscode.Disposable {
 
 	private async start(): Promise<TokenChannel | undefined> {
 		try {
-			const channel = await openTokenChannel((request) => this.answer(request));
+			const root = await this.channelRoot();
+			if (!root) {
+				this.services.log.warn(`${COMMAND_NAME} is not offered: no folder of this user's that others cannot write was found (tried $XDG_RUNTIME_DIR, the temp folder, the extension's storage and the home folder).`);
+				this.channel = undefined;
+				return undefined;
+			}
+			const channel = await openTokenChannel((request) => this.answer(request), root);
 			if (this.disposed || !this.services.config.terminalToken()) {
 				await channel.close();
 				return undefined;
@@ -53,8 +61,9 @@ export class TerminalToken implements vscode.Disposable {
 			// The address and nonce are good for this window only: never written to workspace storage.
 			env.persistent = false;
 			env.description = vscode.l10n.t('Adds the {0} command, which prints the live Telematics token. Any program run in the terminal can ask for it.', COMMAND_NAME);
-			// Again once shell integration has run: a login shell's start-up may set PATH afresh.
-			env.prepend('PATH', `${bin}${delimiter}`, { applyAtProcessCreation: true, applyAtShellIntegration: true });
+			// Last on the PATH: a folder of ours can only ever answer for a command nothing else on the PATH
+			// has. Again once shell integration has run: a login shell's start-up may set PATH afresh.
+			env.append('PATH', `${delimiter}${bin}`, { applyAtProcessCreation: true, applyAtShellIntegration: true });
 			env.replace(CHANNEL_ENV, channel.address);
 			env.replace(NONCE_ENV, channel.nonce);
 			this.listenOnceATerminalOpens(channel, bin);
@@ -67,6 +76,16 @@ export class TerminalToken implements vscode.Disposable {
 		}
 	}
 
+	/** The user's private folder for the channels (channelRoot.ts); on Windows the temp folder, which is the user's own. */
+	private async channelRoot(): Promise<string | undefined> {
+		if (process.platform === 'win32') return tmpdir();
+		const storage = this.services.context.globalStorageUri;
+		const storageDir = storage.scheme === 'file' ? storage.fsPath : undefined;
+		if (storageDir) await mkdir(storageDir, { recursive: true }).catch(() => undefined);
+		const bases = rootBases({ runtimeDir: process.env.XDG_RUNTIME_DIR, tmpDir: tmpdir(), platform: process.platform, storageDir, homeDir: homedir() });
+		return privateChannelRoot(bases, process.getuid?.() ?? 0);
+	}
+
 	/**
 	 * Nothing on disk and no socket until the window has a terminal (nothing else can run the command):
 	 * then the private folder, the socket and the command's script in `bin`.
@@ -77,6 +96,7 @@ export class TerminalToken implements vscode.Disposable {
 			this.firstTerminal = undefined;
 			channel.listen()
 				.then(() => this.writeCommand(bin))
+				.then(() => this.removeDeadWindows(channel))
 				.catch((error: unknown) => this.services.log.warn(`${COMMAND_NAME} cannot answer terminals: ${errorMessage(error)}`));
 		};
 		if (vscode.window.terminals.length > 0) listen();
@@ -93,6 +113,14 @@ export class TerminalToken implements vscode.Disposable {
 		const client = join(this.services.context.extensionPath, 'dist', 'tokenClient.js');
 		if (process.platform === 'win32') await replaceRegularFile(join(bin, `${COMMAND_NAME}.cmd`), cmdScript(runtime, client), 0o600);
 		else await replaceRegularFile(join(bin, COMMAND_NAME), posixScript(runtime, client), 0o700);
+	}
+
+	/** The folders of windows that died without closing theirs go (on Windows each pipe goes with its process). */
+	private async removeDeadWindows(channel: TokenChannel): Promise<void> {
+		if (process.platform === 'win32') return;
+		const root = join(channel.privateDir, '..');
+		const removed = await removeDeadWindows(root, basename(channel.privateDir), process.getuid?.() ?? 0);
+		if (removed.length) this.services.log.debug(`Removed the ${COMMAND_NAME} folders of ${removed.length} window(s) that had closed without removing them.`);
 	}
 
 	private async stop(): Promise<void> {

@@ -1,11 +1,12 @@
-// The window's private channel for `telematics-token`: a Unix socket in a directory only the user can enter
-// (a named pipe with an unguessable name on Windows), answering one kind of request that carries the nonce.
+// The window's private channel for `telematics-token`: a Unix socket in a folder of this window's under the
+// user's private root (channelRoot.ts; a named pipe with an unguessable name on Windows), answering one kind
+// of request that carries the nonce.
 import { timingSafeEqual } from 'node:crypto';
 import { chmod, mkdir, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_LINE_BYTES, parseRequest, replyLine, type Reply, type TokenRequest } from '../../core/terminal/protocol';
+import { SOCKET_NAME } from './channelRoot';
 
 /**
  * `uuids` random UUIDs as hex (122 random bits each), from the runtime's `crypto.randomUUID`, which VS Code
@@ -24,7 +25,7 @@ export interface TokenChannel {
 	readonly address: string;
 	/** The random per-window secret every request must carry. */
 	readonly nonce: string;
-	/** A folder of this window's that only the user can enter (the socket and the command's scripts), made by `listen()`. */
+	/** This window's folder under the private root (the socket and the command's script), made by `listen()`. */
 	readonly privateDir: string;
 	/**
 	 * Makes the private folder and starts answering (the first call; later ones wait for it): the window
@@ -35,11 +36,11 @@ export interface TokenChannel {
 }
 
 /**
- * Picks the channel's folder, address and nonce (nothing on disk until `listen()`); `answer` is asked
- * for each request that carries the nonce once it listens.
+ * Picks the channel's folder under `root` (a folder no other user can write: channelRoot.ts), its address
+ * and nonce (nothing on disk until `listen()`); `answer` is asked for each request that carries the nonce.
  */
-export async function openTokenChannel(answer: (request: TokenRequest) => Promise<Reply>, platform: NodeJS.Platform = process.platform): Promise<TokenChannel> {
-	// Four UUIDs of 32 hex digits: the nonce (two: 244 random bits), the folder's name, the pipe's name.
+export async function openTokenChannel(answer: (request: TokenRequest) => Promise<Reply>, root: string, platform: NodeJS.Platform = process.platform): Promise<TokenChannel> {
+	// Four UUIDs of 32 hex digits: the nonce (two: 244 random bits), the folder's name (16), the pipe's name.
 	const random = randomHex(4);
 	const nonce = random.slice(0, 64);
 	const expected = Buffer.from(nonce);
@@ -47,11 +48,11 @@ export async function openTokenChannel(answer: (request: TokenRequest) => Promis
 		const buffer = Buffer.from(given);
 		return buffer.length === expected.length && timingSafeEqual(buffer, expected);
 	};
-	// An unguessable name, made by listen() alone (mkdir fails if anything, a link included, is there).
-	const privateDir = join(tmpdir(), `telematics-token-${random.slice(64, 96)}`);
+	// Made by listen() alone (mkdir fails if anything, a link included, is there).
+	const privateDir = join(root, random.slice(64, 80));
 	const address = platform === 'win32'
 		? `\\\\.\\pipe\\telematics-token-${random.slice(96)}`
-		: join(privateDir, 'channel.sock');
+		: join(privateDir, SOCKET_NAME);
 	const sockets = new Set<Socket>();
 	const server: Server = createServer((socket) => {
 		sockets.add(socket);

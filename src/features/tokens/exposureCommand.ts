@@ -1,6 +1,6 @@
 // "Choose How Tools Get the Token…": the explicit choice behind telematicsAuth.exposeToken,
 // with what each option exposes, and the matching insert style offered afterwards.
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Config, ExposeMode, InsertStyle } from '../../platform/config';
 import { ENVIRONMENT_REFERENCES } from '../../core/restFile/authHeaderEdit';
 import { notify } from '../shared/notify';

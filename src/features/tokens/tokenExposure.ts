@@ -1,7 +1,7 @@
 // Keeps the active account's live token where tools read it (telematicsAuth.exposeToken): the process environment
 // and git-ignored env files, only regular ones, never in Restricted Mode (platform/regularFile.ts, gitTracked.ts).
 import { basename, join } from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ExposeMode } from '../../platform/config';
 import { BASE_URL_KEY, ENV_FILE_NAMES, TOKEN_KEY, type EnvFileKind, type Exposed } from '../../core/restFile/envFiles';
 import type { Services } from '../../services';

@@ -2,13 +2,13 @@
 // without credentials. The demo service (the emulator, dist/demo.js) listens on 127.0.0.1 while the window is open.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Services } from '../../services';
 import type { Session } from '../../core/sessions/types';
 import { withoutTrailingSlashes, isSafeServiceUrl } from '../../core/util/url';
 import { logIn } from '../shared/logIn';
 import { readRegularFile } from '../../platform/regularFile';
-import { Command } from '../../commands';
+import { accountResult, Command } from '../../commands';
 import { registerCommand } from '../shared/registerCommand';
 
 type DemoModule = typeof import('../../emulator/server');
@@ -98,7 +98,7 @@ export function registerWalkthroughCommands(services: Services): vscode.Disposab
 	const demo = new DemoService();
 	return vscode.Disposable.from(
 		demo,
-		registerCommand(services, Command.tryDemo, () => tryDemo(services, demo)),
+		registerCommand(services, Command.tryDemo, async () => accountResult(await tryDemo(services, demo))),
 		registerCommand(services, Command.openSample, () => openSample(services)),
 	);
 }
