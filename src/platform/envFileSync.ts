@@ -12,9 +12,12 @@ const OWNER_ONLY = 0o600;
  * What happened to the file. `untrusted`: Restricted Mode, nothing read or written. `leftAlone`:
  * not a regular UTF-8 file with one link, or not readable with certainty (`unparsable`).
  * `tracked`/`notIgnored`: git could commit it, so no token went in (`notIgnored`: offer .gitignore).
+ * `cannotTell`: a repository may hold it but git could not be asked safely (a subfolder of a clone,
+ * a worktree, a submodule, no git): no token went in either, whatever .gitignore says, since
+ * .gitignore never untracks a tracked file.
  */
 export type EnvFileOutcome =
-	| { result: 'untrusted' | 'nothing' | 'unchanged' | 'written' | 'removed' | 'tracked' | 'notIgnored' }
+	| { result: 'untrusted' | 'nothing' | 'unchanged' | 'written' | 'removed' | 'tracked' | 'notIgnored' | 'cannotTell' }
 	| { result: 'leftAlone'; reason: Refusal | 'unparsable' };
 
 /** Whether the folder's own .gitignore lists `name` on a line of its own (for folders git cannot be asked about). */
@@ -46,7 +49,8 @@ export async function syncEnvFile(folder: string, kind: EnvFileKind, exposed: Ex
 		return { result: 'removed' };
 	}
 	const exposure = await gitExposure(file);
-	const ignored = exposure === 'ignored' || ((exposure === 'none' || exposure === 'unknown') && await gitignoreLists(folder, name));
+	if (exposure === 'unknown' || exposure === 'remote' || exposure === 'untrusted') return { result: 'cannotTell' };
+	const ignored = exposure === 'ignored' || (exposure === 'none' && await gitignoreLists(folder, name));
 	if (!ignored) return { result: exposure === 'tracked' ? 'tracked' : 'notIgnored' };
 	await replaceRegularFile(file, after, OWNER_ONLY);
 	return { result: 'written' };

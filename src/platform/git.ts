@@ -174,12 +174,14 @@ function run(git: string, repository: { gitDir: string; workTree: string }, args
  * if a repository is there.
  */
 export async function askGit(file: string, folder: string, git: string | undefined): Promise<GitAnswer> {
-	const repository = findRepository(file, folder);
+	// A link is asked about where it leads: that file gets the token (and a target outside the folder is not asked: unknown).
+	const dir = realpath(dirname(file));
+	const target = realpath(file) ?? (dir && join(dir, basename(file)));
+	if (!target) return 'unknown';
+	const repository = findRepository(target, folder);
 	if (repository === 'none') return 'none';
 	if (repository === 'unsafe' || !git) return 'unknown';
-	const real = realpath(dirname(file));
-	if (!real) return 'unknown';
-	const name = relativePath(repository.workTree, join(real, basename(file))) || basename(file);
+	const name = relativePath(repository.workTree, target) || basename(target);
 	if (await run(git, repository, ['ls-files', '--error-unmatch', '--', `:(literal)${name}`]) === 0) return 'tracked';
 	switch (await run(git, repository, ['check-ignore', '-q', '--', name])) {
 		case 0: return 'ignored';

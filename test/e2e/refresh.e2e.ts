@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { DEMO_USERS } from '../emulator/rig';
 import { logInAsUser, startE2e, type E2eEnvironment } from './environment';
+import { waitFor } from './workbench';
 
 const USER = DEMO_USERS[0]!;
 const LABEL = USER.name!;
@@ -44,10 +45,11 @@ describe('Staying logged in with short-lived tokens (real VS Code in Chromium)',
 
 	it('explains a refresh that the service answers with an HTML 502 page, and keeps the session', async function () {
 		const wb = env.workbench;
-		// Wait for a fresh token, so the session is still valid while the fault lasts.
-		const refreshed = env.emulator.stats.refreshCalls;
-		while (env.emulator.stats.refreshCalls === refreshed) await new Promise((r) => setTimeout(r, 250));
-		await new Promise((r) => setTimeout(r, 1000));
+		// A fresh login, so the session is valid while the fault lasts, and the first refresh asked
+		// for goes ahead (one asked within 30 s of the last refresh is declined, as an automatic one would be).
+		const logins = env.emulator.stats.loginCalls;
+		await logInAsUser(wb, USER);
+		await waitFor('the new login', async () => env.emulator.stats.loginCalls, (n) => n > logins, 30_000);
 		env.emulator.setFaults({ refresh: 'html502' });
 		try {
 			await wb.runCommand('Telematics: Refresh Access Token');

@@ -15,14 +15,23 @@ const packageDir = path.join(installDir, 'node_modules', 'code-server');
 /** The script to run with Node to start code-server. */
 export const codeServerEntry = path.join(packageDir, 'out', 'node', 'entry.js');
 
-function run(cmd: string, args: string[], cwd: string): Promise<void> {
-	console.log(`[install] (${path.relative(process.cwd(), cwd) || '.'}) $ ${cmd} ${args.join(' ')}`);
+/**
+ * Runs one step, quietly: its output is shown only when it fails, then whole, with what to do. `what`
+ * names the step in the one line printed before it.
+ */
+function run(what: string, cmd: string, args: string[], cwd: string): Promise<void> {
+	console.log(`[install] ${what}`);
 	return new Promise((resolve, reject) => {
-		const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, npm_config_update_notifier: 'false' } });
+		const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
+		const output: Buffer[] = [];
+		child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+		child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
 		child.on('error', reject);
-		child.on('exit', (code, signal) => code === 0
-			? resolve()
-			: reject(new Error(`${cmd} ${args.join(' ')} failed (${signal ?? `exit code ${code}`})`)));
+		child.on('close', (code, signal) => {
+			if (code === 0) return resolve();
+			process.stderr.write(Buffer.concat(output));
+			reject(new Error(`${what} failed: ${cmd} ${args.join(' ')} in ${path.relative(process.cwd(), cwd) || '.'} (${signal ?? `exit code ${code}`}). Its output is above; run it there yourself to see more, or remove ${installDir} to start the install again.`));
+		});
 	});
 }
 
@@ -32,9 +41,9 @@ export async function ensureChromium(): Promise<string> {
 	if (process.getuid?.() !== 0) {
 		throw new Error(`Chromium is missing at ${chromiumPath}. Install it (sudo apt-get install -y chromium) or set CHROMIUM_PATH.`);
 	}
-	console.log(`[install] ${chromiumPath} is missing: installing Debian's chromium with apt-get`);
-	await run('apt-get', ['update'], process.cwd());
-	await run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], process.cwd());
+	console.log(`[install] ${chromiumPath} is missing: installing Debian's chromium with apt-get (once)`);
+	await run('apt-get update', 'apt-get', ['update'], process.cwd());
+	await run('apt-get install chromium', 'apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], process.cwd());
 	if (!fs.existsSync(chromiumPath)) throw new Error(`apt-get installed chromium but ${chromiumPath} is still missing`);
 	return chromiumPath;
 }
@@ -47,13 +56,20 @@ const vscodeDir = path.join(packageDir, 'lib', 'vscode');
 
 /**
  * code-server's node-pty built from source (the install skipped its scripts), so integrated terminals
- * start a shell. The rebuild's own post-install step wants the network and fails, harmlessly; what
- * counts is that pty.node loads.
+ * start a shell: node-gyp (the project's own dev dependency) builds it against this Node's headers.
+ * Not `npm rebuild node-pty`, whose post-install step runs `npx node-gyp configure` for an editor's
+ * compile_commands.json, which wants the network and is not needed.
  */
 async function ensurePty(): Promise<void> {
-	const binary = path.join(vscodeDir, 'node_modules', 'node-pty', 'build', 'Release', 'pty.node');
-	if (!fs.existsSync(binary)) await run('npm', ['rebuild', 'node-pty'], vscodeDir).catch(() => undefined);
-	await run(process.execPath, ['-e', `require(${JSON.stringify(binary)})`], vscodeDir);
+	const ptyDir = path.join(vscodeDir, 'node_modules', 'node-pty');
+	const binary = path.join(ptyDir, 'build', 'Release', 'pty.node');
+	if (!fs.existsSync(binary)) {
+		// Node's own headers where this Node has them (Debian's: /usr/include/node), else node-gyp's default.
+		const nodeDir = path.dirname(path.dirname(process.execPath));
+		const headers = fs.existsSync(path.join(nodeDir, 'include', 'node', 'node.h')) ? [`--nodedir=${nodeDir}`] : [];
+		await run('building code-server\'s terminals (node-pty)', process.execPath, [require.resolve('node-gyp/bin/node-gyp.js'), 'rebuild', ...headers], ptyDir);
+	}
+	await run('checking that code-server\'s terminals load', process.execPath, ['-e', `require(${JSON.stringify(binary)})`], vscodeDir);
 }
 
 /** Installs code-server into .cache/code-server unless the marker says it is complete. */
@@ -68,15 +84,15 @@ export async function ensureCodeServer(): Promise<string> {
 	fs.mkdirSync(installDir, { recursive: true });
 	// Without its own package.json npm would walk up and install into the project.
 	fs.writeFileSync(path.join(installDir, 'package.json'), JSON.stringify({ name: 'telematics-auth-test-host', private: true }, null, '\t') + '\n');
-	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-save', `code-server@${CODE_SERVER_VERSION}`], installDir);
-	await run('npm', ['rebuild', 'argon2'], installDir);
-	await run('npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], vscodeDir);
-	await run('npm', ['rebuild', '@vscode/spdlog', 'native-watchdog'], vscodeDir);
+	await run(`npm install code-server@${CODE_SERVER_VERSION}`, 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-save', `code-server@${CODE_SERVER_VERSION}`], installDir);
+	await run('building argon2', 'npm', ['rebuild', 'argon2'], installDir);
+	await run('installing VS Code\'s own modules', 'npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], vscodeDir);
+	await run('building VS Code\'s native modules', 'npm', ['rebuild', '@vscode/spdlog', 'native-watchdog'], vscodeDir);
 	await ensurePty();
 	const asar = path.join(vscodeDir, 'node_modules.asar');
 	fs.rmSync(asar, { force: true, recursive: true });
 	fs.symlinkSync('node_modules', asar);
-	await run(process.execPath, [codeServerEntry, '--config', path.join(installDir, 'config.yaml'), '--version'], installDir);
+	await run('checking that code-server starts', process.execPath, [codeServerEntry, '--config', path.join(installDir, 'config.yaml'), '--version'], installDir);
 	fs.writeFileSync(marker, new Date().toISOString() + '\n');
 	console.log(`[install] code-server ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 	return codeServerEntry;

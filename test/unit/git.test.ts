@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { askGit, findGit, findRepository, gitEnvironment } from '../../src/platform/git';
+import { syncEnvFile } from '../../src/platform/envFileSync';
 
 const GIT = findGit([]);
 
@@ -230,5 +231,75 @@ describe('git asked about a hostile folder', function () {
 		assert.equal(env.GIT_CONFIG_COUNT, undefined);
 		assert.equal(env.git_exec_path, undefined);
 		assert.equal(env.PATH, '/usr/bin');
+	});
+});
+
+describe('an env file git may track, where git cannot be asked (issue 34)', function () {
+	this.timeout(30_000);
+	const EXPOSED = { token: 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ1In0.sig', baseUrl: 'https://user.telematicssdk.com' };
+	/** A repository in `dir` that tracks `sub/.env` although `sub/.gitignore` lists it (.gitignore never untracks a file). */
+	function trackingDotenv(dir: string): string {
+		sh(dir, 'init', '-q', '.');
+		const sub = path.join(dir, 'sub');
+		fs.mkdirSync(sub);
+		fs.writeFileSync(path.join(sub, '.env'), 'OTHER=1\n');
+		sh(dir, 'add', 'sub/.env');
+		fs.writeFileSync(path.join(sub, '.gitignore'), '.env\n');
+		sh(dir, '-c', 'user.email=a@b.invalid', '-c', 'user.name=a', 'commit', '-qm', 'init');
+		return sub;
+	}
+	const sync = (folder: string) => syncEnvFile(folder, 'dotenv', EXPOSED, true, (f) => askGit(f, folder, GIT));
+	const holdsToken = (folder: string) => fs.readFileSync(path.join(folder, '.env'), 'utf8').includes(EXPOSED.token);
+
+	it('a subfolder of a clone: git above the folder is not asked, so no token, whatever .gitignore says', async () => {
+		await inSandbox(async (s) => {
+			const sub = trackingDotenv(s.folder);
+			assert.deepEqual(await sync(sub), { result: 'cannotTell' });
+			assert.equal(holdsToken(sub), false);
+			// The same file asked from the clone's root: git answers, and it is tracked.
+			assert.deepEqual(await syncEnvFile(s.folder, 'dotenv', EXPOSED, true, async () => askGit(path.join(sub, '.env'), s.folder, GIT)), { result: 'tracked' });
+		});
+	});
+
+	it('a worktree: its .git points out of the folder, so no token', async () => {
+		await inSandbox(async (s) => {
+			trackingDotenv(s.folder);
+			const tree = path.join(s.base, 'tree');
+			sh(s.folder, 'worktree', 'add', '-q', tree);
+			const sub = path.join(tree, 'sub');
+			assert.ok(fs.existsSync(path.join(sub, '.env')), 'the worktree checked out the tracked .env');
+			assert.deepEqual(await sync(tree), { result: 'cannotTell' });
+			assert.equal(holdsToken(sub), false);
+		});
+	});
+
+	it('a submodule opened on its own: its .git points out of the folder, so no token', async () => {
+		await inSandbox(async (s) => {
+			const origin = path.join(s.base, 'origin');
+			fs.mkdirSync(origin);
+			trackingDotenv(origin);
+			sh(s.folder, 'init', '-q', '.');
+			sh(s.folder, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', origin, 'module');
+			const sub = path.join(s.folder, 'module', 'sub');
+			assert.ok(fs.existsSync(path.join(sub, '.env')));
+			assert.deepEqual(await sync(path.join(s.folder, 'module')), { result: 'cannotTell' });
+			assert.equal(holdsToken(sub), false);
+		});
+	});
+
+	it('a link is asked about where it leads: a link in an ignored place to a tracked file is tracked', async () => {
+		await inSandbox(async (s) => {
+			repository(s.folder);
+			fs.writeFileSync(path.join(s.folder, '.gitignore'), '.env\nlinks/\n');
+			fs.mkdirSync(path.join(s.folder, 'links'));
+			const link = path.join(s.folder, 'links', 'requests.http');
+			fs.symlinkSync(path.join(s.folder, 'tracked.http'), link);
+			assert.equal(await askGit(link, s.folder, GIT), 'tracked');
+			// And one that leads out of the folder is not asked.
+			const outside = path.join(s.base, 'elsewhere.http');
+			fs.writeFileSync(outside, '');
+			fs.symlinkSync(outside, path.join(s.folder, 'links', 'out.http'));
+			assert.equal(await askGit(path.join(s.folder, 'links', 'out.http'), s.folder, GIT), 'unknown');
+		});
 	});
 });

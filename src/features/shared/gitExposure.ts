@@ -1,5 +1,6 @@
 // Would a token written into this file end up in git? The Git extension or a hardened git answers, never in
 // Restricted Mode; the person is asked once per trusted workspace before such a file gets a token, else every time.
+import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import vscode = require('vscode');
 import type { GitExposure, Prompter, TrackedFileAnswer } from '../../core/models/prompter';
@@ -46,7 +47,9 @@ export async function gitExposure(uri: vscode.Uri): Promise<GitExposure> {
 	if (uri.scheme === 'untitled') return 'none';
 	if (uri.scheme !== 'file') return 'unknown';
 	if (!vscode.workspace.isTrusted) return 'untrusted';
-	const fromExtension = await fromGitExtension(uri);
+	// A link: the file it leads to is the one that gets the token (askGit resolves it too).
+	const target = vscode.Uri.file(await realpath(uri.fsPath).catch(() => uri.fsPath));
+	const fromExtension = await fromGitExtension(target);
 	if (fromExtension) return fromExtension;
 	const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 	const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? dirname(uri.fsPath);

@@ -119,6 +119,8 @@ export class TokenExposure implements vscode.Disposable {
 				return this.services.log.info(`Wrote the current token to ${name} in ${basename(folder)} (git-ignored, owner-only).`);
 			case 'tracked':
 				return this.services.log.warn(`${name} in ${basename(folder)} is tracked by git: the token is not written into it.`);
+			case 'cannotTell':
+				return this.leftAlone(file, vscode.l10n.t('{0} in {1} did not get the token: git could not be asked safely whether it would be committed (a folder inside a larger repository, a worktree, a submodule, or no git found). Tools that read the process environment still get it.', name, where));
 			case 'notIgnored':
 				if (this.offered.has(file)) return;
 				this.offered.add(file);
