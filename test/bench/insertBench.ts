@@ -2,8 +2,9 @@
 // middle and last request), updating every token in it, and finding where its tokens go. Pure core only.
 import { planAuthEdit } from '../../src/core/restFile/authHeaderEdit';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
-import { planTokenUpdates } from '../../src/core/restFile/jwtScan';
+import { findJwts, planTokenUpdates } from '../../src/core/restFile/jwtScan';
 import { foreignSends, type AccountToken } from '../../src/core/restFile/tokenReach';
+import { worstShapes } from '../support/worstRestFiles';
 
 function jwt(claims: Record<string, unknown>): string {
 	const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -77,7 +78,19 @@ export async function benchInsert(): Promise<{ name: string; value: number; unit
 	const reach = await timeAsync(() => foreignSends(text, accounts));
 	const chain = chainedRequests(5000, oldToken);
 	const chainReach = await timeAsync(() => foreignSends(chain, accounts));
+	// What the warnings do on every edit and each minute: one reading of the file, its JWTs, where they go.
+	const pass = (text: string) => async () => {
+		const file = parseRestFile(text);
+		await foreignSends(text, accounts, undefined, { file, jwts: findJwts(text, file) });
+	};
+	const worst: { name: string; value: number; unit: string; target?: string }[] = [];
+	for (const [size, label, target] of [[256 * 1024, '256 KB (the largest file the lenses and warnings read)', '≤ 50 ms'], [1024 * 1024, '1 MB (left alone by the lenses and warnings)', undefined]] as const) {
+		for (const [shape, text] of Object.entries(worstShapes(size, newToken))) {
+			worst.push({ name: `a warnings pass, ${label}: ${shape} (median of 9)`, value: round(await timeAsync(pass(text))), unit: 'ms', ...(target ? { target } : {}) });
+		}
+	}
 	return [
+		...worst,
 		{ name: 'insert header, 10,000-line file, 3 cursors (median)', value: round(header.wall), unit: 'ms', target: '≤ 10 ms' },
 		{ name: 'insert header, 10,000-line file, 3 cursors (median CPU time)', value: round(header.cpu), unit: 'ms' },
 		{ name: 'insert variable style, 10,000-line file (median)', value: round(variable.wall), unit: 'ms', target: '≤ 10 ms' },

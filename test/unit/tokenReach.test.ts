@@ -5,7 +5,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
-import { foreignSends, receivingHostsAt, requestsSending, SCAN_BUDGET, type AccountToken } from '../../src/core/restFile/tokenReach';
+import { foreignSends, receivingDestinationsAt, requestsSending, SCAN_BUDGET, type AccountToken } from '../../src/core/restFile/tokenReach';
+import type { ParsedFile } from '../../src/core/restFile/requestParser';
+
+/** The hosts that receive what sits at `offsets` (undefined where the file does not say), in request order. */
+const receivingHostsAt = (file: ParsedFile, offsets: readonly number[]): (string | undefined)[] => receivingDestinationsAt(file, offsets).map((d) => d.host);
 import { CORPUS, corpusFiles } from './corpus';
 
 describe('the hosts a token in the file reaches', () => {
@@ -122,7 +126,7 @@ describe('requests that would send an account\'s token to another site', () => {
 	const stranger = jwt({ sub: 'someone-else', exp: 2_000_000_000 }, 'c3RyYW5nZXI');
 	const accounts: AccountToken[] = [{ accountId: 'a1', accessToken: current, expiresAt: 2_000_000_000_000, serviceUrl: 'https://user.telematicssdk.com' }];
 
-	it('names each request that sends a token of the account, current or older, to another site; not its own service, nor a stranger\'s token', async () => {
+	it('names each request that sends a token of the account, current or older, to another site or where the file does not say; not its own service, nor a stranger\'s token', async () => {
 		const text = [
 			`@telematicsToken = ${older}`, '',
 			'### to the service', 'GET https://api.telematicssdk.com/v1/x', 'Authorization: Bearer {{telematicsToken}}', '',
@@ -134,6 +138,7 @@ describe('requests that would send an account\'s token to another site', () => {
 		assert.deepEqual(await foreignSends(text, accounts), [
 			{ requestLine: 7, host: 'collector.example', accountId: 'a1' },
 			{ requestLine: 11, host: 'relay.example', accountId: 'a1' },
+			{ requestLine: 19, host: undefined, accountId: 'a1' }, // fails closed (issue 34): a host the file does not say is not safe
 		]);
 	});
 

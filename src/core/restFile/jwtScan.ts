@@ -1,6 +1,6 @@
 // Finds JSON Web Tokens in a REST file and plans replacing them. Pure: no `vscode`.
 import { decodeHeader } from '../sessions/token';
-import { headerOnLine, lineAt, parseRestFile } from './requestParser';
+import { headerOnLine, lineAt, parseRestFile, type FileVariable, type ParsedFile } from './requestParser';
 import type { TextEdit } from './textEdit';
 import { JWT_SHAPE, requireSafeToken } from '../util/tokenGrammar';
 
@@ -28,16 +28,19 @@ export function isJwt(candidate: string): boolean {
 	return decodeHeader(candidate) !== undefined;
 }
 
-export function findJwts(text: string): FoundJwt[] {
+/** The JWTs of `text`, where each stands; `parsed`: the file `text` parses to, when the caller has it. */
+export function findJwts(text: string, parsed?: ParsedFile): FoundJwt[] {
 	const found: FoundJwt[] = [];
-	let file: ReturnType<typeof parseRestFile> | undefined;
+	let file = parsed;
+	let variables: Map<number, FileVariable> | undefined;
 	for (const match of text.matchAll(CANDIDATE)) {
 		if (!isJwt(match[0])) continue;
 		file ??= parseRestFile(text);
+		variables ??= new Map(file.variables.map((v) => [v.line, v]));
 		const start = match.index;
 		const line = lineAt(file.lines, start);
 		const header = headerOnLine(file, line);
-		const variable = header ? undefined : file.variables.find((v) => v.line === line);
+		const variable = header ? undefined : variables.get(line);
 		found.push({
 			start,
 			end: start + match[0].length,

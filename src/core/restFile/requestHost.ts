@@ -1,66 +1,152 @@
-// Where a request in a REST file goes, when the file says it (a literal URL, or one built from the file's
-// own variables), and whether that is the account's service: the same site by the public suffix list.
+// Where a request in a REST file goes, read as REST Client and httpYac read it, and whether that is the
+// account's service (the same site by the public suffix list). Where the file does not say, or the two
+// clients could read it two ways, the answer says so, and the person is asked: a host this code cannot
+// read never counts as safe.
 import { bareHostname, isLoopbackHost } from '../util/url';
 import type { ParsedFile, ParsedRequest } from './requestParser';
 
 /** Longest target read while its variables are filled in: an authority comes long before it. */
 const MAX_TARGET = 4096;
-/** How many references are filled in, at most, before the authority must be known. */
+/** How many references are filled in, at most, in one reading before the authority must be known. */
 const MAX_FILLS = 64;
-/** `https://authority` and what ends it. */
-const AUTHORITY = /^https?:\/\/[^/?#\\]*[/?#\\]/i;
+/** How many readings of one target (a variable defined more than once) are followed before it counts as not said. */
+const MAX_READINGS = 16;
 /** A `{{name}}` reference, where the search stands. */
 const REFERENCE = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/y;
-
+/** `scheme://authority` and what ends the authority (never `\`: some clients take it for a path, others not). */
+const AUTHORITY = /^(https?):\/\/([^/?#]*)([/?#]|$)/i;
+/** An authority both clients read alike: no userinfo, whitespace, backslash, control character, brace or escape. */
+const PLAIN_AUTHORITY = /^[^\s@\\{}%\x00-\x1f\x7f]+$/;
+/** A request line's ` HTTP/1.1` version. */
+const VERSION = /\s+HTTP\/\d+(\.\d+)?\s*$/i;
+/** A method before the target. */
+const METHOD = /^[A-Za-z]+[ \t]+/;
 /**
- * The target as far as it decides the host: the references before the authority ends filled in
- * from the file's variables, one at a time, left to right (never the rest: variables that each
- * repeat the next one many times would grow the whole without bound); undefined when the file does
- * not say it (an unknown name, an expression, or no authority within MAX_FILLS and MAX_TARGET).
+ * Any line that defines a variable, as REST Client reads them: on every line of the file, bodies
+ * included, with any name that holds no space or `=`.
  */
-function knownPrefix(target: string, variables: ReadonlyMap<string, string>): string | undefined {
-	let current = target.slice(0, MAX_TARGET);
-	for (let fill = 0; fill <= MAX_FILLS; fill++) {
-		const open = current.indexOf('{{');
-		if (open < 0) return current;
-		const authority = AUTHORITY.exec(current.slice(0, open))?.[0];
-		if (authority !== undefined) return authority;
-		REFERENCE.lastIndex = open;
-		const reference = REFERENCE.exec(current);
-		const value = reference && variables.get(reference[1]!);
-		if (!reference || value === undefined) return undefined;
-		current = (current.slice(0, open) + value + current.slice(open + reference[0].length)).slice(0, MAX_TARGET);
+const ANY_DEFINITION = /^\s*@([^\s=]+)\s*=\s*(.*?)\s*$/;
+
+/** Every value each name is given anywhere in the file: a client may take any of them. */
+export type VariableReadings = ReadonlyMap<string, readonly string[]>;
+
+export function variableReadings(file: ParsedFile): VariableReadings {
+	const readings = new Map<string, string[]>();
+	for (const { text } of file.lines) {
+		const m = ANY_DEFINITION.exec(text);
+		if (!m) continue;
+		const values = readings.get(m[1]!) ?? readings.set(m[1]!, []).get(m[1]!)!;
+		if (!values.includes(m[2]!)) values.push(m[2]!);
 	}
-	return undefined;
+	return readings;
 }
 
 /**
- * The host (lower case, no port) a request line names, or undefined when the file does not say. A
- * reference the file cannot fill (an environment's, a script's) after the host leaves the host known.
+ * A request's target as the clients send it: the request line after its method, inner whitespace
+ * kept, up to a final ` HTTP/x`, with its continuation lines (`?`/`&` queries, indented parts) joined on.
  */
-export function requestLineHost(line: string, variables: ReadonlyMap<string, string>): string | undefined {
-	const parts = line.trim().split(/\s+/);
-	const target = parts.length > 1 && /^[A-Z]+$/i.test(parts[0]!) ? parts[1] : parts[0];
-	const known = target ? knownPrefix(target, variables) : undefined;
-	if (!known || !/^https?:\/\//i.test(known)) return undefined;
+export function requestTarget(file: ParsedFile, request: ParsedRequest): string {
+	const first = file.lines[request.requestLine]!.text.trim().replace(METHOD, '');
+	const rest = file.lines.slice(request.requestLine + 1, request.urlEndLine + 1).map((l) => l.text.trim());
+	return [first, ...rest].join('').replace(VERSION, '').slice(0, MAX_TARGET);
+}
+
+/** The host an authority names, when both clients read it alike; else undefined. */
+function hostOfAuthority(scheme: string, authority: string): string | undefined {
+	if (!PLAIN_AUTHORITY.test(authority)) return undefined;
 	try {
-		return bareHostname(new URL(known).hostname) || undefined;
+		return bareHostname(new URL(`${scheme}://${authority}/`).hostname) || undefined;
 	} catch {
 		return undefined;
 	}
 }
 
-/** The hosts `requests` name, one per distinct request, undefined where the file does not say. */
-export function requestHosts(file: ParsedFile, requests: Iterable<ParsedRequest | undefined>): (string | undefined)[] {
-	const variables = new Map(file.variables.map((v) => [v.name, v.value.trim()]));
+/**
+ * The hosts `target` reaches, one per reading of the file's variables (each reference before the
+ * authority ends filled in, one at a time, left to right; never the rest, so variables that repeat
+ * each other cannot grow it without bound). An entry is undefined where a reading does not say: an
+ * unknown name, an expression, an authority the clients may read differently, a relative target
+ * without a `Host` header, or past the bounds.
+ */
+export function targetHosts(target: string, variables: VariableReadings, hostHeader?: string): (string | undefined)[] {
+	const hosts = new Set<string | undefined>();
+	let readings = [target.trim().slice(0, MAX_TARGET)];
+	for (let fill = 0; readings.length > 0; fill++) {
+		if (fill > MAX_FILLS) return [undefined];
+		const next: string[] = [];
+		for (const current of readings) {
+			const open = current.indexOf('{{');
+			const head = open < 0 ? current : current.slice(0, open);
+			const authority = AUTHORITY.exec(head);
+			if (authority && (authority[3] !== '' || open < 0)) {
+				hosts.add(hostOfAuthority(authority[1]!, authority[2]!));
+				continue;
+			}
+			// No scheme, and where it goes is decided before any reference: relative, or `host/path`.
+			if (open < 0 || head.startsWith('/') || (!/^https?:/i.test(head) && /[/?#]/.test(head))) {
+				hosts.add(schemelessHost(head, variables, hostHeader));
+				continue;
+			}
+			REFERENCE.lastIndex = open;
+			const reference = REFERENCE.exec(current);
+			const values = reference ? variables.get(reference[1]!) : undefined;
+			if (!reference || !values?.length) {
+				hosts.add(undefined);
+				continue;
+			}
+			for (const value of values) next.push((current.slice(0, open) + value + current.slice(open + reference[0].length)).slice(0, MAX_TARGET));
+		}
+		if (next.length > MAX_READINGS) return [undefined];
+		readings = next;
+	}
+	return [...hosts];
+}
+
+/** A target without a scheme: relative (`/v1/x`: the `Host` header says where) or a bare `host/path` (http). */
+function schemelessHost(target: string, variables: VariableReadings, hostHeader: string | undefined): string | undefined {
+	if (target.startsWith('/')) {
+		if (hostHeader === undefined) return undefined;
+		const hosts = targetHosts(`http://${hostHeader.trim()}/`, variables);
+		return hosts.length === 1 ? hosts[0] : undefined;
+	}
+	if (/^[a-z][a-z0-9+.-]*:/i.test(target) && !/^[^/:]+:\d/.test(target)) return undefined; // another scheme
+	const authority = /^([^/?#]*)/.exec(target)![1]!;
+	return authority ? hostOfAuthority('http', authority) : undefined;
+}
+
+/**
+ * The host (lower case, no port) a request line names when every reading agrees, or undefined when
+ * the line does not say. For one line with single-valued variables (the file's own readings are
+ * `requestDestinations`').
+ */
+export function requestLineHost(line: string, variables: ReadonlyMap<string, string>): string | undefined {
+	const target = line.trim().replace(METHOD, '').replace(VERSION, '');
+	const hosts = targetHosts(target, new Map([...variables].map(([name, value]) => [name, [value.trim()]])));
+	return hosts.length === 1 ? hosts[0] : undefined;
+}
+
+/** Where one request goes: its request line, and a host, or undefined where the file does not say. */
+export interface Destination {
+	readonly line: number;
+	readonly host: string | undefined;
+}
+
+/** Where `requests` go, one entry per distinct request and host it may reach. */
+export function requestDestinations(file: ParsedFile, requests: Iterable<ParsedRequest | undefined>, variables: VariableReadings = variableReadings(file)): Destination[] {
 	const seen = new Set<number>();
-	const hosts: (string | undefined)[] = [];
+	const destinations: Destination[] = [];
 	for (const request of requests) {
 		if (!request || seen.has(request.requestLine)) continue;
 		seen.add(request.requestLine);
-		hosts.push(requestLineHost(file.lines[request.requestLine]!.text, variables));
+		const hostHeader = request.headers.find((h) => h.name.toLowerCase() === 'host')?.value;
+		for (const host of targetHosts(requestTarget(file, request), variables, hostHeader)) destinations.push({ line: request.requestLine, host });
 	}
-	return hosts;
+	return destinations;
+}
+
+/** The hosts `requests` name (see requestDestinations), undefined where the file does not say. */
+export function requestHosts(file: ParsedFile, requests: Iterable<ParsedRequest | undefined>): (string | undefined)[] {
+	return requestDestinations(file, requests).map((d) => d.host);
 }
 
 /**

@@ -144,20 +144,36 @@ export function parseLayout(text: string): Layout {
 function splitAtRequestLines(lines: readonly Line[], [first, last]: [number, number]): Array<[number, number]> {
 	const out: Array<[number, number]> = [];
 	let start = first;
+	// The part from `start` is read once, to the block's end; what a cut at line j would see is derived
+	// from it (reading [start, j - 1] again for each method line made a file of one unclosed `/*` and
+	// many method lines quadratic: 240 KB took 6.6 s).
+	let part = readPart(lines, start, last);
 	for (let j = first + 1; j <= last; j++) {
 		if (!METHOD_LINE.test(lines[j]!.text)) continue;
-		const request = parseBlock(lines, [start, j - 1]).request;
-		if (!request) continue;
+		const { request, headersEnd, multipart } = part;
+		if (!request || request.requestLine > j - 1) continue;
 		// A multipart body (an OData batch) holds request lines of its own: httpYac leaves it whole.
-		if (request.headers.some((h) => h.name.toLowerCase() === 'content-type' && /^multipart\//i.test(h.value))) continue;
-		// After a blank line where a body would start, or right where the header section ends.
-		const headersEnd = Math.max(request.urlEndLine, ...request.headers.map((h) => h.line), ...spreadLines(lines, request, j - 1));
-		if (!(BLANK.test(lines[j - 1]!.text) && request.requestLine < j - 1) && headersEnd !== j - 1) continue;
+		if (multipart && request.urlEndLine < j - 1) continue;
+		// After a blank line where a body would start, or right where the header section ends (a
+		// method line inside the target's continuation ends the target there).
+		const end = request.urlEndLine >= j - 1 ? j - 1 : headersEnd;
+		if (!(BLANK.test(lines[j - 1]!.text) && request.requestLine < j - 1) && end !== j - 1) continue;
 		out.push([start, j - 1]);
 		start = j;
+		part = readPart(lines, start, last);
 	}
 	out.push([start, last]);
 	return out;
+}
+
+/** The request of the lines from `start` to `last`, where its header section ends, and whether its body is multipart. */
+function readPart(lines: readonly Line[], start: number, last: number): { request?: ParsedRequest; headersEnd: number; multipart: boolean } {
+	const { request } = parseBlock(lines, [start, last]);
+	if (!request) return { headersEnd: -1, multipart: false };
+	let headersEnd = request.urlEndLine;
+	for (const line of [...request.headers.map((h) => h.line), ...spreadLines(lines, request, last)]) if (line > headersEnd) headersEnd = line;
+	const multipart = request.headers.some((h) => h.name.toLowerCase() === 'content-type' && /^multipart\//i.test(h.value));
+	return { request, headersEnd, multipart };
 }
 
 /** Whether `text` can be a request line: it starts with a method or looks like a URL. */
@@ -302,11 +318,7 @@ export function requestsAt(file: ParsedFile, offsets: readonly number[]): Parsed
 	return [...new Set(offsets.map((o) => requestAt(file, o)).filter((r) => r !== undefined))];
 }
 
-/** The header on `line`, with its request, if `line` is a request's header line. */
+/** The header on `line`, if `line` is a request's header line. */
 export function headerOnLine(file: ParsedFile, line: number): Header | undefined {
-	for (const request of file.requests) {
-		if (line < request.blockStart || line > request.blockEnd) continue;
-		return request.headers.find((h) => h.line === line);
-	}
-	return undefined;
+	return requestAt(file, file.lines[line]?.start ?? -1)?.headers.find((h) => h.line === line);
 }

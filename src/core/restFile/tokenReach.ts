@@ -1,7 +1,7 @@
 // Where a token written in a REST file goes once the requests run: the request that holds it, every request
 // that reads the file variable holding it or the named request holding it, and the sites it would reach.
 import { findJwts, type FoundJwt } from './jwtScan';
-import { isSameSite, requestHosts } from './requestHost';
+import { isSameSite, requestDestinations, variableReadings, type Destination } from './requestHost';
 import { lineAt, parseRestFile, requestAt, type ParsedFile, type ParsedRequest } from './requestParser';
 import { findOwner, type KnownToken } from './tokenMatch';
 
@@ -146,8 +146,8 @@ function placesAt(file: ParsedFile, offsets: readonly number[]): { requests: Par
  * The hosts that receive what sits at `offsets` once the requests run: in a file variable's value,
  * every request that reads the variable; elsewhere, the request around it and those that read it.
  */
-export function receivingHostsAt(file: ParsedFile, offsets: readonly number[]): (string | undefined)[] {
-	return requestHosts(file, requestsSending(file, placesAt(file, offsets)));
+export function receivingDestinationsAt(file: ParsedFile, offsets: readonly number[]): Destination[] {
+	return requestDestinations(file, requestsSending(file, placesAt(file, offsets)));
 }
 
 /** Where each account's tokens among `jwts` start, by the account `ownerOf` names (tokens of none left out). */
@@ -172,7 +172,8 @@ export interface AccountToken extends KnownToken {
 export interface ForeignSend {
 	/** The line of its request line. */
 	requestLine: number;
-	host: string;
+	/** Where it goes; undefined where the file does not say (counted as another site). */
+	host: string | undefined;
 	accountId: string;
 }
 
@@ -182,9 +183,10 @@ export interface ForeignSend {
  * `exposed`, the token the environment holds for one account (`{{$processEnv TELEMATICS_TOKEN}}`,
  * `{{$dotenv …}}`, `{{TELEMATICS_TOKEN}}`: `exposed.name` read as a word).
  */
-export async function foreignSends(text: string, accounts: readonly AccountToken[], exposed?: { name: string; accountId: string }): Promise<ForeignSend[]> {
-	const file = parseRestFile(text);
-	const offsets = offsetsByAccount(findJwts(text), (token) => findOwner(token, accounts)?.accountId);
+export async function foreignSends(text: string, accounts: readonly AccountToken[], exposed?: { name: string; accountId: string }, read?: { file: ParsedFile; jwts: readonly FoundJwt[] }): Promise<ForeignSend[]> {
+	const file = read?.file ?? parseRestFile(text);
+	const variables = variableReadings(file);
+	const offsets = offsetsByAccount(read?.jwts ?? findJwts(text, file), (token) => findOwner(token, accounts)?.accountId);
 	if (exposed && !offsets.has(exposed.accountId)) offsets.set(exposed.accountId, []);
 	const sends: ForeignSend[] = [];
 	for (const [accountId, at] of offsets) {
@@ -192,11 +194,10 @@ export async function foreignSends(text: string, accounts: readonly AccountToken
 		if (serviceUrl === undefined) continue;
 		const places = placesAt(file, at);
 		if (exposed?.accountId === accountId) places.variables.push(exposed.name);
-		const requests = requestsSending(file, places);
-		const hosts = requestHosts(file, requests);
-		for (const [i, request] of requests.entries()) {
-			const host = hosts[i];
-			if (host !== undefined && !(await isSameSite(host, serviceUrl))) sends.push({ requestLine: request.requestLine, host, accountId });
+		const sameSite = new Map<string, boolean>(); // one look-up per host, however many requests name it
+		for (const { line, host } of requestDestinations(file, requestsSending(file, places), variables)) {
+			if (host !== undefined && !sameSite.has(host)) sameSite.set(host, await isSameSite(host, serviceUrl));
+			if (host === undefined || !sameSite.get(host)) sends.push({ requestLine: line, host, accountId });
 		}
 	}
 	return sends.sort((a, b) => a.requestLine - b.requestLine);

@@ -1,6 +1,7 @@
 // Above each `Authorization: Bearer <jwt>` line and each `@var = <jwt>` line: whose token it
 // is and when it expires, and "Update" when the account holds a newer one.
 import vscode = require('vscode');
+import { watchedText } from '../shared/restDocuments';
 import { findJwts, type FoundJwt } from '../../core/restFile/jwtScan';
 import type { Services } from '../../services';
 import { expiryPhrase, ownerPhrase, tokenInfo } from './tokenInfo';
@@ -23,9 +24,11 @@ export class TokenCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
 
 	provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
 		if (!this.services.config.codeLensEnabled()) return [];
+		const text = watchedText(document, this.services.log);
+		if (text === undefined) return [];
 		const now = this.services.clock.now();
 		const lenses: vscode.CodeLens[] = [];
-		for (const jwt of findJwts(document.getText()).filter(hasLens)) {
+		for (const jwt of findJwts(text).filter(hasLens)) {
 			const info = tokenInfo(this.services, jwt.token, now);
 			const range = document.lineAt(jwt.line).range;
 			const icon = info.expired ? '$(warning)' : info.owner ? '$(account)' : '$(question)';

@@ -3,23 +3,24 @@
 import vscode = require('vscode');
 
 import { TOKEN_KEY } from '../../core/restFile/envFiles';
-import { findJwts } from '../../core/restFile/jwtScan';
+import { findJwts, type FoundJwt } from '../../core/restFile/jwtScan';
+import { parseRestFile, type ParsedFile } from '../../core/restFile/requestParser';
 import { foreignSends } from '../../core/restFile/tokenReach';
 import { hostOf } from '../../core/util/url';
 import { identityOf } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';
 import { formatClockTime, formatElapsed } from '../../core/util/time';
 import { knownTokens } from '../shared/freshToken';
-import { isHttpDocument } from '../shared/restDocuments';
+import { isHttpDocument, watchedText } from '../shared/restDocuments';
 import { errorMessage } from '../../core/util/errorMessage';
 
 const DEBOUNCE_MS = 300;
 /** The code of an expired-token warning (its quick fix: quickFixes.ts). */
 export const EXPIRED_TOKEN_CODE = 'expiredToken';
 
-export function expiredTokenDiagnostics(document: vscode.TextDocument, now: number): vscode.Diagnostic[] {
+function expiredTokenDiagnostics(document: vscode.TextDocument, jwts: readonly FoundJwt[], now: number): vscode.Diagnostic[] {
 	const diagnostics: vscode.Diagnostic[] = [];
-	for (const jwt of findJwts(document.getText())) {
+	for (const jwt of jwts) {
 		const exp = identityOf(jwt.token)?.exp;
 		if (exp === undefined || exp * 1000 > now) continue;
 		const range = new vscode.Range(document.positionAt(jwt.start), document.positionAt(jwt.end));
@@ -41,19 +42,23 @@ export function expiredTokenDiagnostics(document: vscode.TextDocument, now: numb
  * service once it runs (a REST client's Send is a click away): a token of the account written in the
  * file, read through a variable or a named request, or the token telematicsAuth.exposeToken keeps.
  */
-export async function foreignHostDiagnostics(document: vscode.TextDocument, services: Services): Promise<vscode.Diagnostic[]> {
+async function foreignHostDiagnostics(document: vscode.TextDocument, text: string, read: { file: ParsedFile; jwts: readonly FoundJwt[] }, services: Services): Promise<vscode.Diagnostic[]> {
 	const accounts = knownTokens(services);
 	const active = services.store.active();
 	const exposed = active && services.config.exposeToken() !== 'off' ? { name: TOKEN_KEY, accountId: active.account.id } : undefined;
 	if (accounts.length === 0) return [];
-	const sends = await foreignSends(document.getText(), accounts, exposed);
+	const sends = await foreignSends(text, accounts, exposed, read);
 	return sends.flatMap((send) => {
 		const account = services.store.get(send.accountId)?.account;
 		if (!account) return []; // logged out while the sites were checked
-		const diagnostic = new vscode.Diagnostic(document.lineAt(send.requestLine).range, vscode.l10n.t(
-			'This request sends the token of {0} to {1}, not to its service ({2}). Whoever runs {1} can act as {0} until the token expires; send it only if you trust that host.',
-			account.label, send.host, hostOf(account.serviceUrl),
-		), vscode.DiagnosticSeverity.Warning);
+		const diagnostic = new vscode.Diagnostic(document.lineAt(send.requestLine).range, send.host === undefined
+			? vscode.l10n.t(
+				'This file does not say where this request sends the token of {0}: its host comes from outside the file, or a REST client may read it another way. Send it only if you know it goes to {1}.',
+				account.label, hostOf(account.serviceUrl))
+			: vscode.l10n.t(
+				'This request sends the token of {0} to {1}, not to its service ({2}). Whoever runs {1} can act as {0} until the token expires; send it only if you trust that host.',
+				account.label, send.host, hostOf(account.serviceUrl),
+			), vscode.DiagnosticSeverity.Warning);
 		diagnostic.source = 'Telematics Auth';
 		diagnostic.code = 'tokenToAnotherSite';
 		return [diagnostic];
@@ -83,10 +88,15 @@ export class TokenDiagnostics implements vscode.Disposable {
 		const key = document.uri.toString();
 		const generation = (this.generations.get(key) ?? 0) + 1;
 		this.generations.set(key, generation);
-		const expired = expiredTokenDiagnostics(document, this.services.clock.now());
+		const text = watchedText(document, this.services.log);
+		if (text === undefined) return this.collection.delete(document.uri);
+		// One reading of the file for both kinds of warning.
+		const file = parseRestFile(text);
+		const jwts = findJwts(text, file);
+		const expired = expiredTokenDiagnostics(document, jwts, this.services.clock.now());
 		this.collection.set(document.uri, expired);
 		// The site check may load the public suffix list: its warnings follow, unless a newer update began.
-		void foreignHostDiagnostics(document, this.services).then((foreign) => {
+		void foreignHostDiagnostics(document, text, { file, jwts }, this.services).then((foreign) => {
 			if (foreign.length > 0 && this.generations.get(key) === generation && !document.isClosed) this.collection.set(document.uri, [...expired, ...foreign]);
 		}, (error: unknown) => this.services.log.warn(`Could not check where the requests of a REST file go: ${errorMessage(error)}`));
 	}

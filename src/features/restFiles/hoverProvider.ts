@@ -1,6 +1,7 @@
 // Hover on a JWT in a REST file: its decoded header and claims, when it expires, and whose
 // it is. Decoded locally; nothing is sent anywhere.
 import vscode = require('vscode');
+import { watchedText } from '../shared/restDocuments';
 import { findJwts } from '../../core/restFile/jwtScan';
 import type { Services } from '../../services';
 import { decodeClaims, decodeHeader } from '../../core/sessions/token';
@@ -13,7 +14,8 @@ export class TokenHoverProvider implements vscode.HoverProvider {
 
 	provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
 		const offset = document.offsetAt(position);
-		const jwt = findJwts(document.getText()).find((j) => j.start <= offset && offset <= j.end);
+		const text = watchedText(document, this.services.log);
+		const jwt = text === undefined ? undefined : findJwts(text).find((j) => j.start <= offset && offset <= j.end);
 		if (!jwt) return undefined;
 		const now = this.services.clock.now();
 		const info = tokenInfo(this.services, jwt.token, now);

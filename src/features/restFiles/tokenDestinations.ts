@@ -1,22 +1,43 @@
-// A token goes only to its service: before a token is written where a request of the file would send it
-// to another site, a modal question names the hosts (asked by Insert and by Update Tokens in File).
+// A token goes only where the person was asked about: before a token is written where a request of the
+// file would send it to another site, or to a place the file does not say, a modal question names the
+// hosts and the requests (asked by Insert and by Update Tokens in File).
 import vscode = require('vscode');
-import { isSameSite } from '../../core/restFile/requestHost';
+import { isSameSite, requestTarget, type Destination } from '../../core/restFile/requestHost';
+import type { ParsedFile } from '../../core/restFile/requestParser';
 import type { AccountRecord } from '../../core/sessions/types';
 import { hostOf } from '../../core/util/url';
 import type { Services } from '../../services';
 
-/** True: every host the file names for the token is the account's site, or the person said to go on. */
-export async function confirmTokenHosts(services: Services, hosts: readonly (string | undefined)[], account: Pick<AccountRecord, 'label' | 'serviceUrl'>, action: string): Promise<boolean> {
-	const foreign: string[] = [];
-	for (const host of new Set(hosts)) {
-		if (host !== undefined && !(await isSameSite(host, account.serviceUrl))) foreign.push(host);
+/** How much of a request's target the question quotes. */
+const QUOTED_TARGET = 60;
+
+/**
+ * True: every request the token reaches goes to the account's site, or the person said to go on.
+ * A request whose destination the file does not say (a variable of an environment, a relative
+ * target without a Host, a target the clients may read two ways) counts as another site.
+ */
+export async function confirmTokenHosts(services: Services, file: ParsedFile, destinations: readonly Destination[], account: Pick<AccountRecord, 'label' | 'serviceUrl'>, action: string): Promise<boolean> {
+	const foreign = new Set<string>();
+	const unsaid = new Set<number>();
+	for (const { host, line } of destinations) {
+		if (host === undefined) unsaid.add(line);
+		else if (!(await isSameSite(host, account.serviceUrl))) foreign.add(host);
 	}
-	if (foreign.length === 0) return true;
-	const listed = foreign.join(', ');
-	return services.prompts.current.confirm(
-		vscode.l10n.t('A request in this file sends the token to {0}, not to the service of {1} ({2}).', listed, account.label, hostOf(account.serviceUrl)),
-		vscode.l10n.t('Whoever runs {0} gets the token with the request and can act as {1} until it expires. Go on only if you trust that host.', listed, account.label),
-		action,
-	);
+	if (foreign.size === 0 && unsaid.size === 0) return true;
+	const t = vscode.l10n.t;
+	const listed = [...foreign].join(', ');
+	const requests = [...unsaid].sort((a, b) => a - b).map((line) => {
+		const target = file.requests.find((r) => r.requestLine === line);
+		const quoted = target ? requestTarget(file, target) : '';
+		return t('line {0}: {1}', line + 1, quoted.length > QUOTED_TARGET ? `${quoted.slice(0, QUOTED_TARGET)}…` : quoted);
+	});
+	const message = foreign.size > 0
+		? t('A request in this file sends the token to {0}, not to the service of {1} ({2}).', listed, account.label, hostOf(account.serviceUrl))
+		: t('This file does not say where a request that gets the token of {0} goes.', account.label);
+	const details = [
+		...(foreign.size > 0 ? [t('Whoever runs {0} gets the token with the request and can act as {1} until it expires.', listed, account.label)] : []),
+		...(unsaid.size > 0 ? [t('Where these requests go is decided outside this file, or a REST client may read it another way: {0}.', requests.join('; '))] : []),
+		t('Go on only if you trust where they go.'),
+	];
+	return services.prompts.current.confirm(message, details.join(' '), action);
 }

@@ -9,7 +9,7 @@ import { isSafeToken } from '../../core/util/tokenGrammar';
 import { ensureFreshToken, knownTokens } from '../shared/freshToken';
 import { guardTrackedFile } from '../shared/gitExposure';
 import { applyTextEdits, targetRestEditor } from '../shared/restDocuments';
-import { offsetsByAccount, receivingHostsAt } from '../../core/restFile/tokenReach';
+import { offsetsByAccount, receivingDestinationsAt } from '../../core/restFile/tokenReach';
 import { parseRestFile } from '../../core/restFile/requestParser';
 import { confirmTokenHosts } from './tokenDestinations';
 
@@ -67,7 +67,7 @@ async function confirmHosts(services: Services, text: string, found: readonly Fo
 	const file = parseRestFile(text);
 	for (const [accountId, offsets] of offsetsByAccount(found, (token) => replacements.get(token)?.accountId)) {
 		const account = services.store.get(accountId)?.account;
-		if (account && !(await confirmTokenHosts(services, receivingHostsAt(file, offsets), account, vscode.l10n.t('Update Anyway')))) return false;
+		if (account && !(await confirmTokenHosts(services, file, receivingDestinationsAt(file, offsets), account, vscode.l10n.t('Update Anyway')))) return false;
 	}
 	return true;
 }

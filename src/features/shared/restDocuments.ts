@@ -12,6 +12,27 @@ export function isHttpDocument(document: vscode.TextDocument): boolean {
 	return document.languageId === 'http' || /\.(http|rest)$/i.test(document.uri.path);
 }
 
+/**
+ * The largest REST file the lenses, the hover and the warnings read (ten times the largest of the 113
+ * real files we test on): past it they leave a file alone, since they run on every edit and each
+ * minute, and a file built to be slow must not stall the window. Insert and Update, run by the
+ * person, still read any file.
+ */
+export const MAX_WATCHED_CHARS = 256 * 1024;
+const toldTooLarge = new Set<string>();
+
+/** The text of a REST document the background features may read, or undefined past MAX_WATCHED_CHARS (logged once per file). */
+export function watchedText(document: vscode.TextDocument, log: { info(message: string): void }): string | undefined {
+	const text = document.getText();
+	if (text.length <= MAX_WATCHED_CHARS) return text;
+	const key = document.uri.toString();
+	if (!toldTooLarge.has(key)) {
+		toldTooLarge.add(key);
+		log.info(`A REST file of ${Math.round(text.length / 1024)} KB is past ${MAX_WATCHED_CHARS / 1024} KB: no token lenses, hovers or warnings for it (Insert and Update still work).`);
+	}
+	return undefined;
+}
+
 /** Calls `start` once: now if a REST document is open, else when the first one opens. */
 export function onFirstRestDocument(start: () => void): vscode.Disposable {
 	if (vscode.workspace.textDocuments.some(isHttpDocument)) {
