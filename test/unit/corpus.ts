@@ -3,7 +3,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-export const CORPUS = path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'corpus', 'http');
+/** Beside the checkout; `TELEMATICS_CORPUS` names it where the tests run from a copy (npm run mutate). */
+export const CORPUS = process.env.TELEMATICS_CORPUS ?? path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'corpus', 'http');
 
 /** The `.http` and `.rest` files' names, sorted. */
 export function corpusFiles(): string[] {

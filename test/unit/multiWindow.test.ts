@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import type { RefreshFailure } from '../../src/core/sessions/contracts';
 import type { AccountRecord } from '../../src/core/sessions/types';
+import { secretKeyFor } from '../../src/core/sessions/storedSecret';
 import { settle } from '../support/doubles/fakeClock';
 import { useWindows, type TestWindow } from '../support/doubles/testWindow';
 
@@ -117,6 +118,39 @@ describe('several windows', () => {
 		assertOneRefreshPerCycle();
 		assert.deepEqual(failures, []);
 		assertAllOnNewestTokens(id, [b, c]);
+	});
+
+	it('a refresh that takes 40 s, longer than the lease lasts: the lease is kept, and no refresh token is ever sent twice', async () => {
+		fx.service.latencyMs = 40 * S; // past the 10 s lease, and past any wait of the other windows
+		fx.service.lifetimeMs = 120 * S;
+		const id = await threeWindowsLoggedIn();
+		for (let step = 0; step < 30; step++) {
+			await fx.time.timers.tickAsync(5 * S);
+			await settle();
+		}
+		const sent = fx.service.calls.map((c) => c.request.refreshToken);
+		assert.ok(sent.length >= 1, `${sent.length} refreshes`);
+		assert.deepEqual(sent, [...new Set(sent)], 'a refresh token was sent twice');
+		assert.deepEqual(failures, []);
+		assertAllOnNewestTokens(id, windows);
+	});
+
+	it('a keychain that refuses the new tokens for 60 s: the window holding them keeps the lease, the others never send the spent token', async () => {
+		const id = await threeWindowsLoggedIn();
+		const key = secretKeyFor(id);
+		const refusedUntil = fx.time.clock.now() + 20 * S + 60 * S;
+		// From the first refresh on, for 60 s, the account's secret cannot be written (the lease and its mark can).
+		fx.backend.failStore = (k) => k === key && fx.time.clock.now() >= refusedUntil - 60 * S && fx.time.clock.now() < refusedUntil;
+		for (let step = 0; step < 30; step++) {
+			await fx.time.timers.tickAsync(5 * S);
+			await settle();
+		}
+		const sent = fx.service.calls.map((c) => c.request.refreshToken);
+		assert.ok(sent.length >= 2, `${sent.length} refreshes`);
+		assert.deepEqual(sent, [...new Set(sent)], 'a spent refresh token was sent again');
+		assert.equal(fx.service.calls.filter((c) => c.at < refusedUntil).map((c) => c.caller).filter((c, i, all) => all.indexOf(c) === i).length, 1, 'one window refreshed while the keychain refused');
+		assert.deepEqual(failures.filter((f) => f.error.kind === 'badCredentials'), [], 'nobody was told to log in again');
+		assertAllOnNewestTokens(id, windows);
 	});
 
 	it('a window that missed the change event re-reads the keychain at its own time and does not refresh again', async () => {

@@ -18,6 +18,14 @@ describe('redact', () => {
 		{ name: 'short known secrets are left alone', input: 'abc is a word', secrets: ['abc'], gone: [], kept: ['abc is a word'] },
 		{ name: 'host names are not JWTs', input: 'POST https://user.telematicssdk.com/v1/Auth/Login → 200', gone: [], kept: ['https://user.telematicssdk.com/v1/Auth/Login → 200'] },
 		{ name: 'ExpiresIn is not a secret', input: '{"Token":"zzz","ExpiresIn":86400}', gone: ['zzz'], kept: ['"ExpiresIn":86400'] },
+		// Issue 36: behaviours no test held.
+		{ name: 'two JWTs in one text', input: `first ${JWT} then eyJhbGciOiJub25lIn0.eyJzdWIiOiJ0d28ifQ.dHdv last`, gone: [JWT, 'eyJzdWIiOiJ0d28ifQ'], kept: ['first', 'then', 'last'] },
+		{ name: 'Bearer followed by two spaces', input: 'Authorization: Bearer  opaque-value-42', gone: ['opaque-value-42'], kept: ['Authorization: Bearer'] },
+		{ name: 'a known secret in its JSON-escaped form', input: '{"note":"key \\\\ back"}', secrets: ['key \\ back'], gone: ['back'] },
+		{ name: 'a known secret in its +-encoded form', input: 'q=my+secret+value&x=1', secrets: ['my secret value'], gone: ['my+secret+value', 'secret'], kept: ['x=1'] },
+		{ name: 'a known secret of exactly 4 characters', input: 'pin 9f3a here', secrets: ['9f3a'], gone: ['9f3a'], kept: ['pin', 'here'] },
+		{ name: 'a known secret in base64 and base64url forms', input: `a ${Buffer.from('sécret?>>').toString('base64')} b ${Buffer.from('sécret?>>').toString('base64url')} c`, secrets: ['sécret?>>'], gone: [Buffer.from('sécret?>>').toString('base64'), Buffer.from('sécret?>>').toString('base64url')], kept: ['a ', ' b ', ' c'] },
+		{ name: 'a known secret in percent-encoded form, either hex case', input: `x=${encodeURIComponent('a/b?c')} y=${encodeURIComponent('a/b?c').toLowerCase()}`, secrets: ['a/b?c'], gone: ['a%2Fb', 'a%2fb'] },
 	];
 	for (const c of cases) {
 		it(`masks ${c.name}`, () => {

@@ -1,11 +1,15 @@
 // A short lease in SecretStorage so that of several windows sharing an account only one refreshes it
-// (refresh tokens rotate: two refreshes with one token spend it twice). Stored under `telematicsAuth.lease.<id>`.
+// (refresh tokens rotate: two refreshes with one token spend it twice). Stored under `telematicsAuth.lease.<id>`;
+// beside it, a mark of the refresh token the last refresh spent (`telematicsAuth.spent.<id>`, a hash).
 
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { SecretBackend } from './types';
 import type { Clock } from '../util/clock';
 
 export const LEASE_PREFIX = 'telematicsAuth.lease.';
+export const SPENT_PREFIX = 'telematicsAuth.spent.';
+
+const digest = (refreshToken: string): string => createHash('sha256').update(refreshToken).digest('hex');
 
 interface LeaseRecord {
 	owner: string;
@@ -57,6 +61,53 @@ export class Lease {
 			if (parseLease(await this.secrets.get(key))?.owner === this.windowId) await this.secrets.delete(key);
 		} catch {
 			// A lease left behind expires by itself.
+		}
+	}
+
+	/**
+	 * Keeps this window's lease for `accountId` alive (renewed every third of its lifetime) until the
+	 * returned function is called: a refresh may take up to the request timeout, and rotated tokens
+	 * may wait in memory for the keychain, both longer than a lease lasts.
+	 */
+	keep(accountId: string): () => void {
+		const key = LEASE_PREFIX + accountId;
+		let timer: unknown;
+		let stopped = false;
+		const renew = (): void => {
+			timer = this.clock.setTimeout(() => {
+				void (async () => {
+					try {
+						if (parseLease(await this.secrets.get(key))?.owner !== this.windowId || stopped) return;
+						await this.secrets.store(key, JSON.stringify({ owner: this.windowId, until: this.clock.now() + this.ttlMs }));
+					} catch {
+						// The next renewal tries again; a lease that lapses lets another window wait for the spent mark.
+					}
+					if (!stopped) renew();
+				})();
+			}, Math.max(1, Math.floor(this.ttlMs / 3)));
+		};
+		renew();
+		return () => {
+			stopped = true;
+			if (timer !== undefined) this.clock.clearTimeout(timer);
+		};
+	}
+
+	/** Marks `refreshToken` as spent (the service answered it): no window may send it again. */
+	async markSpent(accountId: string, refreshToken: string): Promise<void> {
+		try {
+			await this.secrets.store(SPENT_PREFIX + accountId, digest(refreshToken));
+		} catch {
+			// The lease, kept until the new tokens are stored, still holds other windows back.
+		}
+	}
+
+	/** Whether a refresh already spent `refreshToken` (another window's answer never reached the keychain). */
+	async isSpent(accountId: string, refreshToken: string): Promise<boolean> {
+		try {
+			return (await this.secrets.get(SPENT_PREFIX + accountId)) === digest(refreshToken);
+		} catch {
+			return false;
 		}
 	}
 

@@ -16,8 +16,8 @@ import type { Disposable } from '../types';
 
 /** Longest single timer; longer waits are chained. */
 export const MAX_TIMER_MS = 10 * 60_000;
-/** How many times a window waits for a lease holder before refreshing without the lease. */
-const MAX_LEASE_WAITS = 3;
+/** How many lease lifetimes a window waits for another window's refresh before it gives up (it never refreshes past the lease). */
+const MAX_LEASE_WAITS = 20;
 
 export interface RefreshSchedulerDeps {
 	store: SessionStore;
@@ -64,6 +64,8 @@ interface Plan {
 export class RefreshScheduler implements Disposable {
 	private readonly plans = new Map<string, Plan>();
 	private readonly inFlight = new Map<string, Promise<Session>>();
+	/** Leases this window keeps alive (a refresh in flight, tokens waiting for the keychain): each one's stop. */
+	private readonly keptLeases = new Set<() => void>();
 	private readonly waiters = new Set<() => void>();
 	private readonly statusEmitter = new Emitter<string>();
 	private readonly failEmitter = new Emitter<RefreshFailure>();
@@ -169,6 +171,7 @@ export class RefreshScheduler implements Disposable {
 		this.storeSubscription?.dispose();
 		for (const plan of this.plans.values()) this.clearTimer(plan);
 		for (const cancel of [...this.waiters]) cancel();
+		for (const stop of [...this.keptLeases]) stop(); // a window that closes lets its leases lapse
 		this.statusEmitter.dispose();
 		this.failEmitter.dispose();
 	}
@@ -273,18 +276,31 @@ export class RefreshScheduler implements Disposable {
 		const seen = fingerprintOf(session.tokens);
 		for (let waits = 0; !(await this.deps.lease.tryAcquire(id)); waits++) {
 			this.throwIfDisposed();
-			if (waits >= MAX_LEASE_WAITS) {
-				this.deps.log.warn(`Another window keeps the refresh lease of "${session.account.label}"; refreshing anyway.`);
-				break;
-			}
+			// The holder keeps its lease only while it refreshes or waits for the keychain, and it lapses
+			// when that window goes: never refresh past it (the holder may have spent this refresh token).
+			if (waits >= MAX_LEASE_WAITS) throw new ApiError('timeout', this.t('Another window has been refreshing the token of {0} for a long time. Try again later.', session.account.label));
 			if (await this.waitForNewTokens(id, seen, this.deps.lease.ttlMs)) return this.current(id);
 		}
+		// Held for as long as the refresh takes, and until its tokens are in the keychain.
+		const keeping = this.deps.lease.keep(id);
+		const stopKeeping = (): void => {
+			keeping();
+			this.keptLeases.delete(stopKeeping);
+		};
+		this.keptLeases.add(stopKeeping);
+		let holdUntilStored = false;
 		try {
 			this.throwIfDisposed();
 			session = await this.reload(id);
 			if (fingerprintOf(session.tokens) !== seen) return session; // refreshed while we took the lease
 			const sent = session.tokens as StoredTokens;
 			sentOut.refreshToken = sent.refreshToken;
+			if (await this.deps.lease.isSpent(id, sent.refreshToken)) {
+				// Another window spent it and its new tokens never reached the keychain: sending it again
+				// would be a reuse, which a service may answer by revoking every token of the account.
+				if (await this.waitForNewTokens(id, seen, this.deps.lease.ttlMs)) return this.current(id);
+				throw new ApiError('badCredentials', this.t('Another window used the refresh token of {0} and could not store the new tokens. Log in again.', session.account.label));
+			}
 			this.deps.log.info(`Refreshing the access token of "${session.account.label}".`);
 			let response;
 			try {
@@ -303,17 +319,44 @@ export class RefreshScheduler implements Disposable {
 				}
 				throw error;
 			}
+			await this.deps.lease.markSpent(id, sent.refreshToken);
 			const { tokens, expiryNote } = tokensFromRefresh(sent, response, this.deps.clock.now());
 			if (expiryNote) this.deps.log.warn(`The refreshed token of "${session.account.label}": ${expiryNote}.`);
 			const written = await this.deps.store.updateTokens(id, tokens, sent.refreshToken);
 			if (written === 'gone') throw new ApiError('cancelled', this.t('The account was logged out while its token was being refreshed.'));
 			if (written === 'stale') return this.current(id); // a newer login or another window's refresh won
+			holdUntilStored = written === 'pending';
 			sentOut.stored = true;
 			this.deps.log.info(`Refreshed the access token of "${session.account.label}"; it expires at ${isoTime(tokens.expiresAt)}.`);
 			return this.current(id);
 		} finally {
-			await this.deps.lease.release(id);
+			if (holdUntilStored) this.releaseWhenStored(id, stopKeeping);
+			else {
+				stopKeeping();
+				await this.deps.lease.release(id);
+			}
 		}
+	}
+
+	/** Keeps the lease until the store has written the rotated tokens (it retries a refused write), then lets it go. */
+	private releaseWhenStored(id: string, stopKeeping: () => void): void {
+		let timer: unknown;
+		const stop = (): void => {
+			this.deps.clock.clearTimeout(timer);
+			stopKeeping();
+			this.keptLeases.delete(stop);
+		};
+		const check = (): void => {
+			if (this.disposed) return;
+			if (this.deps.store.hasUnsavedTokens(id)) {
+				timer = this.deps.clock.setTimeout(check, Math.max(1, Math.floor(this.deps.lease.ttlMs / 3)));
+				return;
+			}
+			stop();
+			void this.deps.lease.release(id);
+		};
+		this.keptLeases.add(stop);
+		timer = this.deps.clock.setTimeout(check, Math.max(1, Math.floor(this.deps.lease.ttlMs / 3)));
 	}
 
 	private async failed(id: string, plan: Plan, error: ApiError, trigger: RefreshTrigger, sentRefreshToken: string | undefined): Promise<void> {
