@@ -1,6 +1,5 @@
 // Every command id, from one table that matches package.json's `contributes.commands` (a unit
-// test holds them together), and what the commands hand back. Pure: no `vscode`.
-import type { Session, SessionState } from './core/sessions/types';
+// test holds them together). Pure: no `vscode`.
 
 export const Command = {
 	login: 'telematicsAuth.login',
@@ -26,18 +25,3 @@ export const Command = {
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];
-
-/**
- * What a command hands back about an account: its id, state and expiry, never a token. Any extension
- * can run our commands; the authentication provider, behind VS Code's consent prompt, is the road to a token.
- */
-export interface AccountResult {
-	readonly accountId: string;
-	readonly state: SessionState;
-	readonly expiresAt?: number;
-}
-
-export function accountResult(session: Session | undefined): AccountResult | undefined {
-	if (!session) return undefined;
-	return { accountId: session.account.id, state: session.state, ...(session.tokens ? { expiresAt: session.tokens.expiresAt } : {}) };
-}

@@ -61,6 +61,11 @@ describe('telematics-token in a real terminal (real VS Code in Chromium)', funct
 		const first = await typeInTerminal(`telematics-token --header > ${out}/first.txt 2>&1`, path.join(out, 'first.txt'));
 		assert.match(first, /^Authorization: Bearer eyJ[\w-]+\.[\w-]+\.[\w-]*\n$/);
 		assert.equal(await statusWith(first), 200, 'the service accepts the printed header');
+		// The command's folder is on the PATH once, last: it can only answer for telematics-token.
+		const entries = (await typeInTerminal(`echo "$PATH" > ${out}/path.txt`, path.join(out, 'path.txt'))).trim().split(':');
+		const ours = entries.filter((e) => /telematics-token/.test(e));
+		assert.equal(ours.length, 1, `the PATH holds the command's folder ${ours.length} times: ${entries.join(':')}`);
+		assert.equal(entries.at(-1), ours[0], 'appended, after everything else');
 
 		// 40 s tokens are refreshed at half their life; the terminal stays open.
 		await waitFor('the automatic refresh', async () => env.emulator.stats.requests.filter((r) => r.path.toLowerCase() === '/v1/auth/refreshtoken' && r.status === 200).length, (n) => n >= 1, 60_000);

@@ -8,7 +8,7 @@ import { secretKeyFor } from '../../src/core/sessions/storedSecret';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestHandles } from '../../src/extension';
 import { testApiOf, type TestApi } from './testApi';
-import type { AccountResult } from '../../src/commands';
+import type { AccountResult } from '../../src/core/sessions/types';
 import type { GitExposure, LoginField, LoginStep, Prompter, StepAnswer, TrackedFileAnswer } from '../../src/core/models/prompter';
 
 export const EXTENSION_ID = 'telematics-tools.telematics-auth';

@@ -135,11 +135,15 @@ export interface Destination {
 export function requestDestinations(file: ParsedFile, requests: Iterable<ParsedRequest | undefined>, variables: VariableReadings = variableReadings(file)): Destination[] {
 	const seen = new Set<number>();
 	const destinations: Destination[] = [];
+	const read = new Map<string, (string | undefined)[]>(); // requests alike are read once
 	for (const request of requests) {
 		if (!request || seen.has(request.requestLine)) continue;
 		seen.add(request.requestLine);
 		const hostHeader = request.headers.find((h) => h.name.toLowerCase() === 'host')?.value;
-		for (const host of targetHosts(requestTarget(file, request), variables, hostHeader)) destinations.push({ line: request.requestLine, host });
+		const target = requestTarget(file, request);
+		const key = `${hostHeader ?? ''}\n${target}`;
+		const hosts = read.get(key) ?? read.set(key, targetHosts(target, variables, hostHeader)).get(key)!;
+		for (const host of hosts) destinations.push({ line: request.requestLine, host });
 	}
 	return destinations;
 }

@@ -64,3 +64,18 @@ export interface MementoBackend {
 	get<T>(key: string): T | undefined;
 	update(key: string, value: unknown): PromiseLike<void>;
 }
+
+/**
+ * What a command hands back about an account: its id, state and expiry, never a token. Any extension
+ * can run our commands; the authentication provider, behind VS Code's consent prompt, is the road to a token.
+ */
+export interface AccountResult {
+	readonly accountId: string;
+	readonly state: SessionState;
+	readonly expiresAt?: number;
+}
+
+export function accountResult(session: Session | undefined): AccountResult | undefined {
+	if (!session) return undefined;
+	return { accountId: session.account.id, state: session.state, ...(session.tokens ? { expiresAt: session.tokens.expiresAt } : {}) };
+}

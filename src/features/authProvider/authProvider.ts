@@ -12,8 +12,8 @@ import {
 	toAuthSessions,
 	type AuthSessionData,
 } from '../../core/sessions/authSessions';
-import type { Session } from '../../core/sessions/types';
-import { Command, type AccountResult } from '../../commands';
+import type { Session, AccountResult } from '../../core/sessions/types';
+import { Command } from '../../commands';
 
 export const AUTH_PROVIDER_ID = 'telematics';
 

@@ -5,7 +5,7 @@ import { ApiError } from '../../core/api/errors';
 import type { AccountKind } from '../../core/api/types';
 import type { Services } from '../../services';
 import type { RefreshFailure } from '../../core/sessions/contracts';
-import type { Session } from '../../core/sessions/types';
+import { accountResult, type AccountResult, type Session } from '../../core/sessions/types';
 
 import { hostOf } from '../../core/util/url';
 import { accountIdOf, pickAccount, resolveAccount } from '../shared/accountPicker';
@@ -13,7 +13,7 @@ import { errorText, showError } from '../shared/showError';
 import { prefillFor, runLoginFlow } from './loginFlow';
 import { notify } from '../shared/notify';
 import { formatRemaining } from '../../core/util/time';
-import { accountResult, Command, type AccountResult, type CommandId } from '../../commands';
+import { Command, type CommandId } from '../../commands';
 import { registerCommand } from '../shared/registerCommand';
 
 export function registerSessionCommands(services: Services): vscode.Disposable {

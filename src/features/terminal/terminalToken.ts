@@ -62,8 +62,9 @@ export class TerminalToken implements vscode.Disposable {
 			env.persistent = false;
 			env.description = vscode.l10n.t('Adds the {0} command, which prints the live Telematics token. Any program run in the terminal can ask for it.', COMMAND_NAME);
 			// Last on the PATH: a folder of ours can only ever answer for a command nothing else on the PATH
-			// has. Again once shell integration has run: a login shell's start-up may set PATH afresh.
-			env.append('PATH', `${delimiter}${bin}`, { applyAtProcessCreation: true, applyAtShellIntegration: true });
+			// has. Once, when the terminal's process starts (applied again by shell integration, it was
+			// on the PATH twice); a shell whose own start-up sets PATH afresh loses it.
+			env.append('PATH', `${delimiter}${bin}`, { applyAtProcessCreation: true, applyAtShellIntegration: false });
 			env.replace(CHANNEL_ENV, channel.address);
 			env.replace(NONCE_ENV, channel.nonce);
 			this.listenOnceATerminalOpens(channel, bin);

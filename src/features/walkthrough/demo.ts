@@ -4,11 +4,11 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import vscode = require('vscode');
 import type { Services } from '../../services';
-import type { Session } from '../../core/sessions/types';
+import { accountResult, type Session } from '../../core/sessions/types';
 import { withoutTrailingSlashes, isSafeServiceUrl } from '../../core/util/url';
 import { logIn } from '../shared/logIn';
 import { readRegularFile } from '../../platform/regularFile';
-import { accountResult, Command } from '../../commands';
+import { Command } from '../../commands';
 import { registerCommand } from '../shared/registerCommand';
 
 type DemoModule = typeof import('../../emulator/server');
