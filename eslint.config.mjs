@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 const PURE_CORE = ['src/core/**', 'src/emulator/**', 'src/demo/**'];
 
 export default tseslint.config(
-	{ ignores: ['out/**', 'dist/**', '.cache/**', 'node_modules/**', 'esbuild.js', 'scripts/**', 'eslint.config.mjs'] },
+	{ ignores: ['out/**', 'dist/**', '.cache/**', '.stryker-tmp/**', 'reports/**', 'node_modules/**', 'esbuild.js', 'scripts/**', 'eslint.config.mjs'] },
 	...tseslint.configs.recommended,
 	{
 		files: ['src/**/*.ts', 'test/**/*.ts'],
