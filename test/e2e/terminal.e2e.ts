@@ -25,6 +25,8 @@ describe('telematics-token in a real terminal (real VS Code in Chromium)', funct
 	this.timeout(180_000);
 	let env: E2eEnvironment;
 	let out: string;
+	/** The first extension host's folder for the command (the last entry of a terminal's PATH, less `/bin`). */
+	let firstWindowFolder: string | undefined;
 
 	before(async function () {
 		env = await startE2e({ emulator: { accessTokenLifetimeSeconds: 40 } });
@@ -63,6 +65,7 @@ describe('telematics-token in a real terminal (real VS Code in Chromium)', funct
 		assert.equal(await statusWith(first), 200, 'the service accepts the printed header');
 		// The command's folder is on the PATH once, last: it can only answer for telematics-token.
 		const entries = (await typeInTerminal(`echo "$PATH" > ${out}/path.txt`, path.join(out, 'path.txt'))).trim().split(':');
+		firstWindowFolder = path.dirname(entries.at(-1)!);
 		const ours = entries.filter((e) => /telematics-token/.test(e));
 		assert.equal(ours.length, 1, `the PATH holds the command's folder ${ours.length} times: ${entries.join(':')}`);
 		assert.equal(entries.at(-1), ours[0], 'appended, after everything else');
@@ -78,5 +81,24 @@ describe('telematics-token in a real terminal (real VS Code in Chromium)', funct
 			const token = header.trim().split(' ').at(-1)!;
 			for (const root of [env.server.workspace, env.server.userDataDir]) assert.deepEqual(filesHolding(root, token), [], `${root} holds the token`);
 		}
+	});
+
+	it('a window whose extension host was killed leaves its folder behind only until the next one has a terminal', async () => {
+		assert.ok(firstWindowFolder && fs.existsSync(firstWindowFolder), `the first window's folder: ${firstWindowFolder}`);
+		const wb = env.workbench;
+		const hosts = env.server.processesMatching('extensionHost');
+		assert.ok(hosts.length > 0, 'the extension host runs');
+		for (const pid of hosts) process.kill(pid, 'SIGKILL');
+		await waitFor('the extension host gone', async () => env.server.processesMatching('extensionHost'), (p) => p.every((pid) => !hosts.includes(pid)), 30_000);
+		// The person opens the window again: a new extension host.
+		await wb.reload();
+		assert.ok(fs.existsSync(firstWindowFolder), 'a killed host removed nothing');
+		await wb.waitForStatus(new RegExp(USER.name!));
+		await wb.runCommand('Terminal: Create New Terminal');
+		const root = path.dirname(firstWindowFolder);
+		const folders = await waitFor('the dead window\'s folder gone, a live one in its place', async () => fs.readdirSync(root),
+			(names) => !names.includes(path.basename(firstWindowFolder!)) && names.length >= 1, 60_000);
+		assert.equal(folders.length, 1, `only the live window's folder stays: ${folders.join(', ')}`);
+		assert.ok(fs.existsSync(path.join(root, folders[0]!, 'sock')), 'the live window listens');
 	});
 });

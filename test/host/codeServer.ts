@@ -46,6 +46,8 @@ export interface RunningCodeServer {
 	workbenchUrl(payload?: WorkbenchPayload): string;
 	/** Everything the server printed so far. */
 	output(): string;
+	/** The processes of the server's group whose command line holds `text` (e.g. its extension hosts). */
+	processesMatching(text: string): number[];
 	stop(): Promise<void>;
 }
 
@@ -214,6 +216,19 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 			return `${url}/?${query.toString()}`;
 		},
 		output: () => out,
+		processesMatching(text: string): number[] {
+			const group = String(child.pid);
+			return fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+				try {
+					// pgrp is the 5th field of stat, after the command name in parentheses.
+					const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+					const pgrp = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2];
+					return pgrp === group && fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(text);
+				} catch {
+					return false;
+				}
+			}).map(Number);
+		},
 		async stop(): Promise<void> {
 			killGroup(child, 'SIGTERM');
 			const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5000);
