@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { maskSecret, redact } from '../../src/core/util/redact';
+import { clipText, MAX_CLIP, maskSecret, redact } from '../../src/core/util/redact';
 
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJkZW1vIn0.c2lnbmF0dXJlX2hlcmU';
 
@@ -25,6 +25,10 @@ describe('redact', () => {
 		{ name: 'a known secret in its +-encoded form', input: 'q=my+secret+value&x=1', secrets: ['my secret value'], gone: ['my+secret+value', 'secret'], kept: ['x=1'] },
 		{ name: 'a known secret of exactly 4 characters', input: 'pin 9f3a here', secrets: ['9f3a'], gone: ['9f3a'], kept: ['pin', 'here'] },
 		{ name: 'a known secret in base64 and base64url forms', input: `a ${Buffer.from('sécret?>>').toString('base64')} b ${Buffer.from('sécret?>>').toString('base64url')} c`, secrets: ['sécret?>>'], gone: [Buffer.from('sécret?>>').toString('base64'), Buffer.from('sécret?>>').toString('base64url')], kept: ['a ', ' b ', ' c'] },
+		{ name: 'a known secret whose base64 is padded, without its padding', input: `x ${Buffer.from('pad-me!').toString('base64').replace(/=+$/, '')} y`, secrets: ['pad-me!'], gone: [Buffer.from('pad-me!').toString('base64').replace(/=+$/, '')], kept: ['x ', ' y'] },
+		{ name: 'a known secret JSON-escaped inside a longer string', input: '{"x":"before a\\"quote after"}', secrets: ['a"quote'], gone: ['quote'], kept: ['before', 'after'] },
+		{ name: 'a secret that holds another: the longer goes whole', input: 'abcdefgh', secrets: ['abcd', 'abcdefgh'], gone: ['efgh'] },
+		{ name: 'the mask stays where a header or key=value held a secret', input: 'InstanceKey: k-1\npassword=p-2', gone: ['k-1', 'p-2'], kept: ['InstanceKey: ***', 'password=***'] },
 		{ name: 'a known secret in percent-encoded form, either hex case', input: `x=${encodeURIComponent('a/b?c')} y=${encodeURIComponent('a/b?c').toLowerCase()}`, secrets: ['a/b?c'], gone: ['a%2Fb', 'a%2fb'] },
 	];
 	for (const c of cases) {
@@ -52,4 +56,13 @@ describe('maskSecret', () => {
 	for (const [input, expected] of cases) {
 		it(`${JSON.stringify(input)} → ${expected}`, () => assert.equal(maskSecret(input), expected));
 	}
+});
+
+describe('clipText', () => {
+	it('keeps a text up to the bound and cuts one past it with an ellipsis', () => {
+		assert.equal(clipText('abc', 3), 'abc');
+		assert.equal(clipText('abcd', 3), 'abc…');
+		assert.equal(clipText('x'.repeat(MAX_CLIP)), 'x'.repeat(MAX_CLIP));
+		assert.equal(clipText('x'.repeat(MAX_CLIP + 1)), `${'x'.repeat(MAX_CLIP)}…`);
+	});
 });

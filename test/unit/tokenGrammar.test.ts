@@ -6,7 +6,7 @@ import * as fc from 'fast-check';
 import { planAuthEdit } from '../../src/core/restFile/authHeaderEdit';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { applyEdits } from '../../src/core/restFile/textEdit';
-import { isSafeToken, MAX_TOKEN_LENGTH, requireSafeToken, shellQuote, UnsafeTokenError } from '../../src/core/util/tokenGrammar';
+import { isJwtShaped, isSafeToken, MAX_TOKEN_LENGTH, requireSafeToken, shellQuote, UnsafeTokenError } from '../../src/core/util/tokenGrammar';
 
 const HOSTILE = fc.oneof(
 	fc.string({ unit: 'binary' }),
@@ -15,6 +15,17 @@ const HOSTILE = fc.oneof(
 );
 
 describe('token grammar', () => {
+	it('reads a JWT shape as one whole JWT only', () => {
+		assert.equal(isJwtShaped('eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.'), true);
+		assert.equal(isJwtShaped('eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.c2ln'), true);
+		for (const value of ['', 'x eyJa.eyJb.c', 'eyJa.eyJb.c d', 'eyJa..c', 'abc.def.ghi']) assert.equal(isJwtShaped(value), false, value);
+	});
+
+	it('refuses with an UnsafeTokenError that names where, and holds no part of the token', () => {
+		assert.throws(() => requireSafeToken('bad token\n', 'the clipboard'), (e: Error) => e instanceof UnsafeTokenError && e.name === 'UnsafeTokenError'
+			&& e.message === 'Refused to write a token that does not fit the token grammar (the clipboard).');
+	});
+
 	it('accepts JWTs and opaque base64url tokens up to 8 KB', () => {
 		assert.equal(isSafeToken('eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln'), true);
 		assert.equal(isSafeToken('abc~+/=-_.'), true);
@@ -22,6 +33,7 @@ describe('token grammar', () => {
 		assert.equal(isSafeToken('a'.repeat(MAX_TOKEN_LENGTH + 1)), false);
 		assert.equal(isSafeToken(''), false);
 		assert.equal(isSafeToken(42), false);
+		assert.equal(isSafeToken(['abc']), false, 'an array whose text would fit');
 	});
 
 	it('nothing it accepts holds a line break, quote, brace, space or shell character', () => {

@@ -14,9 +14,9 @@ export const MAX_TOKEN_LENGTH = 8 * 1024;
 
 const TOKEN = /^[A-Za-z0-9\-_.~+/=]+$/;
 
-/** Whether `value` is a string that fits the token grammar. */
+/** Whether `value` is a string that fits the token grammar (one character at least: the grammar's `+`). */
 export function isSafeToken(value: unknown): value is string {
-	return typeof value === 'string' && value.length > 0 && value.length <= MAX_TOKEN_LENGTH && TOKEN.test(value);
+	return typeof value === 'string' && value.length <= MAX_TOKEN_LENGTH && TOKEN.test(value);
 }
 
 /** Thrown where a token is about to leave and does not fit the grammar. Carries no part of it. */
