@@ -70,9 +70,28 @@ describe('findOwner', () => {
 	}
 
 	it('planReplacements maps only tokens with a newer one', () => {
-		const old = jwt({ sub: 'u1', iss: 'https://svc', exp: 1000 });
+		const old = jwt({ sub: 'u1', iss: 'https://svc', instanceId: 'i1', exp: 1000 });
 		const map = planReplacements([old, current, B, old], known);
 		assert.deepEqual([...map.entries()], [[old, { newToken: current, accountId: 'acc' }]]);
+	});
+
+	// Issue 34: the live token is written only over a token of the same account beyond doubt.
+	const strict: Array<[string, string, boolean]> = [
+		['the same subject, issuer and instance', jwt({ sub: 'u1', iss: 'https://svc', instanceId: 'i1', exp: 1000 }), true],
+		['the subject alone (a planted JWT)', jwt({ sub: 'u1', exp: 1000 }), false],
+		['the subject and issuer, no instance', jwt({ sub: 'u1', iss: 'https://svc', exp: 1000 }), false],
+		['the subject and instance, no issuer', jwt({ sub: 'u1', instanceId: 'i1', exp: 1000 }), false],
+		['another issuer', jwt({ sub: 'u1', iss: 'https://svc.evil', instanceId: 'i1', exp: 1000 }), false],
+	];
+	for (const [name, token, replaced] of strict) {
+		it(`planReplacements, ${name}: ${replaced ? 'written over' : 'left alone'}`, () => assert.equal(planReplacements([token], known).has(token), replaced));
+	}
+
+	it('planTokenUpdates replaces only the occurrences it is told to', () => {
+		const old = jwt({ sub: 'u1', iss: 'https://svc', instanceId: 'i1', exp: 1000 });
+		const text = `# ${old}\nGET https://svc/x\nAuthorization: Bearer ${old}\n`;
+		const edits = planTokenUpdates(text, new Map([[old, current]]), (found) => found.context === 'header');
+		assert.equal(applyEdits(text, edits), `# ${old}\nGET https://svc/x\nAuthorization: Bearer ${current}\n`);
 	});
 });
 

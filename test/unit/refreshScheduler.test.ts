@@ -65,6 +65,26 @@ describe('RefreshScheduler', () => {
 		for (const d of disposables.splice(0).reverse()) d.dispose();
 	});
 
+	it('a refresh answered without a new refresh token leaves the sent one usable: the next refresh goes ahead', async () => {
+		// The client keeps the sent refresh token when the answer has none (no rotation): it is not spent.
+		const sent: string[] = [];
+		setUp(async (request) => {
+			sent.push(request.refreshToken);
+			return { accessToken: fakeJwt(time.clock.now() + 40 * S), refreshToken: request.refreshToken, expiresIn: 40 };
+		});
+		const id = await login();
+		const first = scheduler.refreshNow(id);
+		await time.timers.tickAsync(1 * S);
+		await first;
+		await time.timers.tickAsync(31 * S);
+		const second = scheduler.refreshNow(id);
+		await time.timers.tickAsync(1 * S);
+		await second;
+		assert.equal(sent.length, 2, 'both refreshes were sent');
+		assert.equal(store.get(id)?.state, 'valid');
+		assert.deepEqual(failures, []);
+	});
+
 	it('refreshes a 40 s token at half its lifetime and stores the new tokens before resolving', async () => {
 		const id = await login();
 		const loggedInAt = time.clock.now();

@@ -1,5 +1,6 @@
 // Which logged-in account a JWT found in a file belongs to: the account's current token, or one with
 // the same `sub` (and `iss`/`instanceId` where both carry them); the store keeps no list of past tokens.
+// What may be written over one (Update Tokens in File) asks more: the same issuer, subject and instance.
 import { decodeClaims } from '../sessions/token';
 
 export interface KnownToken {
@@ -50,14 +51,23 @@ export function sameSubject(a: TokenIdentity, b: TokenIdentity): boolean {
 	return a.sub !== undefined && a.sub === b.sub && sameWhereBoth(a.iss, b.iss) && sameWhereBoth(a.instanceId, b.instanceId);
 }
 
-export function findOwner(token: string, known: readonly KnownToken[]): TokenOwner | undefined {
+/**
+ * The same account beyond doubt: the same subject, issuer and instance, each present in both or in
+ * neither. A planted JWT that shares only the subject is no token of the account's to write over.
+ */
+export function sameAccount(a: TokenIdentity, b: TokenIdentity): boolean {
+	return a.sub !== undefined && a.sub === b.sub && a.iss === b.iss && a.instanceId === b.instanceId;
+}
+
+/** `strict`: match by sameAccount (to write over it), else by sameSubject (to say whose it is). */
+export function findOwner(token: string, known: readonly KnownToken[], strict = false): TokenOwner | undefined {
 	const exact = known.find((k) => k.accessToken === token);
 	if (exact) return { accountId: exact.accountId, isCurrent: true, newerAvailable: false };
 	const identity = identityOf(token);
 	if (!identity) return undefined;
 	const owner = known.find((k) => {
 		const current = identityOf(k.accessToken);
-		return current !== undefined && sameSubject(identity, current);
+		return current !== undefined && (strict ? sameAccount(identity, current) : sameSubject(identity, current));
 	});
 	if (!owner) return undefined;
 	const fileExpiresAt = identity.exp === undefined ? undefined : identity.exp * 1000;
@@ -68,12 +78,12 @@ export function findOwner(token: string, known: readonly KnownToken[]): TokenOwn
 	};
 }
 
-/** Old token → the owner's current token, for every token in `tokens` with a newer one. */
+/** Old token → the owner's current token, for every token in `tokens` with a newer one, of the same account beyond doubt. */
 export function planReplacements(tokens: Iterable<string>, known: readonly KnownToken[]): Map<string, { newToken: string; accountId: string }> {
 	const replacements = new Map<string, { newToken: string; accountId: string }>();
 	for (const token of tokens) {
 		if (replacements.has(token)) continue;
-		const owner = findOwner(token, known);
+		const owner = findOwner(token, known, true);
 		if (!owner || !owner.newerAvailable) continue;
 		const current = known.find((k) => k.accountId === owner.accountId)!;
 		replacements.set(token, { newToken: current.accessToken, accountId: owner.accountId });

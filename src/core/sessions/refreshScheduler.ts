@@ -319,7 +319,8 @@ export class RefreshScheduler implements Disposable {
 				}
 				throw error;
 			}
-			await this.deps.lease.markSpent(id, sent.refreshToken);
+			// Spent only when the answer rotated it (without a new one, the one sent is still the one to keep).
+			if (response.refreshToken !== sent.refreshToken) await this.deps.lease.markSpent(id, sent.refreshToken);
 			const { tokens, expiryNote } = tokensFromRefresh(sent, response, this.deps.clock.now());
 			if (expiryNote) this.deps.log.warn(`The refreshed token of "${session.account.label}": ${expiryNote}.`);
 			const written = await this.deps.store.updateTokens(id, tokens, sent.refreshToken);

@@ -50,7 +50,10 @@ export async function updateTokensInFile(services: Services, arg?: unknown): Pro
 	if (await guardTrackedFile(services.context, editor.document.uri, services.prompts.current, false) !== 'continue') return undefined;
 
 	const text = editor.document.getText();
-	const edits = planTokenUpdates(text, new Map([...replacements].map(([old, r]) => [old, r.newToken])));
+	// Only where a request reads it: those are the places whose hosts were checked above. A token no
+	// request reads (a comment, a stray line) stays as it is.
+	const file = parseRestFile(text);
+	const edits = planTokenUpdates(text, new Map([...replacements].map(([old, r]) => [old, r.newToken])), (jwt) => receivingDestinationsAt(file, [jwt.start]).length > 0);
 	if (!(await applyTextEdits(editor, edits))) {
 		void notify('error', vscode.l10n.t('The file changed while the tokens were being updated. Try again.'));
 		return undefined;
