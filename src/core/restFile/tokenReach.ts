@@ -49,11 +49,20 @@ function requestName(file: ParsedFile, request: ParsedRequest): string | undefin
 	return undefined;
 }
 
-/** Where a token is: in these requests, in these file variables. */
+/** Where a token is: in these requests, in these file variables, or in the environment. */
 export interface TokenPlaces {
 	requests?: readonly ParsedRequest[];
 	variables?: readonly string[];
+	/**
+	 * The token is in the process environment too (telematicsAuth.exposeToken): a reference whose
+	 * variable name is looked up elsewhere (REST Client's `{{$processEnv %name}}` and `{{$dotenv %name}}`)
+	 * or computed (httpYac's `process.env[…]`) may read it, and counts as reading it.
+	 */
+	environment?: boolean;
 }
+
+/** References that read an environment variable whose name the file does not say. */
+const INDIRECT_ENVIRONMENT = /\$(?:processEnv|dotenv)\s+%|\bprocess\.env\s*\[|\bprocess\.env\b(?!\s*\.)/;
 
 /** Something that may read a name: a file variable's value, or a request's block. */
 interface Reader {
@@ -102,6 +111,13 @@ export function requestsSending(file: ParsedFile, places: TokenPlaces): ParsedRe
 	}
 	for (const request of places.requests ?? []) addRequest(request);
 	for (const name of places.variables ?? []) addName(name);
+	if (places.environment) {
+		for (const reader of readers) {
+			if (reader.taken || !reader.references.some((reference) => INDIRECT_ENVIRONMENT.test(reference))) continue;
+			reader.taken = true;
+			reader.take();
+		}
+	}
 	let budget = SCAN_BUDGET;
 	const reads = (reader: Reader, name: string): boolean => reader.references.some((reference) => {
 		budget -= reference.length;
@@ -192,8 +208,8 @@ export async function foreignSends(text: string, accounts: readonly AccountToken
 	for (const [accountId, at] of offsets) {
 		const serviceUrl = accounts.find((a) => a.accountId === accountId)?.serviceUrl;
 		if (serviceUrl === undefined) continue;
-		const places = placesAt(file, at);
-		if (exposed?.accountId === accountId) places.variables.push(exposed.name);
+		let places: TokenPlaces = placesAt(file, at);
+		if (exposed?.accountId === accountId) places = { ...places, variables: [...places.variables ?? [], exposed.name], environment: true };
 		const sameSite = new Map<string, boolean>(); // one look-up per host, however many requests name it
 		for (const { line, host } of requestDestinations(file, requestsSending(file, places), variables)) {
 			if (host !== undefined && !sameSite.has(host)) sameSite.set(host, await isSameSite(host, serviceUrl));
