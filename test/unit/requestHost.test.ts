@@ -92,6 +92,24 @@ describe('the host a request goes to, read as REST Client and httpYac read it (i
 		['a percent escape in the host', 'GET https://collector%2eexample/x', ['?']],
 		['a bare host and path', 'collector.example/x', ['collector.example']],
 		['another scheme', 'WS ws://collector.example/x', ['?']],
+		// Mutation gaps (issue 36): shapes no row held.
+		['an indented request line', '   GET https://collector.example/x\n', ['collector.example']],
+		['tabs between method and target', 'GET\t\thttps://collector.example/x\n', ['collector.example']],
+		['a version without a path', 'GET https://collector.example HTTP/2\n', ['collector.example']],
+		['a version after several spaces, then spaces', 'GET https://collector.example   HTTP/1.1  \n', ['collector.example']],
+		['a version of two-digit parts', 'GET https://collector.example HTTP/11.22\n', ['collector.example']],
+		['no method, a version', 'https://collector.example HTTP/1.1\n', ['collector.example']],
+		['plain http with an unfilled reference in the query', 'GET http://collector.example/x?t={{fromEnv}}\n', ['collector.example']],
+		['a definition without spaces', '@base=https://collector.example\n\n###\nGET {{base}}/x\n', ['collector.example']],
+		['a line that only mentions a definition is none', `@base = ${SERVICE}\n\n###\nPOST {{base}}/x\n\nnote @base = https://collector.example\n`, ['user.telematicssdk.com']],
+		['a schemeless host with a reference after it', 'collector.example/{{x}}\n', ['collector.example']],
+		['a schemeless host and port', 'GET localhost:3000/x\n', ['localhost']],
+		['a schemeless host, port and a reference', 'GET collector.example:8080/{{x}}\n', ['collector.example']],
+		['a Host header filled from a variable', '@h = collector.example\n\n###\nGET /v1/x\nHost: {{h}}\n', ['collector.example']],
+		['a Host header with two readings', `@h = user.telematicssdk.com\n\n###\n@h = collector.example\nGET /v1/x\nHost: {{h}}\n`, ['?']],
+		['a value defined the same way many times is one reading', `${'@base = https://collector.example\n'.repeat(20)}\n###\nGET {{base}}/x\n`, ['collector.example']],
+		['more readings than are followed', `${Array.from({ length: 17 }, (_, i) => `@base = https://h${i}.example\n`).join('')}\n###\nGET {{base}}/x\n`, ['?']],
+		['a host past the longest target read', `GET https://${'a'.repeat(5000)}.telematicssdk.com.collector.example/x\n`, ['?']],
 		// Benign twins: the same shapes aimed at the service ask nothing.
 		['benign: a version after the target', `GET ${SERVICE}/v1/x HTTP/1.1`, ['user.telematicssdk.com']],
 		['benign: a query continuation', `GET ${SERVICE}/v1/x\n    ?a=1\n    &b=@2\n`, ['user.telematicssdk.com']],
@@ -115,6 +133,9 @@ describe('the same site as the service', () => {
 		['intranet', 'https://intranet', true],
 		['intranet', 'https://other', false],
 		['xn--0.example.com', 'https://xn--0.example.com', false], // a service URL that is no URL (bad punycode) matches nothing
+		['localhost', 'https://user.telematicssdk.com', false], // loopback on one side only
+		['user.telematicssdk.com', 'http://127.0.0.1:4000', false],
+		['127.0.0.2', 'http://localhost:4000', true],
 	];
 	for (const [host, service, same] of cases) it(`${host} vs ${service}: ${same ? 'same' : 'another'} site`, async () => assert.equal(await isSameSite(host, service), same));
 

@@ -5,7 +5,7 @@
 import { bareHostname, isLoopbackHost } from '../util/url';
 import type { ParsedFile, ParsedRequest } from './requestParser';
 
-/** Longest target read while its variables are filled in: an authority comes long before it. */
+/** Longest target read while its variables are filled in: an authority comes long before it (one that does not end within it does not say). */
 const MAX_TARGET = 4096;
 /** How many references are filled in, at most, in one reading before the authority must be known. */
 const MAX_FILLS = 64;
@@ -48,7 +48,7 @@ export function variableReadings(file: ParsedFile): VariableReadings {
 export function requestTarget(file: ParsedFile, request: ParsedRequest): string {
 	const first = file.lines[request.requestLine]!.text.trim().replace(METHOD, '');
 	const rest = file.lines.slice(request.requestLine + 1, request.urlEndLine + 1).map((l) => l.text.trim());
-	return [first, ...rest].join('').replace(VERSION, '').slice(0, MAX_TARGET);
+	return [first, ...rest].join('').replace(VERSION, '').slice(0, MAX_TARGET + 1);
 }
 
 /** The host an authority names, when both clients read it alike; else undefined. */
@@ -70,7 +70,7 @@ function hostOfAuthority(scheme: string, authority: string): string | undefined 
  */
 export function targetHosts(target: string, variables: VariableReadings, hostHeader?: string): (string | undefined)[] {
 	const hosts = new Set<string | undefined>();
-	let readings = [target.trim().slice(0, MAX_TARGET)];
+	let readings = [target.trim().slice(0, MAX_TARGET + 1)];
 	for (let fill = 0; readings.length > 0; fill++) {
 		if (fill > MAX_FILLS) return [undefined];
 		const next: string[] = [];
@@ -78,7 +78,8 @@ export function targetHosts(target: string, variables: VariableReadings, hostHea
 			const open = current.indexOf('{{');
 			const head = open < 0 ? current : current.slice(0, open);
 			const authority = AUTHORITY.exec(head);
-			if (authority && (authority[3] !== '' || open < 0)) {
+			// Complete where something ends it, or the whole target was read (not cut at MAX_TARGET).
+			if (authority && (authority[3] !== '' || (open < 0 && current.length <= MAX_TARGET))) {
 				hosts.add(hostOfAuthority(authority[1]!, authority[2]!));
 				continue;
 			}
@@ -94,7 +95,7 @@ export function targetHosts(target: string, variables: VariableReadings, hostHea
 				hosts.add(undefined);
 				continue;
 			}
-			for (const value of values) next.push((current.slice(0, open) + value + current.slice(open + reference[0].length)).slice(0, MAX_TARGET));
+			for (const value of values) next.push((current.slice(0, open) + value + current.slice(open + reference[0].length)).slice(0, MAX_TARGET + 1));
 		}
 		if (next.length > MAX_READINGS) return [undefined];
 		readings = next;
