@@ -53,9 +53,9 @@ export function findJwts(text: string, parsed?: ParsedFile): FoundJwt[] {
 	return found;
 }
 
-/** Replaces each occurrence of each old token (those `only` accepts) with its new one. Sorted, non-overlapping. */
-export function planTokenUpdates(text: string, replacements: ReadonlyMap<string, string>, only: (jwt: FoundJwt) => boolean = () => true): TextEdit[] {
+/** Replaces every occurrence of each old token with its new one. Sorted, non-overlapping. */
+export function planTokenUpdates(text: string, replacements: ReadonlyMap<string, string>): TextEdit[] {
 	return findJwts(text)
-		.filter((jwt) => replacements.has(jwt.token) && replacements.get(jwt.token) !== jwt.token && only(jwt))
+		.filter((jwt) => replacements.has(jwt.token) && replacements.get(jwt.token) !== jwt.token)
 		.map((jwt) => ({ start: jwt.start, end: jwt.end, newText: requireSafeToken(replacements.get(jwt.token)!, 'Update Tokens in File') }));
 }

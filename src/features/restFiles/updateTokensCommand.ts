@@ -50,10 +50,9 @@ export async function updateTokensInFile(services: Services, arg?: unknown): Pro
 	if (await guardTrackedFile(services.context, editor.document.uri, services.prompts.current, false) !== 'continue') return undefined;
 
 	const text = editor.document.getText();
-	// Only where a request reads it: those are the places whose hosts were checked above. A token no
-	// request reads (a comment, a stray line) stays as it is.
-	const file = parseRestFile(text);
-	const edits = planTokenUpdates(text, new Map([...replacements].map(([old, r]) => [old, r.newToken])), (jwt) => receivingDestinationsAt(file, [jwt.start]).length > 0);
+	// Every request a replaced token reaches had its host checked above (a host the file does not say
+	// was asked about); one that reaches no request goes nowhere.
+	const edits = planTokenUpdates(text, new Map([...replacements].map(([old, r]) => [old, r.newToken])));
 	if (!(await applyTextEdits(editor, edits))) {
 		void notify('error', vscode.l10n.t('The file changed while the tokens were being updated. Try again.'));
 		return undefined;
