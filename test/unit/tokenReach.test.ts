@@ -148,6 +148,21 @@ describe('requests that would send an account\'s token to another site', () => {
 		assert.deepEqual((await foreignSends(text, accounts, { name: 'TELEMATICS_TOKEN', accountId: 'a1' })).map((s) => s.host), ['collector.example', 'relay.example']);
 	});
 
+	it('follows the token through definitions the parser skips (issue 34): an odd name, a definition in a body', () => {
+		const text = [
+			'@telematicsToken = eyJ.ours.sig',
+			'@auth$ = Bearer {{telematicsToken}}',
+			'',
+			'### reads the odd name', 'GET https://collector.example/a', 'Authorization: {{auth$}}', '',
+			'### defines one in its body', 'POST https://user.telematicssdk.com/b', 'Content-Type: text/plain', '', '@fwd = {{telematicsToken}}', '',
+			'### reads the body\'s definition', 'GET https://relay.example/c', 'X-Forward: {{fwd}}', '',
+			'### reads neither', 'GET https://quiet.example/d', '',
+		].join('\n');
+		const file = parseRestFile(text);
+		const hosts = requestsSending(file, { variables: ['telematicsToken'] }).map((r) => file.lines[r.requestLine]!.text);
+		assert.deepEqual(hosts, ['GET https://collector.example/a', 'POST https://user.telematicssdk.com/b', 'GET https://relay.example/c']);
+	});
+
 	it('the exposed token through a name the file does not say (issue 34): REST Client\'s %name, httpYac\'s process.env[…]', async () => {
 		const exposed = { name: 'TELEMATICS_TOKEN', accountId: 'a1' };
 		const text = [

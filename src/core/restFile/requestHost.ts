@@ -32,13 +32,21 @@ export type VariableReadings = ReadonlyMap<string, readonly string[]>;
 
 export function variableReadings(file: ParsedFile): VariableReadings {
 	const readings = new Map<string, string[]>();
-	for (const { text } of file.lines) {
-		const m = ANY_DEFINITION.exec(text);
-		if (!m) continue;
-		const values = readings.get(m[1]!) ?? readings.set(m[1]!, []).get(m[1]!)!;
-		if (!values.includes(m[2]!)) values.push(m[2]!);
+	for (const { name, value } of anyDefinitions(file)) {
+		const values = readings.get(name) ?? readings.set(name, []).get(name)!;
+		if (!values.includes(value)) values.push(value);
 	}
 	return readings;
+}
+
+/** Every line that defines a variable as REST Client reads them (bodies included, any name): its name and value. */
+export function anyDefinitions(file: ParsedFile): { line: number; name: string; value: string }[] {
+	const found: { line: number; name: string; value: string }[] = [];
+	file.lines.forEach(({ text }, line) => {
+		const m = ANY_DEFINITION.exec(text);
+		if (m) found.push({ line, name: m[1]!, value: m[2]! });
+	});
+	return found;
 }
 
 /**

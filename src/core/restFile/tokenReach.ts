@@ -1,7 +1,7 @@
 // Where a token written in a REST file goes once the requests run: the request that holds it, every request
 // that reads the file variable holding it or the named request holding it, and the sites it would reach.
 import { findJwts, type FoundJwt } from './jwtScan';
-import { isSameSite, requestDestinations, variableReadings, type Destination } from './requestHost';
+import { anyDefinitions, isSameSite, requestDestinations, variableReadings, type Destination } from './requestHost';
 import { lineAt, parseRestFile, requestAt, type ParsedFile, type ParsedRequest } from './requestParser';
 import { findOwner, type KnownToken } from './tokenMatch';
 
@@ -97,8 +97,10 @@ export function requestsSending(file: ParsedFile, places: TokenPlaces): ParsedRe
 	const definitions = new Set(file.variables.map((v) => v.line));
 	const blockText = (request: ParsedRequest): string => file.lines.slice(request.blockStart, request.blockEnd + 1)
 		.filter((_, i) => !definitions.has(request.blockStart + i)).map((line) => line.text).join('\n');
+	// Every definition a client may read: the parser's, and those it skips (in a body, under a name
+	// outside its grammar), which REST Client reads all the same.
 	const readers: Reader[] = [
-		...file.variables.map((variable) => ({ references: references(variable.value), taken: false, take: () => addName(variable.name) })),
+		...anyDefinitions(file).map((variable) => ({ references: references(variable.value), taken: false, take: () => addName(variable.name) })),
 		...file.requests.map((request) => ({ references: references(blockText(request)), taken: false, take: () => addRequest(request) })),
 	];
 	const byWord = new Map<string, Reader[]>();
