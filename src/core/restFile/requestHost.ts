@@ -123,17 +123,6 @@ function schemelessHost(target: string, variables: VariableReadings, hostHeader:
 	return authority ? hostOfAuthority('http', authority) : undefined;
 }
 
-/**
- * The host (lower case, no port) a request line names when every reading agrees, or undefined when
- * the line does not say. For one line with single-valued variables (the file's own readings are
- * `requestDestinations`').
- */
-export function requestLineHost(line: string, variables: ReadonlyMap<string, string>): string | undefined {
-	const target = line.trim().replace(METHOD, '').replace(VERSION, '');
-	const hosts = targetHosts(target, new Map([...variables].map(([name, value]) => [name, [value.trim()]])));
-	return hosts.length === 1 ? hosts[0] : undefined;
-}
-
 /** Where one request goes: its request line, and a host, or undefined where the file does not say. */
 export interface Destination {
 	readonly line: number;
@@ -155,11 +144,6 @@ export function requestDestinations(file: ParsedFile, requests: Iterable<ParsedR
 		for (const host of hosts) destinations.push({ line: request.requestLine, host });
 	}
 	return destinations;
-}
-
-/** The hosts `requests` name (see requestDestinations), undefined where the file does not say. */
-export function requestHosts(file: ParsedFile, requests: Iterable<ParsedRequest | undefined>): (string | undefined)[] {
-	return requestDestinations(file, requests).map((d) => d.host);
 }
 
 /**
