@@ -16,6 +16,14 @@ describe('several windows', () => {
 	/** The windows a test works with. */
 	let windows: TestWindow[];
 
+	/** Lets `steps` periods of `stepMs` pass, every window's work settled after each. */
+	async function advance(steps: number, stepMs: number): Promise<void> {
+		for (let step = 0; step < steps; step++) {
+			await fx.time.timers.tickAsync(stepMs);
+			await settle();
+		}
+	}
+
 	function openWindow(name: string, options: { marginMs?: number; deaf?: boolean } = {}): TestWindow {
 		const { marginMs, deaf } = options;
 		const window = fx.open(name, { deaf, ...(marginMs === undefined ? {} : { marginMs: () => marginMs }) });
@@ -79,10 +87,7 @@ describe('several windows', () => {
 
 	it('three windows, 40 s tokens: exactly one refresh per cycle, and every window ends on the newest tokens', async () => {
 		const id = await threeWindowsLoggedIn();
-		for (let step = 0; step < 10; step++) {
-			await fx.time.timers.tickAsync(21 * S);
-			await settle();
-		}
+		await advance(10, 21 * S);
 		// 210 s of 40 s tokens: the first at half-life (20 s), then one per 30 s minimum interval.
 		assert.ok(fx.service.calls.length >= 6 && fx.service.calls.length <= 8, `${fx.service.calls.length} refreshes`);
 		assertOneRefreshPerCycle();
@@ -111,10 +116,7 @@ describe('several windows', () => {
 		assert.ok(['B', 'C'].includes(fx.service.calls[0].caller));
 		assertAllOnNewestTokens(id, [b, c]);
 
-		for (let step = 0; step < 4; step++) {
-			await fx.time.timers.tickAsync(21 * S);
-			await settle();
-		}
+		await advance(4, 21 * S);
 		assertOneRefreshPerCycle();
 		assert.deepEqual(failures, []);
 		assertAllOnNewestTokens(id, [b, c]);
@@ -124,10 +126,7 @@ describe('several windows', () => {
 		fx.service.latencyMs = 40 * S; // past the 10 s lease, and past any wait of the other windows
 		fx.service.lifetimeMs = 120 * S;
 		const id = await threeWindowsLoggedIn();
-		for (let step = 0; step < 30; step++) {
-			await fx.time.timers.tickAsync(5 * S);
-			await settle();
-		}
+		await advance(30, 5 * S);
 		const sent = fx.service.calls.map((c) => c.request.refreshToken);
 		assert.ok(sent.length >= 1, `${sent.length} refreshes`);
 		assert.deepEqual(sent, [...new Set(sent)], 'a refresh token was sent twice');
@@ -141,10 +140,7 @@ describe('several windows', () => {
 		const refusedUntil = fx.time.clock.now() + 20 * S + 60 * S;
 		// From the first refresh on, for 60 s, the account's secret cannot be written (the lease and its mark can).
 		fx.backend.failStore = (k) => k === key && fx.time.clock.now() >= refusedUntil - 60 * S && fx.time.clock.now() < refusedUntil;
-		for (let step = 0; step < 30; step++) {
-			await fx.time.timers.tickAsync(5 * S);
-			await settle();
-		}
+		await advance(30, 5 * S);
 		const sent = fx.service.calls.map((c) => c.request.refreshToken);
 		assert.ok(sent.length >= 2, `${sent.length} refreshes`);
 		assert.deepEqual(sent, [...new Set(sent)], 'a spent refresh token was sent again');
