@@ -10,6 +10,8 @@ import type { Services } from '../../services';
 
 /** How much of a request's target the question quotes. */
 const QUOTED_TARGET = 60;
+/** How many of the requests whose destination the file does not say the question names. */
+const QUOTED_REQUESTS = 10;
 
 /**
  * True: every request the token reaches goes to the account's site, or the person said to go on.
@@ -19,18 +21,23 @@ const QUOTED_TARGET = 60;
 export async function confirmTokenHosts(services: Services, file: ParsedFile, destinations: readonly Destination[], account: Pick<AccountRecord, 'label' | 'serviceUrl'>, action: string): Promise<boolean> {
 	const foreign = new Set<string>();
 	const unsaid = new Set<number>();
+	const hosts = new Set<string>();
 	for (const { host, line } of destinations) {
 		if (host === undefined) unsaid.add(line);
-		else if (!(await isSameSite(host, account.serviceUrl))) foreign.add(host);
+		else hosts.add(host);
 	}
+	for (const host of hosts) if (!(await isSameSite(host, account.serviceUrl))) foreign.add(host);
 	if (foreign.size === 0 && unsaid.size === 0) return true;
 	const t = vscode.l10n.t;
 	const listed = [...foreign].join(', ');
-	const requests = [...unsaid].sort((a, b) => a - b).map((line) => {
-		const target = file.requests.find((r) => r.requestLine === line);
+	const byLine = new Map(file.requests.map((r) => [r.requestLine, r]));
+	const lines = [...unsaid].sort((a, b) => a - b);
+	const requests = lines.slice(0, QUOTED_REQUESTS).map((line) => {
+		const target = byLine.get(line);
 		const quoted = target ? requestTarget(file, target) : '';
 		return t('line {0}: {1}', line + 1, quoted.length > QUOTED_TARGET ? `${quoted.slice(0, QUOTED_TARGET)}…` : quoted);
 	});
+	if (lines.length > QUOTED_REQUESTS) requests.push(t('and {0} more', lines.length - QUOTED_REQUESTS));
 	const message = foreign.size > 0
 		? t('A request in this file sends the token to {0}, not to the service of {1} ({2}).', listed, account.label, hostOf(account.serviceUrl))
 		: t('This file does not say where a request that gets the token of {0} goes.', account.label);
