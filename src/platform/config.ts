@@ -8,6 +8,9 @@ const SECTION = 'telematicsAuth';
 export type InsertStyle = 'header' | 'variable' | 'processEnv' | 'dotenv' | 'envVariable';
 const INSERT_STYLES: readonly InsertStyle[] = ['header', 'variable', 'processEnv', 'dotenv', 'envVariable'];
 
+/** Which terminals `telematics-token` answers: asked per terminal, every one, or none. */
+export type TerminalTokenMode = 'ask' | 'always' | 'off';
+
 /** How other tools get the live token (telematicsAuth.exposeToken). */
 export type ExposeMode = 'off' | 'environment' | 'environmentAndFiles';
 
@@ -103,9 +106,10 @@ export class Config implements vscode.Disposable {
 		return this.value('exposeTokenFiles', isStringArray);
 	}
 
-	/** User settings only: whether terminals get the `telematics-token` command. */
-	terminalToken(): boolean {
-		return this.value('terminalToken', isBoolean);
+	/** User settings only: whether terminals get the `telematics-token` command, and whether each terminal is asked about first (the earlier `true`/`false` read as `always`/`off`). */
+	terminalToken(): TerminalTokenMode {
+		const mode = this.value('terminalToken', isTerminalTokenSetting);
+		return mode === true ? 'always' : mode === false ? 'off' : mode;
 	}
 
 	/** The person's choice in "Choose How Tools Get the Token…", in user settings. */
@@ -154,6 +158,7 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
 const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isInsertStyle = (v: unknown): v is InsertStyle => INSERT_STYLES.includes(v as InsertStyle);
+const isTerminalTokenSetting = (v: unknown): v is TerminalTokenMode | boolean => v === 'ask' || v === 'always' || v === 'off' || typeof v === 'boolean';
 const isExposeMode = (v: unknown): v is ExposeMode => v === 'off' || v === 'environment' || v === 'environmentAndFiles';
 const isLoginFieldsFormat = (v: unknown): v is LoginFieldsFormat => v === 'object' || v === 'string';
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);

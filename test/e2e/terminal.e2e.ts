@@ -1,5 +1,7 @@
 // A person types `telematics-token` into a real integrated terminal (code-server's node-pty, a login bash):
-// the live token, and after the automatic refresh the new one in the same terminal, accepted by the service.
+// the window asks first (telematicsAuth.terminalToken: "ask"), then the live token, and after the automatic
+// refresh the new one in the same terminal without asking again, accepted by the service. Another terminal
+// is asked again; denied, it gets no token and a non-zero exit.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -39,13 +41,20 @@ describe('telematics-token in a real terminal (real VS Code in Chromium)', funct
 		await env?.close();
 	});
 
-	/** Types `command` into the focused terminal and waits for the file it writes. */
-	async function typeInTerminal(command: string, file: string): Promise<string> {
+	/** Types `command` into the focused terminal. */
+	async function type(command: string): Promise<void> {
 		const page = env.workbench.page;
+		await page.locator('.terminal-wrapper.active .xterm').first().click();
 		await page.keyboard.press('Control+C');
 		await page.waitForTimeout(500); // bash draws its new prompt; a key typed meanwhile can be lost
 		// A leading space: harmless if the shell drops it, and keeps the line out of bash's history.
 		await page.keyboard.type(` ${command}\n`);
+	}
+
+	/** Types `command` into the focused terminal and waits for the file it writes. */
+	async function typeInTerminal(command: string, file: string, answer?: (dialog: string) => Promise<void>): Promise<string> {
+		await type(command);
+		if (answer) await answer(await env.workbench.waitForDialog(/asks for the token/));
 		return waitFor(`${path.basename(file)} from the terminal`, async () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''), (text) => text.endsWith('\n'), 30_000);
 	}
 
@@ -60,7 +69,13 @@ describe('telematics-token in a real terminal (real VS Code in Chromium)', funct
 		await wb.runCommand('Terminal: Create New Terminal');
 		await wb.page.locator('.terminal-wrapper.active .xterm').first().waitFor({ state: 'visible', timeout: 30_000 });
 		await wb.page.waitForTimeout(2000); // the login shell starts
-		const first = await typeInTerminal(`telematics-token --header > ${out}/first.txt 2>&1`, path.join(out, 'first.txt'));
+		// The first request from this terminal: the window asks, naming the terminal, the account and the command line.
+		const first = await typeInTerminal(`telematics-token --header > ${out}/first.txt 2>${out}/first.err`, path.join(out, 'first.txt'), async (dialog) => {
+			assert.match(dialog, /A program in the terminal ".+" asks for the token of /);
+			assert.match(dialog, /telematics-token --header/, 'the command line that ran it');
+			await wb.screenshot('terminal-token-question.png');
+			await wb.clickDialogButton('Allow for This Terminal');
+		});
 		assert.match(first, /^Authorization: Bearer eyJ[\w-]+\.[\w-]+\.[\w-]*\n$/);
 		assert.equal(await statusWith(first), 200, 'the service accepts the printed header');
 		// The command's folder is on the PATH once, last: it can only answer for telematics-token.
@@ -72,9 +87,22 @@ describe('telematics-token in a real terminal (real VS Code in Chromium)', funct
 
 		// 40 s tokens are refreshed at half their life; the terminal stays open.
 		await waitFor('the automatic refresh', async () => env.emulator.stats.requests.filter((r) => r.path.toLowerCase() === '/v1/auth/refreshtoken' && r.status === 200).length, (n) => n >= 1, 60_000);
+		// Allowed for this terminal: not asked again (a question would leave the command waiting, and no file).
 		const second = await typeInTerminal(`telematics-token --header > ${out}/second.txt 2>&1`, path.join(out, 'second.txt'));
 		assert.notEqual(second, first, 'the same terminal prints the new token');
 		assert.equal(await statusWith(second), 200, `the service accepts the refreshed one: ${second.slice(0, 40)}`);
+		assert.equal(await wb.page.locator('.monaco-dialog-box').count(), 0, 'no question for the allowed terminal');
+
+		// Another terminal is asked again; denied, it gets no token and a non-zero exit.
+		await wb.runCommand('Terminal: Create New Terminal');
+		await wb.page.waitForTimeout(2000);
+		const exit = await typeInTerminal(`telematics-token > ${out}/denied.txt 2>${out}/denied.err; echo "exit $?" > ${out}/denied.code`, path.join(out, 'denied.code'), async (dialog) => {
+			assert.match(dialog, /A program in the terminal ".+" asks for the token of /);
+			await wb.clickDialogButton('Deny');
+		});
+		assert.equal(exit, 'exit 1\n');
+		assert.equal(fs.readFileSync(path.join(out, 'denied.txt'), 'utf8'), '', 'no token');
+		assert.match(fs.readFileSync(path.join(out, 'denied.err'), 'utf8'), /Denied in VS Code/);
 
 		// Nothing of VS Code's or the workspace's holds a token because of it.
 		for (const header of [first, second]) {

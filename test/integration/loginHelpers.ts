@@ -9,7 +9,7 @@ import type { Session } from '../../src/core/sessions/types';
 import type { TestHandles } from '../../src/extension';
 import { testApiOf, type TestApi } from './testApi';
 import type { AccountResult } from '../../src/core/sessions/types';
-import type { GitExposure, LoginField, LoginStep, Prompter, StepAnswer, TrackedFileAnswer } from '../../src/core/models/prompter';
+import type { GitExposure, LoginField, LoginStep, Prompter, StepAnswer, TerminalTokenQuestion, TrackedFileAnswer } from '../../src/core/models/prompter';
 
 export const EXTENSION_ID = 'telematics-tools.telematics-auth';
 
@@ -84,6 +84,15 @@ export class ScriptedPrompter implements Prompter {
 	async askReplaceForeign(schemes: readonly string[]): Promise<boolean> {
 		this.foreignAsked.push([...schemes]);
 		return this.replaceForeign;
+	}
+
+	/** Answers to "a program asks for the token", first to last (then Deny), and each question. */
+	readonly terminalAnswers: boolean[] = [];
+	readonly terminalAsked: TerminalTokenQuestion[] = [];
+
+	async askTerminalToken(question: TerminalTokenQuestion): Promise<boolean> {
+		this.terminalAsked.push(question);
+		return this.terminalAnswers.shift() ?? false;
 	}
 }
 

@@ -1,5 +1,6 @@
 // `telematics-token` in a real VS Code: run as a terminal runs it (the PATH, channel and nonce from the
-// window's environment collection), logged in, across a refresh, for another account, and after logout.
+// window's environment collection), logged in, across a refresh, for another account, and after logout;
+// and with "ask", in real terminals of the window and in a process with no terminal of its own.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -8,7 +9,8 @@ import * as vscode from 'vscode';
 import { CHANNEL_ENV, NONCE_ENV } from '../../src/core/terminal/protocol';
 import type { RiggedEmulator } from '../emulator/rig';
 import type { TestApi } from './testApi';
-import { logIn, settings, until, useEmulatorSuite } from './loginHelpers';
+import { logIn, ScriptedPrompter, settings, until, useEmulatorSuite } from './loginHelpers';
+import { join } from 'node:path';
 import { commandFile, commandFolder, inTerminal, openTerminalWithCommand, terminalEnvironment } from './terminalCommand';
 
 describe('telematics-token in the terminals (real VS Code)', function () {
@@ -21,6 +23,8 @@ describe('telematics-token in the terminals (real VS Code)', function () {
 
 	let terminal: vscode.Terminal;
 	before(async () => {
+		// Today's behaviour first ("always"); "ask" has its own tests below.
+		await settings().update('terminalToken', 'always', vscode.ConfigurationTarget.Global);
 		collection = api.services.context.environmentVariableCollection;
 		await until('the channel in the environment collection', () => collection.get(NONCE_ENV) !== undefined);
 		const socket = collection.get(CHANNEL_ENV)!.value;
@@ -94,13 +98,90 @@ describe('telematics-token in the terminals (real VS Code)', function () {
 		assert.match(result.stderr, /No Telematics account is logged in/);
 	});
 
-	it('off with one setting: the collection is cleared and the channel closed', async () => {
-		const env = terminalEnvironment(collection);
-		await settings().update('terminalToken', false, vscode.ConfigurationTarget.Global);
-		await until('the collection to be cleared', () => collection.get(NONCE_ENV) === undefined);
-		const result = await inTerminal('telematics-token', env);
-		assert.notEqual(result.code, 0);
-		await settings().update('terminalToken', undefined, vscode.ConfigurationTarget.Global);
-		await until('the channel back', () => collection.get(NONCE_ENV) !== undefined);
+	it('off with one setting (its earlier form, false, too): the collection is cleared and the channel closed', async () => {
+		for (const off of ['off', false]) {
+			const env = terminalEnvironment(collection);
+			await settings().update('terminalToken', off, vscode.ConfigurationTarget.Global);
+			await until('the collection to be cleared', () => collection.get(NONCE_ENV) === undefined);
+			const result = await inTerminal('telematics-token', env);
+			assert.notEqual(result.code, 0);
+			await settings().update('terminalToken', 'always', vscode.ConfigurationTarget.Global);
+			await until('the channel back', () => collection.get(NONCE_ENV) !== undefined);
+		}
+	});
+
+	describe('"ask": the person decides which terminal gets a token', () => {
+		let prompter: ScriptedPrompter;
+		let out: string;
+		let counter = 0;
+		beforeEach(async () => {
+			await settings().update('terminalToken', undefined, vscode.ConfigurationTarget.Global); // the default
+			prompter = new ScriptedPrompter([]);
+			api.setPrompter(prompter);
+			out = fs.mkdtempSync(join(os.tmpdir(), 'terminal-ask-'));
+		});
+		afterEach(async () => {
+			api.setPrompter(undefined);
+			await settings().update('terminalToken', 'always', vscode.ConfigurationTarget.Global);
+			fs.rmSync(out, { recursive: true, force: true });
+		});
+
+		/** Runs `telematics-token` in a real terminal of the window: its stdout, stderr and exit code. */
+		async function inRealTerminal(shell: vscode.Terminal): Promise<{ code: string; stdout: string; stderr: string }> {
+			const name = join(out, String(++counter));
+			shell.sendText(`telematics-token > ${name}.out 2> ${name}.err; echo $? > ${name}.code`);
+			const code = await until('the command to finish in the terminal', () => fs.existsSync(`${name}.code`) && fs.readFileSync(`${name}.code`, 'utf8'), { timeoutMs: 20_000, accept: (c) => typeof c === 'string' && c.endsWith('\n') });
+			return { code: code.trim(), stdout: fs.readFileSync(`${name}.out`, 'utf8'), stderr: fs.readFileSync(`${name}.err`, 'utf8') };
+		}
+
+		it('the default: a terminal is asked about once; Deny gives no token and exit 1, Allow for This Terminal the live token; another terminal is asked again', async () => {
+			assert.equal(api.services.config.terminalToken(), 'ask');
+			const user = await logIn(api, emu, 'user');
+			api.setPrompter(prompter);
+			const first = vscode.window.createTerminal({ name: 'first terminal' });
+			const second = vscode.window.createTerminal({ name: 'second terminal' });
+			try {
+				prompter.terminalAnswers.push(false);
+				const denied = await inRealTerminal(first);
+				assert.deepEqual([denied.code, denied.stdout], ['1', ''], 'denied: no token, a non-zero exit');
+				assert.match(denied.stderr, /Denied in VS Code/);
+				assert.equal(prompter.terminalAsked.length, 1);
+				assert.equal(prompter.terminalAsked[0]!.terminalName, 'first terminal', 'the question names the terminal');
+				assert.equal(prompter.terminalAsked[0]!.account, user.account.label);
+				assert.match(prompter.terminalAsked[0]!.commandLine ?? '', /^telematics-token \(run by .*sh\b/, 'and the command, run by the terminal\'s shell');
+
+				prompter.terminalAnswers.push(true);
+				const allowed = await inRealTerminal(first);
+				assert.deepEqual([allowed.code, allowed.stdout], ['0', `${token(user.account.id)}\n`], 'allowed: the live token');
+				const again = await inRealTerminal(first);
+				assert.equal(again.stdout, `${token(user.account.id)}\n`);
+				assert.equal(prompter.terminalAsked.length, 2, 'the allowed terminal is not asked again');
+
+				const other = await inRealTerminal(second);
+				assert.deepEqual([other.code, other.stdout], ['1', ''], 'another terminal is asked again (and denied)');
+				assert.equal(prompter.terminalAsked.length, 3);
+				assert.equal(prompter.terminalAsked[2]!.terminalName, 'second terminal');
+			} finally {
+				first.dispose();
+				second.dispose();
+			}
+		});
+
+		it('a program with no terminal of its own (as agents run commands) is asked every time; "always" asks nothing', async () => {
+			const user = await logIn(api, emu, 'user');
+			api.setPrompter(prompter);
+			const env = terminalEnvironment(collection);
+			prompter.terminalAnswers.push(true, false);
+			const once = await inTerminal('setsid telematics-token', env);
+			assert.deepEqual([once.code, once.stdout], [0, `${token(user.account.id)}\n`], 'allowed once');
+			const next = await inTerminal('setsid telematics-token', env);
+			assert.deepEqual([next.code, next.stdout], [1, ''], 'asked again, denied');
+			assert.deepEqual(prompter.terminalAsked.map((q) => q.terminalName), [undefined, undefined], 'no terminal of its own');
+
+			await settings().update('terminalToken', 'always', vscode.ConfigurationTarget.Global);
+			const always = await inTerminal('setsid telematics-token', env);
+			assert.deepEqual([always.code, always.stdout], [0, `${token(user.account.id)}\n`]);
+			assert.equal(prompter.terminalAsked.length, 2, '"always" asks nothing');
+		});
 	});
 });

@@ -8,11 +8,11 @@ import { settings, testApi, until } from './loginHelpers';
 import type { TestApi } from './testApi';
 
 /** What the user chose, and what the folder tries instead. */
-const USER = { baseUrl: 'https://user-choice.invalid', insertStyle: 'variable', terminalToken: false };
+const USER = { baseUrl: 'https://user-choice.invalid', insertStyle: 'variable', terminalToken: 'off' };
 const FOLDER = {
 	'telematicsAuth.baseUrl': 'http://attacker.invalid',
 	'telematicsAuth.insertStyle': 'header',
-	'telematicsAuth.terminalToken': true,
+	'telematicsAuth.terminalToken': 'always',
 	'telematicsAuth.exposeToken': 'environmentAndFiles',
 	'telematicsAuth.exposeTokenFiles': ['../../.ssh/authorized_keys'],
 	// Resource scope, which a folder may set: it shows when VS Code has read the file.

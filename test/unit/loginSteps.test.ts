@@ -15,6 +15,7 @@ class ScriptedPrompter implements Prompter {
 	async confirm(): Promise<boolean> { return false; }
 	async askTrackedFile(): Promise<'cancel'> { return 'cancel'; }
 	async askReplaceForeign(): Promise<boolean> { return false; }
+	async askTerminalToken(): Promise<boolean> { return false; }
 }
 
 const STEPS: Omit<LoginStep, 'step' | 'totalSteps'>[] = [

@@ -29,8 +29,10 @@ describe('telematics-token: the protocol', () => {
 	it('takes one kind of request, with the nonce, and nothing else', () => {
 		assert.deepEqual(parseRequest(requestLine(nonce).trim(), same), { ok: true, request: {} });
 		assert.deepEqual(parseRequest(requestLine(nonce, 'Demo Driver').trim(), same), { ok: true, request: { account: 'Demo Driver' } });
+		assert.deepEqual(parseRequest(requestLine(nonce, undefined, 4242).trim(), same), { ok: true, request: { pid: 4242 } }, 'the asking process, for the window to ask the system about');
 		assert.deepEqual(parseRequest(requestLine('b'.repeat(64)).trim(), same), { ok: false, error: 'refused' });
-		for (const line of ['', 'null', '[]', '{"v":1}', `{"v":2,"nonce":"${nonce}"}`, `{"v":1,"nonce":"${nonce}","kind":"refresh"}`, `{"v":1,"nonce":"${nonce}","account":7}`, `{"v":1,"nonce":"${nonce}","account":""}`]) {
+		const bad = (pid: string) => `{"v":1,"nonce":"${nonce}","pid":${pid}}`;
+		for (const line of ['', 'null', '[]', '{"v":1}', bad('0'), bad('-1'), bad('1.5'), bad('"12"'), bad('9007199254740993'), bad('null'), `{"v":2,"nonce":"${nonce}"}`, `{"v":1,"nonce":"${nonce}","kind":"refresh"}`, `{"v":1,"nonce":"${nonce}","account":7}`, `{"v":1,"nonce":"${nonce}","account":""}`]) {
 			assert.equal(parseRequest(line, same).ok, false, line);
 		}
 	});
@@ -112,7 +114,8 @@ describe('telematics-token: the command against a real channel', function () {
 		assert.equal((await run(process.execPath, [CLIENT, '--header'], env())).stdout, `Authorization: Bearer ${TOKEN}\n`);
 		const json = await run(process.execPath, [CLIENT, '--json', '--account', 'Second Driver'], env());
 		assert.equal(JSON.parse(json.stdout).label, 'Demo Driver');
-		assert.deepEqual(asked, [{}, {}, { account: 'Second Driver' }]);
+		assert.deepEqual(asked.map((r) => ({ ...r, pid: undefined })).map(({ account }) => (account === undefined ? {} : { account })), [{}, {}, { account: 'Second Driver' }]);
+		assert.ok(asked.every((r) => Number.isSafeInteger(r.pid) && r.pid! > 0 && r.pid !== process.pid), 'each names its own process, for the window to ask the system about');
 	});
 
 	it('logged out: nothing on stdout, one line on stderr, exit 1', async () => {

@@ -42,6 +42,16 @@ export type GitExposure = 'tracked' | 'notIgnored' | 'remote' | 'unknown' | 'unt
 /** Write the token, write a `{{telematicsToken}}` reference only, or nothing. */
 export type TrackedFileAnswer = 'continue' | 'reference' | 'cancel';
 
+/** A program asks for a token through `telematics-token` (telematicsAuth.terminalToken: "ask"). */
+export interface TerminalTokenQuestion {
+	/** The account whose token it asks for (its label). */
+	account: string;
+	/** The VS Code terminal it runs in: an allowance holds for that terminal. Absent: no terminal of its own (asked every time). */
+	terminalName?: string;
+	/** The command and the command line that ran it, where the system tells (secrets masked). */
+	commandLine?: string;
+}
+
 export interface Prompter {
 	/** "User or Admin", for the plain Log In command. Undefined: cancelled. */
 	pickKind(): Promise<AccountKind | undefined>;
@@ -53,6 +63,8 @@ export interface Prompter {
 	askTrackedFile(exposure: GitExposure, offerReference: boolean): Promise<TrackedFileAnswer>;
 	/** Requests already carry another kind of Authorization (`schemes`): replace them (true) or leave them alone. */
 	askReplaceForeign(schemes: readonly string[]): Promise<boolean>;
+	/** Whether the program may have the token (for its terminal, or this once when it has none). */
+	askTerminalToken(question: TerminalTokenQuestion): Promise<boolean>;
 }
 
 /** Holds the prompter in use, so tests can swap in theirs. */

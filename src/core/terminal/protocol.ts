@@ -14,6 +14,8 @@ export const MAX_LINE_BYTES = 16 * 1024;
 export interface TokenRequest {
 	/** The account's label or id; the active account when absent. */
 	account?: string;
+	/** The asking process's id, for the window to ask the system which terminal it runs in. */
+	pid?: number;
 }
 
 export interface TokenAnswer {
@@ -35,16 +37,17 @@ export function parseRequest(line: string, matchesNonce: (nonce: string) => bool
 		return { ok: false, error: 'not a request' };
 	}
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, error: 'not a request' };
-	const { v, nonce, account, ...rest } = value as Record<string, unknown>;
+	const { v, nonce, account, pid, ...rest } = value as Record<string, unknown>;
 	if (v !== 1 || typeof nonce !== 'string' || Object.keys(rest).length > 0) return { ok: false, error: 'not a request' };
 	if (!matchesNonce(nonce)) return { ok: false, error: 'refused' };
 	if (account !== undefined && (typeof account !== 'string' || account.length === 0 || account.length > 256)) return { ok: false, error: 'not a request' };
-	return { ok: true, request: account === undefined ? {} : { account } };
+	if (pid !== undefined && !(typeof pid === 'number' && Number.isSafeInteger(pid) && pid > 0)) return { ok: false, error: 'not a request' };
+	return { ok: true, request: { ...(account !== undefined && { account }), ...(pid !== undefined && { pid }) } };
 }
 
 /** The request line the command sends. */
-export function requestLine(nonce: string, account?: string): string {
-	return `${JSON.stringify({ v: 1, nonce, ...(account !== undefined && { account }) })}\n`;
+export function requestLine(nonce: string, account?: string, pid?: number): string {
+	return `${JSON.stringify({ v: 1, nonce, ...(account !== undefined && { account }), ...(pid !== undefined && { pid }) })}\n`;
 }
 
 /** The reply line the window sends. */

@@ -3,7 +3,7 @@
 import vscode = require('vscode');
 import type { AccountKind } from '../../core/api/types';
 import { dialogText } from '../../core/util/displayText';
-import type { GitExposure, LoginStep, Prompter, StepAnswer, TrackedFileAnswer } from '../../core/models/prompter';
+import type { GitExposure, LoginStep, Prompter, StepAnswer, TerminalTokenQuestion, TrackedFileAnswer } from '../../core/models/prompter';
 
 interface UrlItem extends vscode.QuickPickItem {
 	value: string;
@@ -82,6 +82,22 @@ export class ScreenPrompter implements Prompter {
 		const detail = vscode.l10n.t('It may be another service\'s credentials (an OAuth client\'s Basic login, a token from another tool). "Replace" puts the Telematics token in its place; "Leave Them Alone" changes only the other requests.');
 		const choice = await vscode.window.showWarningMessage(dialogText(message), { modal: true, detail: dialogText(detail) }, replace, leave);
 		return choice === replace;
+	}
+
+	async askTerminalToken(question: TerminalTokenQuestion): Promise<boolean> {
+		const allow = question.terminalName === undefined ? vscode.l10n.t('Allow Once') : vscode.l10n.t('Allow for This Terminal');
+		const deny = vscode.l10n.t('Deny');
+		const message = question.terminalName === undefined
+			? vscode.l10n.t('A program with no terminal of its own asks for the token of {0}.', question.account)
+			: vscode.l10n.t('A program in the terminal "{0}" asks for the token of {1}.', question.terminalName, question.account);
+		const detail = [
+			question.commandLine ? vscode.l10n.t('The command: {0}', question.commandLine) : vscode.l10n.t('The system does not say which command asks.'),
+			question.terminalName === undefined
+				? vscode.l10n.t('Agents and tasks run their commands this way, so it is asked about every time. "Allow Once" gives it the live access token now.')
+				: vscode.l10n.t('"Allow for This Terminal" gives the live access token to any program in this terminal until it has not asked for 10 minutes, for 12 hours at most, or until the terminal closes.'),
+		].join('\n\n');
+		const choice = await vscode.window.showWarningMessage(dialogText(message), { modal: true, detail: dialogText(detail) }, allow, deny);
+		return choice === allow;
 	}
 
 	/** VS Code itself shows `(n/4)` after the title from `step`/`totalSteps`. */

@@ -9,11 +9,18 @@ function fail(code: number, message: string): never {
 	process.exit(code);
 }
 
+/** The window may be asking the person (telematicsAuth.terminalToken: "ask"): said on stderr after this long. */
+const WAITING_NOTICE_MS = 1_500;
+/** A question left unanswered this long counts as no answer. */
+const ANSWER_TIMEOUT_MS = 120_000;
+
 function ask(address: string, line: string): Promise<Reply> {
 	return new Promise((resolve, reject) => {
 		const socket = connect(address);
 		let received = '';
-		socket.setTimeout(20_000, () => {
+		const notice = setTimeout(() => process.stderr.write(`${process.env.TELEMATICS_TOKEN_NAME ?? 'telematics-token'}: waiting for VS Code: allow or deny this terminal there.\n`), WAITING_NOTICE_MS);
+		socket.on('close', () => clearTimeout(notice));
+		socket.setTimeout(ANSWER_TIMEOUT_MS, () => {
 			socket.destroy();
 			reject(new Error('The VS Code window did not answer in time.'));
 		});
@@ -41,7 +48,7 @@ async function main(): Promise<void> {
 	if (!address || !nonce) fail(3, 'Not in a terminal of a VS Code window with Telematics Auth (its channel is not set).');
 	let reply: Reply;
 	try {
-		reply = await ask(address, requestLine(nonce, parsed.args.account));
+		reply = await ask(address, requestLine(nonce, parsed.args.account, process.pid));
 	} catch {
 		fail(3, 'The VS Code window of this terminal is gone or Telematics Auth is off there. Open a new terminal in a window with Telematics Auth.');
 	}

@@ -10,9 +10,20 @@ import { planRefreshAt } from '../../core/sessions/refreshPlan';
 import { isSafeToken } from '../../core/util/tokenGrammar';
 import { replaceRegularFile } from '../../platform/regularFile';
 import { openTokenChannel, type TokenChannel } from './tokenChannel';
+import { describeAsker } from './asker';
+import { TerminalAllowances } from '../../core/terminal/allowance';
 import { privateChannelRoot, removeDeadWindows, rootBases } from './channelRoot';
 import type { Services } from '../../services';
 import { errorMessage } from '../../core/util/errorMessage';
+
+/** An allowance's key: the terminal whose shell leads the session. */
+const sessionKey = (sessionId: number): string => `session:${sessionId}`;
+
+/** The VS Code terminal of this window whose shell leads `sessionId` (its process id), if any. */
+async function terminalOfSession(sessionId: number): Promise<vscode.Terminal | undefined> {
+	const pids = await Promise.all(vscode.window.terminals.map((t) => Promise.resolve(t.processId).catch(() => undefined)));
+	return vscode.window.terminals.find((_, i) => pids[i] === sessionId);
+}
 
 /** workspaceState: the person allowed the command in this untrusted folder. */
 export const TERMINAL_ALLOWED_KEY = 'telematicsAuth.terminalTokenAllowedInRestrictedMode';
@@ -25,9 +36,16 @@ export class TerminalToken implements vscode.Disposable {
 	/** Waits for the first terminal, when the channel starts listening. */
 	private firstTerminal: vscode.Disposable | undefined;
 	private disposed = false;
+	/** The terminals the person allowed ("ask"), by their shell's session; in memory only. */
+	private readonly allowances = new TerminalAllowances();
+	/** One open question per terminal: a second request from it waits for the same answer. */
+	private readonly questions = new Map<string, Promise<boolean>>();
 
 	constructor(private readonly services: Services) {
 		this.subscriptions.push(services.config.onDidChange(() => this.follow()));
+		this.subscriptions.push(vscode.window.onDidCloseTerminal((terminal) => {
+			void Promise.resolve(terminal.processId).then((pid) => pid !== undefined && this.allowances.forget(sessionKey(pid)), () => undefined);
+		}));
 		this.follow();
 	}
 
@@ -39,7 +57,9 @@ export class TerminalToken implements vscode.Disposable {
 
 	private follow(): void {
 		if (this.disposed) return;
-		if (this.services.config.terminalToken()) this.channel ??= this.start();
+		// A changed choice starts afresh: what was allowed under "ask" is asked again.
+		if (this.services.config.terminalToken() !== 'ask') this.allowances.clear();
+		if (this.services.config.terminalToken() !== 'off') this.channel ??= this.start();
 		else void this.stop();
 	}
 
@@ -52,7 +72,7 @@ export class TerminalToken implements vscode.Disposable {
 				return undefined;
 			}
 			const channel = await openTokenChannel((request) => this.answer(request), root);
-			if (this.disposed || !this.services.config.terminalToken()) {
+			if (this.disposed || this.services.config.terminalToken() === 'off') {
 				await channel.close();
 				return undefined;
 			}
@@ -60,7 +80,9 @@ export class TerminalToken implements vscode.Disposable {
 			const env = this.services.context.environmentVariableCollection;
 			// The address and nonce are good for this window only: never written to workspace storage.
 			env.persistent = false;
-			env.description = vscode.l10n.t('Adds the {0} command, which prints the live Telematics token. Any program run in the terminal can ask for it.', COMMAND_NAME);
+			env.description = this.services.config.terminalToken() === 'ask'
+				? vscode.l10n.t('Adds the {0} command, which prints the live Telematics token once you allow this terminal.', COMMAND_NAME)
+				: vscode.l10n.t('Adds the {0} command, which prints the live Telematics token. Any program run in the terminal can ask for it.', COMMAND_NAME);
 			// Last on the PATH: a folder of ours can only ever answer for a command nothing else on the PATH
 			// has. Once, when the terminal's process starts (applied again by shell integration, it was
 			// on the PATH twice); a shell whose own start-up sets PATH afresh loses it.
@@ -149,6 +171,10 @@ export class TerminalToken implements vscode.Disposable {
 				: t('No logged-in Telematics account is called "{0}".', oneLine(request.account, 80)) };
 		}
 		const { id } = session.account;
+		if (config.terminalToken() === 'ask' && !(await this.allowedByThePerson(request, session.account.label))) {
+			log.info(`${COMMAND_NAME}: denied a program the token of "${session.account.label}".`);
+			return { ok: false, error: t('Denied in VS Code: this program may not read the Telematics token. Allow it when VS Code asks, or set telematicsAuth.terminalToken.') };
+		}
 		if (session.tokens && session.state !== 'needsLogin' && clock.now() >= planRefreshAt(session.tokens, config.refreshBeforeExpiryMs())) {
 			// Inside the refresh window: refreshed first, as the scheduler allows (never a login).
 			await scheduler.refreshIfAllowed(id);
@@ -160,6 +186,32 @@ export class TerminalToken implements vscode.Disposable {
 		}
 		log.debug(`${COMMAND_NAME}: handed the token of "${current.account.label}" to a terminal.`);
 		return { ok: true, token: tokens.accessToken, expiresAt: tokens.expiresAt, label: current.account.label, serviceUrl: current.account.serviceUrl };
+	}
+
+	/**
+	 * "ask": a program in a terminal of this window that the person allowed goes on; any other is asked
+	 * about (for its terminal, or this once when it has none: agents run their commands that way).
+	 */
+	private async allowedByThePerson(request: TokenRequest, account: string): Promise<boolean> {
+		const { clock, store } = this.services;
+		const secrets = store.list().flatMap((s) => (s.tokens ? [s.tokens.accessToken, s.tokens.refreshToken] : []));
+		const asker = await describeAsker(request.pid, secrets);
+		const terminal = asker.terminal?.hasTerminal ? await terminalOfSession(asker.terminal.sessionId) : undefined;
+		const key = terminal && asker.terminal ? sessionKey(asker.terminal.sessionId) : undefined;
+		if (key && this.allowances.use(key, clock.now())) return true;
+		const open = key ? this.questions.get(key) : undefined;
+		if (open) return open;
+		const question = this.services.prompts.current.askTerminalToken({
+			account,
+			...(terminal && { terminalName: terminal.name }),
+			...(asker.commandLine !== undefined && { commandLine: asker.commandLine }),
+		}).then((allowed) => {
+			if (allowed && key) this.allowances.allow(key, clock.now());
+			return allowed;
+		}, () => false);
+		if (!key) return question;
+		this.questions.set(key, question);
+		return question.finally(() => this.questions.delete(key));
 	}
 
 	/** In an untrusted folder: allowed once by the person for this folder (asked once per window). */

@@ -17,8 +17,10 @@ import { SOCKET_NAME } from './channelRoot';
 const randomHex = (uuids: number): string =>
 	Array.from({ length: uuids }, () => globalThis.crypto.randomUUID().replace(/-/g, '')).join('');
 
-/** A client that has not sent its line by then is dropped; the answer may wait for a refresh. */
+/** A client that has not sent its line by then is dropped. */
 const REQUEST_TIMEOUT_MS = 15_000;
+/** Once it has, the answer may wait for a refresh and for the person's answer (the command waits as long). */
+const ANSWER_TIMEOUT_MS = 120_000;
 
 export interface TokenChannel {
 	/** The socket path or pipe name the command connects to. */
@@ -77,6 +79,7 @@ export async function openTokenChannel(answer: (request: TokenRequest) => Promis
 			answered = true;
 			const parsed = parseRequest(received.slice(0, end), matchesNonce);
 			if (!parsed.ok) return reply({ ok: false, error: parsed.error === 'refused' ? 'This terminal does not belong to this VS Code window.' : 'Not a request.' });
+			socket.setTimeout(ANSWER_TIMEOUT_MS);
 			answer(parsed.request).then(reply, () => reply({ ok: false, error: 'The window could not answer.' }));
 		});
 	});

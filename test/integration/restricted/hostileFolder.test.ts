@@ -105,7 +105,9 @@ describe('A hostile folder in Restricted Mode (real VS Code, workspace trust on)
 		assert.equal(declining.confirmations.length, 1);
 		await api.services.context.workspaceState.update(TERMINAL_ALLOWED_KEY, true); // as "Allow for This Folder" stores it
 		const token = api.services.store.get(session.account.id)!.tokens!.accessToken;
+		declining.terminalAnswers.push(true); // then the question every program is asked ("ask", the default)
 		assert.deepEqual(await run(), { code: 0, stdout: `${token}\n` });
+		assert.equal(declining.terminalAsked.length, 1, 'refused for the folder, nothing was asked about the program');
 		await api.services.context.workspaceState.update(TERMINAL_ALLOWED_KEY, undefined);
 		terminal.dispose();
 		assertFolderGotNothing();
