@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { accountIdFor } from '../../src/core/sessions/accountId';
 import type { NewAccount } from '../../src/core/sessions/contracts';
 import { SessionStore, UNLISTED_GRACE_MS } from '../../src/core/sessions/sessionStore';
+import { SPENT_PREFIX } from '../../src/core/sessions/lease';
 import { ACCOUNTS_KEY, ACTIVE_KEY, secretKeyFor } from '../../src/core/sessions/storedSecret';
 import type { StoredTokens } from '../../src/core/sessions/types';
 import { createTestClock, settle, type TestClock } from '../support/doubles/fakeClock';
@@ -148,7 +149,9 @@ describe('SessionStore', () => {
 		await store.setActive(b.account.id);
 		assert.equal(memento.get(ACTIVE_KEY), b.account.id);
 
+		backend.data.set(`${SPENT_PREFIX}${b.account.id}`, 'a spent refresh token\'s hash');
 		await store.remove(b.account.id);
+		assert.equal(backend.data.has(`${SPENT_PREFIX}${b.account.id}`), false, 'the spent mark goes with the account');
 		assert.deepEqual(store.list().map((s) => s.account.id), [a.account.id, c.account.id]);
 		assert.equal(store.active()?.account.id, c.account.id);
 		assert.equal(backend.data.has(secretKeyFor(b.account.id)), false);

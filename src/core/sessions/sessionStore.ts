@@ -10,6 +10,7 @@ import { LogoutMarks } from './logoutMarks';
 import { PendingWrites, type PendingWrite } from './pendingWrites';
 import { RecheckTimers } from './recheckTimers';
 import { SpentRefreshTokens } from './spentRefreshTokens';
+import { SPENT_PREFIX } from './lease';
 import { systemClock, type Clock } from '../util/clock';
 import type { Disposable } from '../types';
 
@@ -247,6 +248,8 @@ export class SessionStore implements Disposable {
 				throw error;
 			}
 			this.pending.drop(id);
+			// The mark of the last spent refresh token (lease.ts) has nothing left to guard.
+			await this.secrets.delete(SPENT_PREFIX + id).then(undefined, () => undefined);
 			const remaining = this.entries.filter((e) => e.account.id !== id);
 			await this.memento.update(ACCOUNTS_KEY, remaining.map((e) => e.account));
 			this.entries = remaining;
