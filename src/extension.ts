@@ -14,6 +14,7 @@ import { Ticker } from './core/util/ticker';
 import { errorMessage } from './core/util/errorMessage';
 import { RedactingLog, sessionSecrets } from './core/util/logger';
 import { registerAccountActions } from './features/accounts/accountActions';
+import { registerAgentTools } from './features/agentTools/agentTools';
 import { AccountsView } from './features/accounts/accountsView';
 import { registerAuthenticationProvider } from './features/authProvider/authProvider';
 import { registerSessionCommands, reportRefreshFailure } from './features/login/sessionCommands';
@@ -93,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 		registerRestFileCommands(services),
 		registerExposureCommand(services),
 		registerWalkthroughCommands(services),
+		...registerAgentTools(services),
 	);
 
 	// Once chosen, the exposure follows the setting itself (off included) until the window closes.

@@ -126,6 +126,11 @@ export class Config implements vscode.Disposable {
 		return this.value('codeLens.enabled', isBoolean);
 	}
 
+	/** Whether the agent's language-model tools (telematics_accounts, telematics_request) answer. */
+	agentTools(): boolean {
+		return this.value('agentTools.enabled', isBoolean);
+	}
+
 	/**
 	 * VS Code's proxy settings (an empty `http.proxy` means "use the environment";
 	 * `http.proxySupport: off` means no proxy) and the extra trusted certificates, which only

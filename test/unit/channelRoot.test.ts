@@ -40,6 +40,42 @@ describe('the channels\' root', () => {
 		assert.deepEqual(rootBases({ ...places, runtimeDir: undefined, platform: 'linux' }), [places.storageDir, '/home/u']);
 		// A base too long for a socket path below it, or not absolute, is not tried.
 		assert.deepEqual(rootBases({ ...places, storageDir: `/${'x'.repeat(MAX_ROOT_PATH)}`, runtimeDir: 'relative', platform: 'linux' }), ['/home/u']);
+		// The bound itself: a base whose root is exactly as long as allowed is tried, one character more is not.
+		const fits = `/${'x'.repeat(MAX_ROOT_PATH - '/.telematics-token'.length - 1)}`;
+		assert.deepEqual(rootBases({ ...places, runtimeDir: undefined, storageDir: fits, homeDir: `${fits}y`, platform: 'linux' }), [fits]);
+	});
+
+	it('leaves room for a window\'s socket under the longest root: within the 104 bytes macOS allows, with the NUL', () => {
+		assert.equal(MAX_ROOT_PATH, 100 - 1 - 16 - 1 - SOCKET_NAME.length);
+		assert.equal(`${'r'.repeat(MAX_ROOT_PATH)}/${'0'.repeat(16)}/${SOCKET_NAME}`.length, 100);
+	});
+
+	it('is owned by the user or root all the way up, or it is not private', async function () {
+		if (uid !== 0) this.skip(); // changing owners needs root: CI is root
+		const theirs = base('theirs', 0o700);
+		fs.chownSync(theirs, OTHER, OTHER);
+		assert.equal(await isPrivatePath(theirs, uid), false, 'another user\'s folder');
+		const mine = base('mine', 0o700);
+		fs.chownSync(mine, 1000, 1000);
+		fs.chownSync(scratch, 1000, 1000);
+		assert.equal(await isPrivatePath(mine, 1000), true, 'the user\'s own folder under root\'s');
+		assert.equal(await isPrivatePath(mine, 1001), false, 'not another user\'s');
+		fs.chownSync(mine, 0, 0);
+		assert.equal(await isPrivatePath(mine, 1000), true, 'a folder of root\'s is as safe from others as the user\'s own');
+		fs.chownSync(scratch, 0, 0);
+		// But a root that root made is not the user's: the window could not listen there.
+		assert.equal(await privateChannelRoot([mine], 1000), undefined);
+	});
+
+	it('passes over a base that is missing, a file, or whose real path is too long for a socket below it', async () => {
+		const good = base('good', 0o700);
+		const file = path.join(scratch, 'file');
+		fs.writeFileSync(file, '');
+		const long = path.join(scratch, 'l'.repeat(Math.max(1, MAX_ROOT_PATH - scratch.length)));
+		fs.mkdirSync(long, { mode: 0o700 });
+		fs.symlinkSync(long, path.join(scratch, 's'));
+		assert.equal(await privateChannelRoot([path.join(scratch, 'missing'), file, path.join(scratch, 's'), good], uid), path.join(good, '.telematics-token'));
+		assert.equal(fs.existsSync(path.join(long, 'telematics-token')), false, 'nothing made under the long one');
 	});
 
 	it('is private only when no folder above it can be written by another user (a sticky one aside)', async () => {
@@ -139,13 +175,21 @@ describe('the folders of windows that died', () => {
 		const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'elsewhere-'));
 		fs.symlinkSync(elsewhere, path.join(root, 'cccccccccccccccc'));
 		fs.mkdirSync(path.join(root, 'not-a-window'));
+		// Names almost a window's, and a window's name on a file: not ours to remove.
+		for (const name of ['x0123456789abcdef', '0123456789abcdef0', '0123456789ABCDEF']) windowFolder(name);
+		fs.writeFileSync(path.join(root, 'dddddddddddddddd'), '');
+		if (uid === 0) fs.chownSync(windowFolder('eeeeeeeeeeeeeeee'), OTHER, OTHER); // another user's: changing owners needs root
 		try {
 			const removed = await removeDeadWindows(root, path.basename(mine), process.getuid?.() ?? 0);
 			assert.deepEqual(removed.sort(), [path.basename(dead), path.basename(crashed)].sort());
-			assert.deepEqual(fs.readdirSync(root).sort(), ['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb', 'cccccccccccccccc', 'not-a-window']);
+			assert.deepEqual(fs.readdirSync(root).sort(), ['0123456789ABCDEF', '0123456789abcdef0', 'aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb', 'cccccccccccccccc', 'dddddddddddddddd', ...(uid === 0 ? ['eeeeeeeeeeeeeeee'] : []), 'not-a-window', 'x0123456789abcdef']);
 			assert.ok(fs.existsSync(elsewhere), 'a link is not followed');
 		} finally {
 			fs.rmSync(elsewhere, { recursive: true, force: true });
 		}
+	});
+
+	it('a root that is gone leaves nothing to do', async () => {
+		assert.deepEqual(await removeDeadWindows(path.join(root, 'gone'), 'bbbbbbbbbbbbbbbb', uid), []);
 	});
 });

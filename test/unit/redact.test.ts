@@ -29,6 +29,7 @@ describe('redact', () => {
 		{ name: 'a known secret JSON-escaped inside a longer string', input: '{"x":"before a\\"quote after"}', secrets: ['a"quote'], gone: ['quote'], kept: ['before', 'after'] },
 		{ name: 'a secret that holds another: the longer goes whole', input: 'abcdefgh', secrets: ['abcd', 'abcdefgh'], gone: ['efgh'] },
 		{ name: 'the mask stays where a header or key=value held a secret', input: 'InstanceKey: k-1\npassword=p-2', gone: ['k-1', 'p-2'], kept: ['InstanceKey: ***', 'password=***'] },
+		{ name: 'a secret whose base64 holds + and / and padding, in each form', input: ['1', Buffer.from('a>?~~~x').toString('base64'), Buffer.from('a>?~~~x').toString('base64').replace(/=+$/, ''), Buffer.from('a>?~~~x').toString('base64url'), '2'].join(' '), secrets: ['a>?~~~x'], gone: ['YT4', 'eA'], kept: ['1 ', ' 2'] },
 		{ name: 'a known secret in percent-encoded form, either hex case', input: `x=${encodeURIComponent('a/b?c')} y=${encodeURIComponent('a/b?c').toLowerCase()}`, secrets: ['a/b?c'], gone: ['a%2Fb', 'a%2fb'] },
 	];
 	for (const c of cases) {
@@ -38,6 +39,10 @@ describe('redact', () => {
 			for (const s of c.kept ?? []) assert.ok(out.includes(s), `${JSON.stringify(s)} lost from ${out}`);
 		});
 	}
+
+	it('skips a "secret" that is not a string (a keychain that answered something else)', () => {
+		assert.equal(redact('x 42 y', [42 as unknown as string, undefined as unknown as string]), 'x 42 y');
+	});
 
 	it('leaves text without secrets unchanged', () => {
 		const text = 'The service refused these credentials (HTTP 401). Check the InstanceID.';

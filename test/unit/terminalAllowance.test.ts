@@ -73,7 +73,14 @@ describe('telematics-token: what /proc says about the asking process', () => {
 		['4242 (node) S 1 4242 4242 0 -1 4194560', { sessionId: 4242, hasTerminal: false, parentId: 1 }],
 		['4242 (a b) c) S 7 8 9 1 0', { sessionId: 9, hasTerminal: true, parentId: 7 }],
 		['4242 (x) 1 2 3 4 5) S 7 8 9 0 0', { sessionId: 9, hasTerminal: false, parentId: 7 }],
+		['4242 (n) S 1 2 3 4', { sessionId: 3, hasTerminal: true, parentId: 1 }],
+		['4242 (n)  S  0   2 3 0', { sessionId: 3, hasTerminal: false, parentId: 0 }],
+		[') S 1 2 3 4', { sessionId: 3, hasTerminal: true, parentId: 1 }],
 		['', undefined],
+		['1 2 3 4 5 6', undefined],
+		['4242 (n) S 1e3 2 3 4', undefined],
+		['4242 (n) S +5 2 3 4', undefined],
+		['4242 (n) S -1 2 3 4', undefined],
 		['4242 node S 1 2 3 4', undefined],
 		['4242 (node) S 1 2', undefined],
 		['4242 (node) S x 2 3 4', undefined],
@@ -85,5 +92,7 @@ describe('telematics-token: what /proc says about the asking process', () => {
 		assert.equal(commandLineOf('bash\0-c\0telematics-token --header\0'), 'bash -c telematics-token --header');
 		assert.equal(commandLineOf('sh\0-c\0a\nb\u202ec\u0007\0'), 'sh -c a b c');
 		assert.equal(commandLineOf('\0\0'), undefined);
+		assert.equal(commandLineOf('a\0\0b'), 'a b', 'empty arguments add no space');
+		assert.equal(commandLineOf('a\u0007b\u0007c'), 'a b c', 'every control character goes');
 	});
 });

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
-import { CHANNEL_ENV, formatAnswer, NONCE_ENV, parseArgs, parseReply, parseRequest, replyLine, requestLine, type Reply, type TokenRequest } from '../../src/core/terminal/protocol';
+import { CHANNEL_ENV, COMMAND_NAME, formatAnswer, NONCE_ENV, oneLine, parseArgs, parseReply, parseRequest, replyLine, requestLine, USAGE, type Reply, type TokenRequest } from '../../src/core/terminal/protocol';
 import { posixScript } from '../../src/core/terminal/scripts';
 import { openTokenChannel, type TokenChannel } from '../../src/features/terminal/tokenChannel';
 
@@ -52,12 +52,71 @@ describe('telematics-token: the protocol', () => {
 		assert.equal(JSON.parse(formatAnswer({ ...ANSWER, expiresAt: 1e20 }, 'json')).expiresAt, null);
 	});
 
-	it('reads its command line', () => {
-		assert.deepEqual(parseArgs([]), { ok: true, args: { mode: 'token' } });
-		assert.deepEqual(parseArgs(['--header', '--account', 'Second Driver']), { ok: true, args: { mode: 'header', account: 'Second Driver' } });
-		assert.deepEqual(parseArgs(['--json', '--account=x']), { ok: true, args: { mode: 'json', account: 'x' } });
-		assert.deepEqual(parseArgs(['--help']), { ok: false, help: true });
-		for (const bad of [['--header', '--json'], ['--account'], ['-x'], ['token']]) assert.equal(parseArgs(bad).ok, false, bad.join(' '));
+	// Issue 36: each command line and request a terminal or a stranger could send, and exactly what comes back.
+	const argCases: Array<[string[], ReturnType<typeof parseArgs>]> = [
+		[[], { ok: true, args: { mode: 'token' } }],
+		[['--header', '--account', 'Second Driver'], { ok: true, args: { mode: 'header', account: 'Second Driver' } }],
+		[['--json', '--account=x'], { ok: true, args: { mode: 'json', account: 'x' } }],
+		[['--header', '--header'], { ok: true, args: { mode: 'header' } }],
+		[['--help'], { ok: false, help: true }],
+		[['-h', '--json'], { ok: false, help: true }],
+		[['--header', '--json'], { ok: false, help: false, error: '--header and --json cannot be combined.' }],
+		[['--json', '--header'], { ok: false, help: false, error: '--header and --json cannot be combined.' }],
+		[['--account'], { ok: false, help: false, error: '--account needs a label.' }],
+		[['--account='], { ok: false, help: false, error: '--account needs a label.' }],
+		[['--accounts'], { ok: false, help: false, error: 'Unknown argument: --accounts' }],
+		[['-x'], { ok: false, help: false, error: 'Unknown argument: -x' }],
+		[['a\u001b[31mb'], { ok: false, help: false, error: 'Unknown argument: a [31mb' }],
+	];
+	for (const [argv, read] of argCases) it(`reads ${JSON.stringify(argv)}`, () => assert.deepEqual(parseArgs(argv), read));
+
+	const requestCases: Array<[string, ReturnType<typeof parseRequest>]> = [
+		['not json', { ok: false, error: 'not a request' }],
+		['null', { ok: false, error: 'not a request' }],
+		['[1]', { ok: false, error: 'not a request' }],
+		['"text"', { ok: false, error: 'not a request' }],
+		[`{"v":1,"nonce":7}`, { ok: false, error: 'not a request' }],
+		[`{"v":1,"nonce":"${'a'.repeat(64)}","account":"${'x'.repeat(256)}"}`, { ok: true, request: { account: 'x'.repeat(256) } }],
+		[`{"v":1,"nonce":"${'a'.repeat(64)}","account":"${'x'.repeat(257)}"}`, { ok: false, error: 'not a request' }],
+		[`{"v":1,"nonce":"${'a'.repeat(64)}","pid":1}`, { ok: true, request: { pid: 1 } }],
+	];
+	for (const [line, read] of requestCases) it(`reads the request ${line.slice(0, 40)}`, () => assert.deepEqual(parseRequest(line, same), read));
+
+	it('sends only what it was given', () => {
+		assert.equal(requestLine(nonce), `{"v":1,"nonce":"${nonce}"}\n`);
+		assert.equal(requestLine(nonce, 'a', 7), `{"v":1,"nonce":"${nonce}","account":"a","pid":7}\n`);
+	});
+
+	const replyCases: Array<[string, Reply]> = [
+		['{', { ok: false, error: 'the window answered something that is not a reply' }],
+		['null', { ok: false, error: 'the window answered something that is not a token' }],
+		['{"ok":false,"error":"No account.\\n\\u001b[2J"}', { ok: false, error: 'No account. [2J' }],
+		['{"ok":false,"error":7}', { ok: false, error: 'the window answered something that is not a token' }],
+		['{"error":"x"}', { ok: false, error: 'the window answered something that is not a token' }],
+		[JSON.stringify({ ...ANSWER, ok: 'true' }), { ok: false, error: 'the window answered something that is not a token' }],
+		[JSON.stringify({ ...ANSWER, ok: true, token: 'a b' }), { ok: false, error: 'the window answered something that is not a token' }],
+		[JSON.stringify({ ...ANSWER, ok: true, expiresAt: '1' }), { ok: false, error: 'the window answered something that is not a token' }],
+		[`{"ok":true,"token":"${TOKEN}","expiresAt":1e999,"label":"a","serviceUrl":"b"}`, { ok: false, error: 'the window answered something that is not a token' }],
+		[JSON.stringify({ ...ANSWER, ok: true, label: 1 }), { ok: false, error: 'the window answered something that is not a token' }],
+		[JSON.stringify({ ...ANSWER, ok: true, serviceUrl: null }), { ok: false, error: 'the window answered something that is not a token' }],
+		[JSON.stringify({ ...ANSWER, ok: true }), { ok: true, ...ANSWER }],
+	];
+	for (const [line, read] of replyCases) it(`reads the reply ${line.slice(0, 50)}`, () => assert.deepEqual(parseReply(line), read));
+
+	it('never formats what is not a token', () => {
+		assert.throws(() => formatAnswer({ ...ANSWER, token: 'two words' }, 'token'), /not a token/);
+	});
+
+	it('writes one line of at most 300 characters for stderr', () => {
+		assert.equal(oneLine('  a\r\n\tb\u2028c\u0085d  '), 'a b c d');
+		assert.equal(oneLine('x'.repeat(300)), 'x'.repeat(300));
+		assert.equal(oneLine('x'.repeat(301)), `${'x'.repeat(299)}…`);
+		assert.equal(oneLine('abcdef', 4), 'abc…');
+	});
+
+	it('names itself and says how to use it', () => {
+		assert.equal(COMMAND_NAME, 'telematics-token');
+		assert.match(USAGE, /^Usage: telematics-token \[--header \| --json\] \[--account <label>\]/);
 	});
 });
 

@@ -3,7 +3,7 @@
 import { ApiError } from './errors';
 import { cancelledMessage, failureMessage, noRefreshTokenMessage, unreachableMessage, unsafeTokenMessage, type FailureContext } from './errorMessages';
 import { interpretResponse } from './parse';
-import type { ApiClient, HttpRequest, LoginRequest, RefreshRequest, RequestOptions, TokenResponse, Transport } from './types';
+import type { ApiClient, HttpRequest, HttpResponse, LoginRequest, RefreshRequest, RequestOptions, ServiceCall, TokenResponse, Transport } from './types';
 import type { Log } from '../util/log';
 import { clipText, redact } from '../util/redact';
 import { isSafeToken } from '../util/tokenGrammar';
@@ -140,6 +140,23 @@ export function createApiClient(transport: Transport, log: Log, t: Translate = u
 				log.debug(`POST ${displayUrl(url)}: no new refresh token in the answer; keeping the current one`);
 			}
 			return { ...tokens, refreshToken: tokens.refreshToken ?? request.refreshToken };
+		},
+
+		async call(request: ServiceCall, options: RequestOptions): Promise<HttpResponse> {
+			const shown = `${request.method} ${displayUrl(request.url)}`;
+			const safe = (text: string): string => redact(text, [request.accessToken]);
+			const started = Date.now();
+			const headers: Record<string, string> = { Authorization: `Bearer ${request.accessToken}`, Accept: 'application/json' };
+			if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+			try {
+				const response = await transport({ method: request.method, url: request.url, headers, ...(request.body !== undefined && { body: request.body }), ...options });
+				log.info(`${shown} → ${response.status} (${Date.now() - started} ms, for the agent)`);
+				return response;
+			} catch (e) {
+				const error = e instanceof ApiError ? e : new ApiError('network', unreachableMessage(hostOf(request.url), t));
+				log.warn(safe(`${shown} → ${error.kind} (${Date.now() - started} ms, for the agent)`));
+				throw new ApiError(error.kind, safe(error.message), error.status);
+			}
 		},
 	};
 }

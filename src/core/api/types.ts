@@ -81,7 +81,7 @@ export interface RequestOptions {
 }
 
 export interface HttpRequest {
-	method: 'GET' | 'POST';
+	method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 	url: string;
 	headers: Record<string, string>;
 	body?: string;
@@ -102,7 +102,19 @@ export interface HttpResponse {
  */
 export type Transport = (request: HttpRequest) => Promise<HttpResponse>;
 
+/** A request of the agent's (features/agentTools) on an account's service, with its bearer. */
+export interface ServiceCall {
+	method: HttpRequest['method'];
+	/** Checked to be on the account's service (core/agent/serviceRequest.ts). */
+	url: string;
+	accessToken: string;
+	/** JSON text. */
+	body?: string;
+}
+
 export interface ApiClient {
 	login(request: LoginRequest, options: RequestOptions): Promise<TokenResponse>;
 	refresh(request: RefreshRequest, options: RequestOptions): Promise<TokenResponse>;
+	/** Any status comes back as it is; a network failure, a timeout or a body over 1 MiB is an ApiError (redacted). */
+	call(request: ServiceCall, options: RequestOptions): Promise<HttpResponse>;
 }

@@ -63,11 +63,8 @@ export async function privateChannelRoot(bases: readonly string[], uid: number):
 		if (!real) continue;
 		const root = join(real, base === bases.at(-1) ? `.${ROOT_NAME}` : ROOT_NAME);
 		if (root.length > MAX_ROOT_PATH) continue;
-		try {
-			await mkdir(root, { mode: 0o700 });
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') continue;
-		}
+		// Made here, or there already: either way what stands there is checked next.
+		await mkdir(root, { mode: 0o700 }).catch(() => undefined);
 		const stat = await lstat(root).catch(() => undefined);
 		if (!stat?.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) continue;
 		if (await isPrivatePath(root, uid)) return root;
@@ -79,6 +76,7 @@ export async function privateChannelRoot(bases: readonly string[], uid: number):
 function answers(path: string): Promise<boolean> {
 	return new Promise((resolve) => {
 		const socket = connect(path);
+		// Stryker disable next-line BlockStatement,BooleanLiteral: a connect to a Unix socket succeeds or fails at once; this guards a hung system call only
 		socket.setTimeout(2_000, () => {
 			socket.destroy();
 			resolve(true); // slow is not dead

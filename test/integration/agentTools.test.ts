@@ -1,0 +1,171 @@
+// The agent's tools in the real host, called as chat calls them (vscode.lm.invokeTool) against the emulator:
+// the accounts listed, each account's own identity, no token in any result; paths that would leave the
+// service never reach another server; a POST asks first through VS Code's own confirmation; a due token is
+// refreshed once, and a refused refresh asks for a login and makes none.
+import * as assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as fc from 'fast-check';
+import * as vscode from 'vscode';
+import type { RiggedEmulator } from '../emulator/rig';
+import { answerDialog } from '../support/dialogAnswer';
+import type { TestApi } from './testApi';
+import { logIn, settings, useEmulatorSuite } from './loginHelpers';
+
+/** The text of a tool's result. */
+function textOf(result: vscode.LanguageModelToolResult): string {
+	return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+}
+
+const invoke = async (name: string, input: object): Promise<string> =>
+	textOf(await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }));
+
+describe('Language-model tools for the agent (real VS Code, vscode.lm.invokeTool)', function () {
+	this.timeout(120_000);
+	let api: TestApi;
+	let emu: RiggedEmulator;
+	let other: { server: Server; port: number; hits: number };
+
+	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true, resetsSettings: ['agentTools.enabled', 'autoRefresh'] }, (started) => ({ api, emu } = started));
+
+	before(async () => {
+		// Another host: a second server on loopback that counts what reaches it.
+		other = { server: createServer((req, res) => { other.hits++; req.resume(); res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"stolen":true}'); }), port: 0, hits: 0 };
+		await new Promise<void>((resolve) => other.server.listen(0, '127.0.0.1', () => resolve()));
+		other.port = (other.server.address() as AddressInfo).port;
+	});
+	after(() => new Promise((resolve) => other.server.close(resolve)));
+
+	/** Every secret the store holds: none may appear in a result. */
+	const secrets = (): string[] => api.services.store.list().flatMap((s) => [s.tokens?.accessToken, s.tokens?.refreshToken, s.tokens?.deviceToken]).filter((v): v is string => !!v);
+	const assertNoSecret = (text: string): void => {
+		for (const secret of secrets()) assert.ok(!text.includes(secret), 'a result holds a token');
+		assert.doesNotMatch(text, /eyJ[\w-]+\.[\w-]+/, 'a result holds a JWT');
+	};
+
+	it('are contributed with their names, and list no token', () => {
+		const names = vscode.lm.tools.map((t) => t.name);
+		assert.ok(names.includes('telematics_accounts') && names.includes('telematics_request'), names.join(', '));
+	});
+
+	it('telematics_accounts lists the user and the admin; telematics_request GET /v1/Me as each returns that account\'s identity', async () => {
+		const user = await logIn(api, emu, 'user');
+		const admin = await logIn(api, emu, 'admin');
+		const listed = await invoke('telematics_accounts', {});
+		assert.match(listed, new RegExp(`"${user.account.label}": user;`));
+		assert.match(listed, new RegExp(`"${admin.account.label}": admin, active;`));
+		assertNoSecret(listed);
+
+		const asUser = await invoke('telematics_request', { method: 'GET', path: '/v1/Me', account: user.account.label });
+		const asAdmin = await invoke('telematics_request', { method: 'get', path: '/v1/Me' });
+		assert.match(asUser, new RegExp(`^GET ${emu.url}/v1/Me as ${user.account.label} → HTTP 200 \\(application/json`));
+		assert.match(asUser, /"Role": "user"/);
+		assert.match(asAdmin, new RegExp(`as ${admin.account.label} → HTTP 200`));
+		assert.match(asAdmin, /"Role": "admin"/);
+		assert.notEqual(/"Subject": "([^"]+)"/.exec(asUser)?.[1], /"Subject": "([^"]+)"/.exec(asAdmin)?.[1], 'two identities');
+		assertNoSecret(asUser + asAdmin);
+		assert.deepEqual(emu.stats.requests.filter((r) => r.path.toLowerCase() === '/v1/me').map((r) => r.status), [200, 200]);
+	});
+
+	it('bad input changes nothing and says what to do: unknown account (lists the names), no account, a body on GET', async () => {
+		assert.match(await invoke('telematics_request', { method: 'GET', path: '/v1/Me' }), /No Telematics account is logged in\. Ask the person to log in/);
+		const user = await logIn(api, emu, 'user');
+		assert.match(await invoke('telematics_request', { method: 'GET', path: '/v1/Me', account: 'nobody' }), new RegExp(`No logged-in Telematics account is called "nobody"\\. The accounts: "${user.account.label}"`));
+		assert.match(await invoke('telematics_request', { method: 'GET', path: '/v1/Me', body: { a: 1 } }), /has no body/);
+		assert.match(await invoke('telematics_request', { method: 'TRACE', path: '/v1/Me' }), /"method" must be one of/);
+		assert.equal(emu.stats.requests.filter((r) => r.path.toLowerCase() === '/v1/me').length, 0, 'nothing was sent');
+	});
+
+	it('a path that would leave the service never reaches another host (generated)', async () => {
+		await logIn(api, emu, 'user');
+		const host = fc.constantFrom(`127.0.0.1:${other.port}`, `localhost:${other.port}`);
+		const encode = (text: string, times: number): string => {
+			let out = text;
+			for (let i = 0; i < times; i++) out = [...out].map((c) => (/[/\\.:@]/.test(c) ? `%${c.charCodeAt(0).toString(16).padStart(2, '0')}` : c)).join('');
+			return out;
+		};
+		const path = fc.tuple(host, fc.constantFrom(0, 1, 2), fc.constantFrom(
+			(h: string) => `http://${h}/v1/Me`,
+			(h: string) => `//${h}/v1/Me`,
+			(h: string) => `/\\${h}/v1/Me`,
+			(h: string) => `\\\\${h}/v1/Me`,
+			(h: string) => `/../..//${h}/v1/Me`,
+			(h: string) => `/v1/../../${h}`,
+			(h: string) => `@${h}/v1/Me`,
+			(h: string) => `:@${h}/v1/Me`,
+			(h: string) => `/%2F${h}/v1/Me`,
+			(h: string) => `HTTP:${h}/v1/Me`,
+			(h: string) => ` //${h}/v1/Me`,
+			(h: string) => `/\t/${h}/v1/Me`,
+			(h: string) => `/#@${h}`,
+		)).map(([h, times, shape]) => {
+			const raw = shape(h);
+			// Encoded: the separators only, after the first character, so a leading "/" may stay.
+			return times === 0 ? raw : raw[0] + encode(raw.slice(1), times);
+		});
+		const before = other.hits;
+		let refused = 0;
+		await fc.assert(fc.asyncProperty(path, async (p) => {
+			const result = await invoke('telematics_request', { method: 'GET', path: p });
+			if (/The path must be a path on the account's service/.test(result)) refused++;
+			else assert.match(result, new RegExp(`^GET ${emu.url}/`), `went to the service or was refused: ${result.slice(0, 200)}`);
+		}), { numRuns: 150 });
+		assert.equal(other.hits - before, 0, 'the other host got no call');
+		assert.ok(refused > 100, `${refused} refused`);
+	});
+
+	it('a POST asks first, naming the account, the method and the URL; refused, nothing is sent; allowed, it is', async () => {
+		const user = await logIn(api, emu, 'user');
+		const before = emu.stats.requests.length;
+		const refused = await answerDialog('POST', 'Cancel', () => vscode.lm.invokeTool('telematics_request', { input: { method: 'POST', path: '/v1/Trips', body: { name: 'x' } }, toolInvocationToken: undefined }));
+		assert.match(refused.dialog, new RegExp(`Send POST to the Telematics service as ${user.account.label}\\?`));
+		assert.ok(refused.dialog.includes(`${emu.url}/v1/Trips`), refused.dialog);
+		assert.match(refused.dialog, /a body of 12 characters/);
+		assert.equal(refused.outcome.status, 'rejected', 'refused: the tool does not run');
+		assert.equal(emu.stats.requests.length, before, 'refused: nothing was sent');
+
+		const allowed = await answerDialog('POST', 'Yes', () => vscode.lm.invokeTool('telematics_request', { input: { method: 'POST', path: '/v1/Trips', body: { name: 'x' } }, toolInvocationToken: undefined }));
+		assert.equal(allowed.outcome.status, 'fulfilled');
+		assert.match(textOf((allowed.outcome as PromiseFulfilledResult<vscode.LanguageModelToolResult>).value), new RegExp(`^POST ${emu.url}/v1/Trips as ${user.account.label} → HTTP 404`));
+		assert.equal(emu.stats.requests.length, before + 1);
+	});
+
+	it('a token that expired between two calls is refreshed once; a refused refresh asks for a login and makes none', async () => {
+		await settings().update('autoRefresh', false, vscode.ConfigurationTarget.Global);
+		emu.setAccessTokenLifetime(3);
+		try {
+			await logIn(api, emu, 'user');
+			assert.match(await invoke('telematics_request', { method: 'GET', path: '/v1/Me' }), /HTTP 200/);
+			await new Promise((resolve) => setTimeout(resolve, 3500));
+			const refreshes = emu.stats.refreshCalls;
+			const logins = emu.stats.loginCalls;
+			const after = await invoke('telematics_request', { method: 'GET', path: '/v1/Me' });
+			assert.match(after, /HTTP 200/, after);
+			assert.equal(emu.stats.refreshCalls - refreshes, 1, 'refreshed once');
+
+			// A fresh account whose refresh the service refuses: tried once, then the person is asked to log in.
+			const admin = await logIn(api, emu, 'admin');
+			await new Promise((resolve) => setTimeout(resolve, 3500));
+			emu.setFaults({ refresh: 'error500' });
+			const tried = emu.stats.refreshCalls;
+			const refused = await invoke('telematics_request', { method: 'GET', path: '/v1/Me', account: admin.account.label });
+			assert.match(refused, /has expired and could not be refreshed\. Ask the person to log in in VS Code/);
+			assert.equal(emu.stats.refreshCalls - tried, 1, 'the refresh was tried once');
+			assert.equal(emu.stats.loginCalls, logins + 1, 'no login but the person\'s own');
+			assertNoSecret(refused);
+		} finally {
+			emu.setFaults({});
+			emu.setAccessTokenLifetime(7200);
+		}
+	});
+
+	it('turned off by its setting, says so', async () => {
+		await logIn(api, emu, 'user');
+		await settings().update('agentTools.enabled', false, vscode.ConfigurationTarget.Global);
+		try {
+			assert.match(await invoke('telematics_accounts', {}).catch((e: unknown) => String(e)), /turned off|not found|was not contributed|disabled/i);
+		} finally {
+			await settings().update('agentTools.enabled', undefined, vscode.ConfigurationTarget.Global);
+		}
+	});
+});
