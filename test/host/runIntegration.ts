@@ -8,7 +8,6 @@ import { projectRoot } from './paths';
 import { ENV_PROXY_ENV } from '../support/connectProxy';
 import { makeTestCa } from '../support/testCa';
 import { HOSTILE_ENV, plantHostileFolder, SUITE_ENV, type IntegrationSuite } from '../support/hostileFolder';
-import { DIALOG_ANSWER_ENV } from '../support/dialogAnswer';
 
 const OVERALL_TIMEOUT_MS = Number(process.env.TELEMATICS_INTEGRATION_TIMEOUT_MS ?? 10 * 60_000);
 const verbose = process.argv.includes('--verbose') || process.env.TELEMATICS_TEST_VERBOSE === '1';
@@ -73,7 +72,6 @@ async function runPass(suite: IntegrationSuite): Promise<number> {
 	// VS Code reads HTTPS_PROXY once, when its extension host starts: the host gets a proxy
 	// address that the corporate-network test listens on while it runs (loopback goes direct).
 	const envProxy = `http://127.0.0.1:${await freePort()}`;
-	const dialogs = dialogAnswerFile();
 	const server = await startCodeServer({
 		env: {
 			TELEMATICS_TEST_OUTPUT: outputFile,
@@ -82,7 +80,6 @@ async function runPass(suite: IntegrationSuite): Promise<number> {
 			NODE_EXTRA_CA_CERTS: undefined,
 			HTTPS_PROXY: envProxy, https_proxy: undefined, HTTP_PROXY: undefined, http_proxy: undefined, NO_PROXY: undefined, no_proxy: undefined,
 			[ENV_PROXY_ENV]: envProxy,
-			[DIALOG_ANSWER_ENV]: dialogs.file,
 			...(process.env.TELEMATICS_TEST_GREP ? { TELEMATICS_TEST_GREP: process.env.TELEMATICS_TEST_GREP } : {}),
 			[SUITE_ENV]: suite,
 			...(hostile ? { [HOSTILE_ENV]: hostile } : { HOME: makeTempDir('home') }),
@@ -94,7 +91,6 @@ async function runPass(suite: IntegrationSuite): Promise<number> {
 	console.log(`[integration] ${suite} pass: code-server ${server.url} up in ${((Date.now() - serverStarted) / 1000).toFixed(1)} s`);
 	const browser = await launchBrowser({ origin: server.url });
 	const poll = setInterval(() => mochaOutput.flush(), 200);
-	const clicker = setInterval(() => void dialogs.answer(browser.context.pages()[0]), 200);
 	let timer: NodeJS.Timeout | undefined;
 	try {
 		const page = await browser.context.newPage();
@@ -132,43 +128,10 @@ async function runPass(suite: IntegrationSuite): Promise<number> {
 	} finally {
 		clearTimeout(timer);
 		clearInterval(poll);
-		clearInterval(clicker);
 		mochaOutput.flush();
 		await browser.close();
 		await server.stop();
 	}
-}
-
-/**
- * The workbench's own modal dialogs (VS Code's confirmation before a language-model tool runs) cannot be
- * answered from the extension host: a test writes `{ "match": text, "button": label }` to this file, and
- * the runner clicks that button once a dialog holding the text shows, writes the dialog's text to
- * `<file>.seen` and removes the file.
- */
-function dialogAnswerFile(): { file: string; answer(page: import('playwright-core').Page | undefined): Promise<void> } {
-	const file = path.join(makeTempDir('dialogs'), 'answer.json');
-	let busy = false;
-	return {
-		file,
-		async answer(page) {
-			if (busy || !page || !fs.existsSync(file)) return;
-			busy = true;
-			try {
-				const { match, button } = JSON.parse(fs.readFileSync(file, 'utf8')) as { match: string; button: string };
-				const box = page.locator('.monaco-dialog-box');
-				if (!(await box.count())) return;
-				const text = await box.first().innerText();
-				if (!text.includes(match)) return;
-				await page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: button }).first().click();
-				fs.writeFileSync(`${file}.seen`, text);
-				fs.rmSync(file, { force: true });
-			} catch {
-				// The dialog went meanwhile: the next tick looks again.
-			} finally {
-				busy = false;
-			}
-		},
-	};
 }
 
 main().then((code) => process.exit(code), (e: unknown) => {

@@ -19,6 +19,8 @@ describe('redact', () => {
 		{ name: 'host names are not JWTs', input: 'POST https://user.telematicssdk.com/v1/Auth/Login → 200', gone: [], kept: ['https://user.telematicssdk.com/v1/Auth/Login → 200'] },
 		{ name: 'ExpiresIn is not a secret', input: '{"Token":"zzz","ExpiresIn":86400}', gone: ['zzz'], kept: ['"ExpiresIn":86400'] },
 		// Issue 36: behaviours no test held.
+		{ name: 'a JWT glued to the characters before it', input: `x=abc${JWT}&y=1`, gone: ['eyJ', 'c2lnbmF0dXJl'], kept: ['x=abc', '&y=1'] },
+		{ name: 'words that only look like the start of a JWT', input: 'keyJson.a.b and eyJx.y.z', gone: [], kept: ['keyJson.a.b'] },
 		{ name: 'two JWTs in one text', input: `first ${JWT} then eyJhbGciOiJub25lIn0.eyJzdWIiOiJ0d28ifQ.dHdv last`, gone: [JWT, 'eyJzdWIiOiJ0d28ifQ'], kept: ['first', 'then', 'last'] },
 		{ name: 'Bearer followed by two spaces', input: 'Authorization: Bearer  opaque-value-42', gone: ['opaque-value-42'], kept: ['Authorization: Bearer'] },
 		{ name: 'a known secret in its JSON-escaped form', input: '{"note":"key \\\\ back"}', secrets: ['key \\ back'], gone: ['back'] },

@@ -97,9 +97,11 @@ export function serviceUrlFor(serviceUrl: string, path: string, query?: Record<s
 	const decoded = fullyDecoded(pathPart);
 	const decodedQuery = fullyDecoded(queryPart);
 	if (decoded === undefined || decodedQuery === undefined) return fail('The path holds a percent sign that is not an escape; write "%25" for "%".');
-	for (const form of [path, decoded, decodedQuery]) {
-		// Whitespace, controls and the characters URL parsers read as a way to another host or a fragment.
-		if (/[\s\u0000-\u001f\u007f-\u009f\\#]/.test(form)) return fail(LEAVES_THE_SERVICE);
+	// As written: whitespace, controls, a backslash (read as "/" by URL parsers) and a fragment. Decoded:
+	// controls and a backslash, which a server or proxy that decodes before it routes may act on.
+	if (/[\s\u0000-\u001f\u007f-\u009f\\#]/.test(path)) return fail(LEAVES_THE_SERVICE);
+	for (const form of [decoded, decodedQuery]) {
+		if (/[\u0000-\u001f\u007f-\u009f\\]/.test(form)) return fail(LEAVES_THE_SERVICE);
 	}
 	if (!decoded.startsWith('/') || decoded.startsWith('//')) return fail(LEAVES_THE_SERVICE);
 	if (decoded.split('/').some((segment) => segment === '.' || segment === '..')) return fail(LEAVES_THE_SERVICE);

@@ -22,6 +22,8 @@ const SECRET_NAMES = [
 
 /** A JWT anywhere in the text. */
 const JWT = new RegExp(`\\b${JWT_SHAPE}`, 'g');
+/** One glued to the characters before it (`abceyJ…`), where `\b` finds no start: long parts only, so a word such as `keyJson.a.b` stays. */
+const GLUED_JWT = /eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*/g;
 const BEARER = /\b(Bearer)\s+[^\s"',;]+/gi;
 /** `"Password": "value"` (value may contain escaped quotes). */
 const JSON_FIELD = new RegExp(`("(?:${SECRET_NAMES})"\\s*:\\s*")(?:\\\\.|[^"\\\\])*(")`, 'gi');
@@ -77,6 +79,7 @@ export function redact(text: string, knownSecrets: Iterable<string> = []): strin
 	}
 	return out
 		.replace(JWT, MASK)
+		.replace(GLUED_JWT, MASK)
 		.replace(BEARER, `$1 ${MASK}`)
 		.replace(JSON_FIELD, `$1${MASK}$2`)
 		.replace(ESCAPED_JSON_FIELD, `$1${MASK}$2`)

@@ -62,7 +62,7 @@ class AccountsTool implements vscode.LanguageModelTool<Record<string, never>> {
 	}
 }
 
-class RequestTool implements vscode.LanguageModelTool<unknown> {
+export class RequestTool implements vscode.LanguageModelTool<unknown> {
 	constructor(private readonly services: Services) {}
 
 	/** The question before a request that changes something: the account, the method, the full URL and the body's size. */

@@ -1,0 +1,148 @@
+// The agent's request (core/agent/serviceRequest.ts): a path stays on the account's service whatever the
+// model writes, the input is checked, and the answer it reads holds no token and has a bound.
+import * as assert from 'node:assert/strict';
+import * as fc from 'fast-check';
+import { asksFirst, checkInput, describeAnswer, MAX_PATH_CHARS, MAX_REQUEST_BODY_CHARS, MAX_RESULT_BODY_CHARS, serviceUrlFor } from '../../src/core/agent/serviceRequest';
+
+const SERVICE = 'https://user.telematicssdk.com';
+const ROOTED = 'https://portal.example.com/api/';
+const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZ2VudCJ9.c2lnbmF0dXJl';
+
+describe('the agent\'s request: where a path goes', () => {
+	// [service, path, query, the URL or 'refused']
+	const cases: Array<[string, string, Record<string, string> | undefined, string]> = [
+		[SERVICE, '/v1/Me', undefined, `${SERVICE}/v1/Me`],
+		[SERVICE, '/v1/Trips?limit=5', { from: '2026-01-01' }, `${SERVICE}/v1/Trips?limit=5&from=2026-01-01`],
+		[SERVICE, '/v1/Search', { q: 'a&b=c #d' }, `${SERVICE}/v1/Search?q=a%26b%3Dc+%23d`],
+		[SERVICE, '/v1/a%20b', undefined, `${SERVICE}/v1/a%20b`],
+		[SERVICE, '/', undefined, `${SERVICE}/`],
+		[ROOTED, '/v1/Me', undefined, 'https://portal.example.com/api/v1/Me'],
+		[ROOTED, '/', undefined, 'https://portal.example.com/api/'],
+		['http://127.0.0.1:8787', '/v1/Me', undefined, 'http://127.0.0.1:8787/v1/Me'],
+		// Ways out, each refused.
+		[SERVICE, 'https://evil.example/v1/Me', undefined, 'refused'],
+		[SERVICE, 'HTTPS://evil.example', undefined, 'refused'],
+		[SERVICE, 'javascript:alert(1)', undefined, 'refused'],
+		[SERVICE, '//evil.example/v1/Me', undefined, 'refused'],
+		[SERVICE, '/\\evil.example/v1/Me', undefined, 'refused'],
+		[SERVICE, '\\\\evil.example', undefined, 'refused'],
+		[SERVICE, 'v1/Me', undefined, 'refused'],
+		[SERVICE, '@evil.example/v1', undefined, 'refused'],
+		[SERVICE, ':@evil.example', undefined, 'refused'],
+		[SERVICE, '/..', undefined, 'refused'],
+		[SERVICE, '/v1/../../x', undefined, 'refused'],
+		[SERVICE, '/v1/./Me', undefined, 'refused'],
+		[SERVICE, '/%2e%2e/x', undefined, 'refused'],
+		[SERVICE, '/%252e%252e/x', undefined, 'refused'],
+		[SERVICE, '/%2F%2Fevil.example', undefined, 'refused'],
+		[SERVICE, '%2F%2Fevil.example', undefined, 'refused'],
+		[SERVICE, '/%5Cevil.example', undefined, 'refused'],
+		[SERVICE, '/v1/Me#frag', undefined, 'refused'],
+		[SERVICE, '/v1/Me?x=%23', undefined, `${SERVICE}/v1/Me?x=%23`],
+		[SERVICE, '/v1/%23x', undefined, `${SERVICE}/v1/%23x`],
+		[SERVICE, '/v1/ Me', undefined, 'refused'],
+		[SERVICE, '/v1/\tMe', undefined, 'refused'],
+		[SERVICE, '/v1/%0aHost:evil', undefined, 'refused'],
+		[SERVICE, '/v1/%', undefined, 'refused'],
+		[SERVICE, `/${'a'.repeat(MAX_PATH_CHARS)}`, undefined, 'refused'],
+		[ROOTED, '/../v2', undefined, 'refused'],
+		['not a url', '/v1/Me', undefined, 'refused'],
+	];
+	for (const [service, path, query, expected] of cases) {
+		it(`${service} + ${JSON.stringify(path).slice(0, 60)} → ${expected}`, () => {
+			const result = serviceUrlFor(service, path, query);
+			assert.equal(result.ok ? result.value : 'refused', expected);
+		});
+	}
+
+	it('a path at the bound is taken, one past it is not', () => {
+		const at = `/${'a'.repeat(MAX_PATH_CHARS - 1)}`;
+		assert.equal(serviceUrlFor(SERVICE, at).ok, true);
+		assert.match((serviceUrlFor(SERVICE, `${at}a`) as { message: string }).message, new RegExp(`at most ${MAX_PATH_CHARS}`));
+	});
+
+	it('whatever the path, the URL is on the service\'s origin and under its root, or refused (generated)', () => {
+		const piece = fc.constantFrom('/', '//', '\\', '.', '..', '%2e', '%2E%2e', '%2f', '%252f', '%5c', '@', ':', '?', '#', 'evil.example', 'v1', 'Me', ' ', '%00', 'http:', '%40', '&', '=', 'a');
+		fc.assert(fc.property(fc.constantFrom(SERVICE, ROOTED, 'http://127.0.0.1:8787'), fc.array(piece, { maxLength: 12 }).map((p) => p.join('')), fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }), (service, path, query) => {
+			const result = serviceUrlFor(service, path, query);
+			if (!result.ok) return;
+			const url = new URL(result.value);
+			const base = new URL(service);
+			assert.equal(url.origin, base.origin, result.value);
+			assert.ok(url.pathname.startsWith(base.pathname.replace(/\/+$/, '')), result.value);
+			assert.equal(url.username + url.password, '');
+			assert.ok(!url.pathname.split('/').some((s) => s === '..' || s.toLowerCase() === '%2e%2e'), result.value);
+		}), { numRuns: 3000 });
+	});
+});
+
+describe('the agent\'s request: its input', () => {
+	const refused: Array<[string, unknown, RegExp]> = [
+		['no object', 'GET /v1/Me', /must be an object/],
+		['an array', [], /must be an object/],
+		['an unknown method', { method: 'TRACE', path: '/' }, /"method" must be one of GET, HEAD, POST, PUT, PATCH, DELETE/],
+		['no path', { method: 'GET' }, /"path" must be a path/],
+		['an empty path', { method: 'GET', path: '' }, /"path" must be a path/],
+		['a blank account', { method: 'GET', path: '/', account: ' ' }, /"account" must be the name/],
+		['a numeric account', { method: 'GET', path: '/', account: 7 }, /"account" must be the name/],
+		['a query of objects', { method: 'GET', path: '/', query: { a: { b: 1 } } }, /The query value of "a"/],
+		['a query that is a list', { method: 'GET', path: '/', query: ['a'] }, /"query" must be an object/],
+		['a body on GET', { method: 'GET', path: '/', body: 'x' }, /A GET request has no body/],
+		['a body on HEAD', { method: 'head', path: '/', body: {} }, /A HEAD request has no body/],
+		['a body past the bound', { method: 'POST', path: '/', body: 'x'.repeat(MAX_REQUEST_BODY_CHARS + 1) }, new RegExp(`at most ${MAX_REQUEST_BODY_CHARS}`)],
+	];
+	for (const [name, input, message] of refused) {
+		it(`refuses ${name}`, () => {
+			const result = checkInput(input);
+			assert.equal(result.ok, false);
+			assert.match((result as { message: string }).message, message);
+		});
+	}
+
+	it('takes a method in any case, a flat query, a body as JSON text, an account trimmed', () => {
+		assert.deepEqual(checkInput({ method: 'post', path: '/v1/x', query: { n: 1, b: true, s: 's' }, body: { a: [1] }, account: ' admin ' }), {
+			ok: true, value: { method: 'POST', path: '/v1/x', query: { n: '1', b: 'true', s: 's' }, body: '{"a":[1]}', account: 'admin' },
+		});
+		assert.deepEqual(checkInput({ method: 'GET', path: '/v1/Me', body: null }), { ok: true, value: { method: 'GET', path: '/v1/Me' } });
+		assert.deepEqual(checkInput({ method: 'PUT', path: '/', body: '{"raw":1}' }), { ok: true, value: { method: 'PUT', path: '/', body: '{"raw":1}' } });
+		assert.equal((checkInput({ method: 'POST', path: '/', body: 'x'.repeat(MAX_REQUEST_BODY_CHARS) }) as { ok: boolean }).ok, true);
+	});
+
+	it('asks first for everything but GET and HEAD', () => {
+		assert.deepEqual(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => asksFirst(m as never)), [false, false, true, true, true, true]);
+	});
+});
+
+describe('the agent\'s request: the answer it reads', () => {
+	const request = { method: 'GET' as const, url: `${SERVICE}/v1/Me`, account: 'Demo Driver' };
+	const json = { 'content-type': 'application/json; charset=utf-8' };
+
+	it('says the request, the status and the type, and pretty-prints JSON', () => {
+		assert.equal(describeAnswer({ status: 200, headers: json, body: '{"Result":{"Subject":"u-1"}}' }, request, []),
+			`GET ${SERVICE}/v1/Me as Demo Driver → HTTP 200 (application/json; charset=utf-8)\n{\n  "Result": {\n    "Subject": "u-1"\n  }\n}`);
+	});
+
+	it('masks every token: JWTs, Bearer values, secret fields, the account\'s own secrets in any form', () => {
+		const secret = 'refresh-secret-9';
+		const body = JSON.stringify({ AccessToken: 'opaque-1', note: `a ${JWT} b`, echo: `Bearer zzz`, copy: Buffer.from(secret).toString('base64'), url: `x?token=${encodeURIComponent(secret)}` });
+		const out = describeAnswer({ status: 200, headers: json, body }, request, [secret]);
+		for (const gone of ['opaque-1', JWT, 'zzz', Buffer.from(secret).toString('base64'), secret]) assert.ok(!out.includes(gone), `${gone} in ${out}`);
+	});
+
+	it('cuts a long body, after masking, and says so', () => {
+		// A token across the place of the cut: masked first, so no part of it is left.
+		const out = describeAnswer({ status: 200, headers: { 'Content-Type': 'text/plain' }, body: `${'a'.repeat(MAX_RESULT_BODY_CHARS - 10)}${JWT} ${'x'.repeat(100)}` }, request, []);
+		assert.ok(!out.includes('eyJ'), 'no part of a token survives the cut');
+		assert.match(out, /\[The body was cut: \d+ more characters not shown \(at most 20000 are\)/);
+		const exact = describeAnswer({ status: 200, headers: { 'Content-Type': 'text/plain' }, body: 'b'.repeat(MAX_RESULT_BODY_CHARS) }, request, []);
+		assert.doesNotMatch(exact, /was cut/);
+	});
+
+	it('says when JSON is not JSON, when there is no body, and does not show what is not text', () => {
+		assert.match(describeAnswer({ status: 502, headers: json, body: '<html>Bad Gateway</html>' }, request, []), /HTTP 502[^\n]*\nThe body is not valid JSON; it is shown as text\.\n<html>Bad Gateway<\/html>$/);
+		assert.match(describeAnswer({ status: 204, headers: {}, body: '' }, request, []), /HTTP 204\nThe answer has no body\.$/);
+		assert.match(describeAnswer({ status: 200, headers: json, body: '{}' }, { ...request, method: 'HEAD' }, []), /The answer has no body\.$/);
+		assert.match(describeAnswer({ status: 200, headers: { 'content-type': 'image/png' }, body: '\u0089PNG' }, request, []), /The body \(4 characters of image\/png\) is not text and is not shown\.$/);
+		assert.match(describeAnswer({ status: 200, headers: {}, body: '[1,2]' }, request, []), /\[\n  1,\n  2\n\]$/);
+	});
+});
