@@ -8,6 +8,7 @@ export const Command = {
 	loginAgain: 'telematicsAuth.loginAgain',
 	logout: 'telematicsAuth.logout',
 	switchAccount: 'telematicsAuth.switchAccount',
+	renameAccount: 'telematicsAuth.renameAccount',
 	makeActive: 'telematicsAuth.makeActive',
 	refresh: 'telematicsAuth.refresh',
 	refreshAll: 'telematicsAuth.refreshAll',

@@ -40,6 +40,60 @@ describe('REST Client sends the live token from the process environment (real VS
 		return emu.stats.lastMeAuthorization;
 	}
 
+	let sent = 0;
+	/** Sends the request on `line` of `text` (a file of its own) with REST Client; the Authorization the emulator received. */
+	async function sendLine(text: string, line: number): Promise<string | null | undefined> {
+		const own = file.replace(/\.http$/, `-${++sent}.http`);
+		fs.writeFileSync(own, text);
+		try {
+			const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(own));
+			editor.selection = new vscode.Selection(line, 0, line, 0);
+			emu.resetStats();
+			await vscode.commands.executeCommand('rest-client.request');
+			await until('REST Client\'s request to reach the emulator', () => emu.stats.requests.some((r) => r.path.toLowerCase() === '/v1/me'), 20_000);
+			return emu.stats.lastMeAuthorization;
+		} finally {
+			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+			fs.rmSync(own, { force: true });
+		}
+	}
+
+	it('sends each account\'s own token from one file by its name, whichever is active, after a refresh and a rename; a logged-out one sends none (issue 30)', async () => {
+		await settings().update('exposeToken', 'environment', vscode.ConfigurationTarget.Global);
+		const user = await logIn(api, emu, 'user');
+		const admin = await logIn(api, emu, 'admin');
+		assert.deepEqual([user.account.name, admin.account.name], ['user', 'admin']);
+		const token = (id: string) => api.services.store.get(id)!.tokens!.accessToken;
+		const twoRoles = (userVariable: string, adminVariable: string) => [
+			'### as the user', `GET ${emu.url}/v1/Me`, `Authorization: Bearer {{$processEnv ${userVariable}}}`, '',
+			'### as the admin', `GET ${emu.url}/v1/Me`, `Authorization: Bearer {{$processEnv ${adminVariable}}}`, '',
+		].join('\n');
+		const text = twoRoles('TELEMATICS_TOKEN_USER', 'TELEMATICS_TOKEN_ADMIN');
+		await until('both variables', () => process.env.TELEMATICS_TOKEN_USER === token(user.account.id) && process.env.TELEMATICS_TOKEN_ADMIN === token(admin.account.id));
+		for (const active of [admin, user]) {
+			await api.services.store.setActive(active.account.id);
+			assert.equal(await sendLine(text, 1), `Bearer ${token(user.account.id)}`, 'the user\'s request carries the user\'s token');
+			assert.equal(await sendLine(text, 5), `Bearer ${token(admin.account.id)}`, 'the admin\'s request carries the admin\'s token');
+		}
+
+		const before = token(admin.account.id);
+		await vscode.commands.executeCommand('telematicsAuth.refresh', { accountId: admin.account.id });
+		assert.notEqual(token(admin.account.id), before);
+		await until('the refreshed token in the environment', () => process.env.TELEMATICS_TOKEN_ADMIN === token(admin.account.id));
+		assert.equal(await sendLine(text, 5), `Bearer ${token(admin.account.id)}`, 'after a refresh, the new one');
+
+		await vscode.commands.executeCommand('telematicsAuth.renameAccount', { accountId: admin.account.id, name: 'ops' });
+		await until('the renamed variable', () => process.env.TELEMATICS_TOKEN_OPS === token(admin.account.id) && process.env.TELEMATICS_TOKEN_ADMIN === undefined);
+		assert.equal(await sendLine(twoRoles('TELEMATICS_TOKEN_USER', 'TELEMATICS_TOKEN_OPS'), 5), `Bearer ${token(admin.account.id)}`);
+
+		const last = token(admin.account.id);
+		await api.services.store.remove(admin.account.id);
+		await until('the admin\'s variable gone', () => process.env.TELEMATICS_TOKEN_OPS === undefined);
+		const afterLogout = await sendLine(twoRoles('TELEMATICS_TOKEN_USER', 'TELEMATICS_TOKEN_OPS'), 5);
+		assert.ok(!afterLogout?.includes(last) && !/eyJ/.test(afterLogout ?? ''), `no token after logout: ${afterLogout}`);
+		assert.equal(await sendLine(text, 1), `Bearer ${token(user.account.id)}`, 'the user\'s request still works');
+	});
+
 	it('sends the token exposeToken keeps current, the new one after a refresh, and none after logout', async () => {
 		await settings().update('exposeToken', 'environment', vscode.ConfigurationTarget.Global);
 		const session = await logIn(api, emu, 'user');

@@ -139,6 +139,28 @@ describe('SessionStore', () => {
 		assert.equal(store.get(first.account.id)?.tokens?.refreshToken, 'refresh-a2');
 	});
 
+	it('names each account (user, admin, user-2), keeps the names through a reload, and renames with checks', async () => {
+		const { store } = openWindow();
+		await store.load();
+		const a = await store.saveLogin(alice, tokens('a'));
+		const b = await store.saveLogin(bob, tokens('b'));
+		const c = await store.saveLogin(carol, tokens('c'));
+		assert.deepEqual(store.list().map((s) => s.account.name), ['admin', 'user', 'user-2']);
+		assert.equal(c.account.name, 'user-2');
+		assert.deepEqual(await store.rename(a.account.id, 'ops'), { ok: true });
+		assert.equal(store.get(a.account.id)?.account.name, 'ops');
+		const taken = await store.rename(b.account.id, 'OPS');
+		assert.equal(taken.ok, false, 'a name that makes the same variable as another is refused');
+		assert.equal((await store.rename(b.account.id, 'two words')).ok, false);
+		assert.equal((await store.rename('nobody', 'x')).ok, false);
+		// A new login of the same account keeps its name; another window reads the same names.
+		await store.saveLogin(alice, tokens('a2'));
+		assert.equal(store.get(a.account.id)?.account.name, 'ops');
+		const other = openWindow();
+		await other.store.load();
+		assert.deepEqual(other.store.list().map((s) => s.account.name), store.list().map((s) => s.account.name));
+	});
+
 	it('switches the active account and, on logout of the active one, activates the next', async () => {
 		const { store } = openWindow();
 		await store.load();

@@ -116,7 +116,7 @@ describe('telematics-token: the protocol', () => {
 
 	it('names itself and says how to use it', () => {
 		assert.equal(COMMAND_NAME, 'telematics-token');
-		assert.match(USAGE, /^Usage: telematics-token \[--header \| --json\] \[--account <label>\]/);
+		assert.match(USAGE, /^Usage: telematics-token \[--header \| --json\] \[--account <name>\]/);
 	});
 });
 

@@ -74,7 +74,8 @@ export function accountNode(session: Session, now: number, activeId: string | un
 		active,
 		state,
 		icon: state === 'valid' ? (session.account.kind === 'admin' ? 'shield' : 'person') : 'warning',
-		description: active ? `${t('active')} · ${status}` : status,
+		// The short name first (`user`, `admin-2`): what files, terminals and the agent call the account.
+		description: [session.account.name, active ? t('active') : undefined, status].filter(Boolean).join(' · '),
 		contextValue: accountContextValue(session, activeId, now),
 	};
 	if (state !== 'valid') node.iconColor = state === 'needsLogin' ? 'list.errorForeground' : 'list.warningForeground';

@@ -11,6 +11,7 @@ import { PendingWrites, type PendingWrite } from './pendingWrites';
 import { RecheckTimers } from './recheckTimers';
 import { SpentRefreshTokens } from './spentRefreshTokens';
 import { SPENT_PREFIX } from './lease';
+import { checkAccountName, defaultName, withNames } from './accountNames';
 import { systemClock, type Clock } from '../util/clock';
 import type { Disposable } from '../types';
 
@@ -146,6 +147,7 @@ export class SessionStore implements Disposable {
 				id,
 				kind: newAccount.kind,
 				label: newAccount.label,
+				name: previous?.account.name ?? defaultName(newAccount.kind, this.entries.flatMap((e) => (e.account.name ? [e.account.name] : []))),
 				instanceId: newAccount.instanceId,
 				serviceUrl: newAccount.serviceUrl,
 				createdAt: previous?.account.createdAt ?? this.clock.now(),
@@ -231,6 +233,22 @@ export class SessionStore implements Disposable {
 	/** Whether refreshed tokens of `id` are held in memory only, waiting to be stored. */
 	hasUnsavedTokens(id: string): boolean {
 		return this.pending.has(id);
+	}
+
+	/** Gives the account `name` (checked: accountNames.ts); the message says why not. */
+	rename(id: string, name: string): Promise<{ ok: true } | { ok: false; message: string }> {
+		return this.serialize(async () => {
+			const entry = this.find(id);
+			if (!entry) return { ok: false as const, message: 'The account is no longer logged in.' };
+			const checked = checkAccountName(name, this.entries.filter((e) => e.account.id !== id).flatMap((e) => (e.account.name ? [e.account.name] : [])));
+			if (!checked.ok) return checked;
+			if (entry.account.name === checked.value) return { ok: true as const };
+			const account = { ...entry.account, name: checked.value };
+			await this.memento.update(ACCOUNTS_KEY, this.entries.map((e) => (e.account.id === id ? account : e.account)));
+			this.entries = this.entries.map((e) => (e.account.id === id ? { ...e, account } : e));
+			this.changeEmitter.fire();
+			return { ok: true as const };
+		});
 	}
 
 	/** Log out: deletes the secret and the index entry. */
@@ -490,11 +508,11 @@ export class SessionStore implements Disposable {
 		}
 		if (!Array.isArray(raw)) return [];
 		const seen = new Set<string>();
-		return raw.filter((r): r is AccountRecord => {
+		return withNames(raw.filter((r): r is AccountRecord => {
 			if (!isAccountRecord(r) || seen.has(r.id)) return false;
 			seen.add(r.id);
 			return true;
-		});
+		}));
 	}
 
 	/** The stored active account if it exists, else the first account, else none. */

@@ -71,6 +71,7 @@ export function isAccountRecord(value: unknown): value is AccountRecord {
 		typeof r.label === 'string' &&
 		typeof r.instanceId === 'string' &&
 		typeof r.serviceUrl === 'string' &&
-		typeof r.createdAt === 'number'
+		typeof r.createdAt === 'number' &&
+		(r.name === undefined || typeof r.name === 'string')
 	);
 }

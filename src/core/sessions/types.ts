@@ -9,6 +9,11 @@ export interface AccountRecord {
 	kind: AccountKind;
 	/** Display name: the API Login for admins, a masked device token for users. */
 	label: string;
+	/**
+	 * Short name (`user`, `admin`, `user-2`; accountNames.ts): how files, terminals, the agent and the
+	 * environment name the account. Given by the store; absent only in records stored before names.
+	 */
+	name?: string;
 	instanceId: string;
 	serviceUrl: string;
 	/** Epoch ms of the first login. */

@@ -79,11 +79,11 @@ export interface CommandArgs {
 	account?: string;
 }
 
-export const USAGE = `Usage: ${COMMAND_NAME} [--header | --json] [--account <label>]
+export const USAGE = `Usage: ${COMMAND_NAME} [--header | --json] [--account <name>]
 Prints the live access token of the active Telematics account (VS Code: Telematics Auth).
   --header           print "Authorization: Bearer <token>"
   --json             print {"token", "expiresAt", "label", "serviceUrl"}
-  --account <label>  another logged-in account (its label, as the Accounts view shows it, or its id)`;
+  --account <name>   another logged-in account: its name (user, admin, user-2, …), its label or its id`;
 
 /** The command line; a message when it is not one we take (or `help`). */
 export function parseArgs(argv: readonly string[]): { ok: true; args: CommandArgs } | { ok: false; help: boolean; error?: string } {

@@ -29,16 +29,20 @@ function disabled(services: Services): string | undefined {
 	return services.config.agentTools() ? undefined : vscode.l10n.t('The Telematics tools are turned off (setting telematicsAuth.agentTools.enabled).');
 }
 
+/** What the agent calls an account: its short name (`user`, `admin-2`), else its label. */
+const nameOf = (session: Session): string => session.account.name ?? session.account.label;
+
 /** The logged-in account named `name` (its label or id), the active one when none is named; else what to tell the model. */
 function accountFor(services: Services, name: string | undefined): { session: Session } | { message: string } {
 	const sessions = services.store.list();
 	if (sessions.length === 0) return { message: `${vscode.l10n.t('No Telematics account is logged in.')} ${LOG_IN_HINT()}` };
 	if (name === undefined) {
 		const active = services.store.active();
-		return active ? { session: active } : { message: vscode.l10n.t('No Telematics account is active. Name one: {0}.', sessions.map((s) => `"${s.account.label}"`).join(', ')) };
+		return active ? { session: active } : { message: vscode.l10n.t('No Telematics account is active. Name one: {0}.', sessions.map((s) => `"${nameOf(s)}"`).join(', ')) };
 	}
-	const found = sessions.find((s) => s.account.label === name) ?? sessions.find((s) => s.account.id === name) ?? sessions.find((s) => s.account.label.toLowerCase() === name.toLowerCase());
-	return found ? { session: found } : { message: vscode.l10n.t('No logged-in Telematics account is called "{0}". The accounts: {1}.', redact(name).slice(0, 80), sessions.map((s) => `"${s.account.label}"`).join(', ')) };
+	const found = sessions.find((s) => s.account.name === name) ?? sessions.find((s) => s.account.label === name) ?? sessions.find((s) => s.account.id === name)
+		?? sessions.find((s) => s.account.name?.toLowerCase() === name.toLowerCase() || s.account.label.toLowerCase() === name.toLowerCase());
+	return found ? { session: found } : { message: vscode.l10n.t('No logged-in Telematics account is called "{0}". The accounts: {1}.', redact(name).slice(0, 80), sessions.map((s) => `"${nameOf(s)}"`).join(', ')) };
 }
 
 class AccountsTool implements vscode.LanguageModelTool<Record<string, never>> {
@@ -56,7 +60,7 @@ class AccountsTool implements vscode.LanguageModelTool<Record<string, never>> {
 			const left = s.tokens && s.state !== 'needsLogin'
 				? s.tokens.expiresAt > now ? vscode.l10n.t('token valid for {0}', spellRemaining(s.tokens.expiresAt - now, vscode.l10n.t)) : vscode.l10n.t('token expired (refreshed on the next request when it can be)')
 				: vscode.l10n.t('needs a new login by the person');
-			return `- "${s.account.label}": ${s.account.kind}${s.account.id === activeId ? ', active' : ''}; service ${s.account.serviceUrl}; ${left}`;
+			return `- "${nameOf(s)}" (${s.account.label}): ${s.account.kind}${s.account.id === activeId ? ', active' : ''}; service ${s.account.serviceUrl}; ${left}`;
 		});
 		return text([vscode.l10n.t('Logged-in Telematics accounts (name them as "account" in telematics_request; the active one is used when none is named):'), ...rows].join('\n'));
 	}
@@ -73,7 +77,7 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 		const input = checked.value;
 		const found = accountFor(this.services, input.account);
 		const url = 'session' in found ? serviceUrlFor(found.session.account.serviceUrl, input.path, input.query) : undefined;
-		const account = 'session' in found ? found.session.account.label : input.account ?? vscode.l10n.t('the active account');
+		const account = 'session' in found ? nameOf(found.session) : input.account ?? vscode.l10n.t('the active account');
 		const shown = url?.ok ? url.value : input.path;
 		const invocationMessage = vscode.l10n.t('{0} {1} as {2}', input.method, shown, account);
 		if (!asksFirst(input.method)) return { invocationMessage };
@@ -125,7 +129,7 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 				{ method: input.method, url: url.value, accessToken: tokens.accessToken, ...(input.body !== undefined && { body: input.body }) },
 				{ timeoutMs: config.requestTimeoutMs(), proxy: config.proxy(), signal: controller.signal },
 			);
-			const described = describeAnswer(answer, { method: input.method, url: url.value, account: account.label }, allSecrets(this.services));
+			const described = describeAnswer(answer, { method: input.method, url: url.value, account: account.name ?? account.label }, allSecrets(this.services));
 			if (answer.status === 401) return `${described}\n\n${vscode.l10n.t('The service refused the token of {0}.', account.label)} ${LOG_IN_HINT()}`;
 			return described;
 		} catch (error) {

@@ -1,6 +1,7 @@
 // The session commands (log in, log in again, log out, switch, make active, refresh, show log) and what
 // a person is told when an automatic refresh fails. A login only starts from a person's command or button.
 import vscode = require('vscode');
+import { checkAccountName } from '../../core/sessions/accountNames';
 import { ApiError } from '../../core/api/errors';
 import type { AccountKind } from '../../core/api/types';
 import type { Services } from '../../services';
@@ -83,6 +84,29 @@ export function registerSessionCommands(services: Services): vscode.Disposable {
 			}
 			const session = await pickAccount(services, vscode.l10n.t('Switch to which Telematics account?'));
 			if (session) await services.store.setActive(session.account.id);
+		},
+		[Command.renameAccount]: async (arg?: unknown) => {
+			const session = await resolveAccount(services, arg, { pick: true, placeHolder: vscode.l10n.t('Rename which account?') });
+			if (!session) return undefined;
+			const others = services.store.list().filter((s) => s.account.id !== session.account.id).flatMap((s) => (s.account.name ? [s.account.name] : []));
+			const given = typeof (arg as { name?: unknown } | undefined)?.name === 'string' ? (arg as { name: string }).name : undefined;
+			const name = given ?? await vscode.window.showInputBox({
+				title: vscode.l10n.t('Rename {0}', session.account.label),
+				prompt: vscode.l10n.t('The name files, terminals and the agent use for this account: {{$processEnv TELEMATICS_TOKEN_<NAME>}}, telematics-token --account <name>.'),
+				value: session.account.name,
+				validateInput: (value) => {
+					const checked = checkAccountName(value, others);
+					return checked.ok ? undefined : checked.message;
+				},
+				ignoreFocusOut: true,
+			});
+			if (name === undefined) return undefined;
+			const renamed = await services.store.rename(session.account.id, name);
+			if (!renamed.ok) {
+				void notify('warning', renamed.message);
+				return undefined;
+			}
+			return accountResult(services.store.get(session.account.id)!);
 		},
 		[Command.makeActive]: async (arg?: unknown) => {
 			const id = accountIdOf(arg);

@@ -44,7 +44,7 @@ export async function pickAccount(services: Services, placeHolder: string): Prom
 	const activeId = services.store.active()?.account.id;
 	const items = services.store.list().map((s) => ({
 		label: `$(${s.account.kind === 'admin' ? 'shield' : 'person'}) ${displayText(s.account.label)}`,
-		description: s.account.id === activeId ? vscode.l10n.t('active') : undefined,
+		description: [s.account.name, s.account.id === activeId ? vscode.l10n.t('active') : undefined].filter(Boolean).join(' · ') || undefined,
 		detail: displayText(`${s.account.serviceUrl} · ${s.account.instanceId}`, 200),
 		session: s,
 	}));

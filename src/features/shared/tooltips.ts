@@ -1,6 +1,7 @@
 // The tooltips the status bar and the Accounts view share: an account's facts and actions, or
 // the ways to log in, as trusted markdown whose links may run only the commands listed here.
 import vscode = require('vscode');
+import { tokenVariableFor } from '../../core/sessions/accountNames';
 import type { RefreshStatus } from '../../core/sessions/contracts';
 import type { Session } from '../../core/sessions/types';
 import { describeExpiry, formatClockTime } from '../../core/util/time';
@@ -66,6 +67,7 @@ export function accountTooltip(session: Session, status: RefreshStatus | undefin
 	// Values may come from outside (the service, settings): markdownText makes them plain text.
 	const line = (name: string, value: string) => md.appendMarkdown(`${name}: ${markdownText(value)}  \n`);
 	md.appendMarkdown(`$(${account.kind === 'admin' ? 'shield' : 'account'}) **${markdownText(account.label)}** — ${account.kind === 'admin' ? t('Admin') : t('User')}${active ? ` (${t('active')})` : ''}\n\n`);
+	if (account.name) md.appendMarkdown(`${t('Name')}: \`${account.name}\` (\`${tokenVariableFor(account.name)}\`)\n\n`);
 	line(t('Instance ID'), account.instanceId);
 	line(t('Service'), account.serviceUrl);
 	const clock = (ms: number) => formatClockTime(ms, now);

@@ -164,7 +164,7 @@ export class TerminalToken implements vscode.Disposable {
 		const { store, scheduler, clock, config, log } = this.services;
 		const session = request.account === undefined
 			? store.active()
-			: store.list().find((s) => s.account.label === request.account || s.account.id === request.account);
+			: store.list().find((s) => s.account.name === request.account) ?? store.list().find((s) => s.account.label === request.account || s.account.id === request.account);
 		if (!session) {
 			return { ok: false, error: request.account === undefined
 				? t('No Telematics account is logged in. Log in in VS Code (Telematics: Log In).')

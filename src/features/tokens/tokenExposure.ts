@@ -1,5 +1,6 @@
-// Keeps the active account's live token where tools read it (telematicsAuth.exposeToken): the process environment
-// and git-ignored env files, only regular ones, never in Restricted Mode (platform/regularFile.ts, gitTracked.ts).
+// Keeps the live tokens where tools read them (telematicsAuth.exposeToken): the active account's and each
+// named account's (TELEMATICS_TOKEN_<NAME>) in the process environment; the active one's in git-ignored
+// env files, only regular ones, never in Restricted Mode (platform/regularFile.ts, gitTracked.ts).
 import { basename, join } from 'node:path';
 import vscode = require('vscode');
 import type { ExposeMode } from '../../platform/config';
@@ -11,6 +12,7 @@ import { notify } from '../shared/notify';
 import type { Refusal } from '../../platform/regularFile';
 import { addToGitignore, syncEnvFile } from '../../platform/envFileSync';
 import { withoutTrailingSlashes } from '../../core/util/url';
+import { tokenVariableFor } from '../../core/sessions/accountNames';
 
 /** Why a file of the folder is left alone, in words for the log and the person. */
 function refusalText(reason: Refusal): string {
@@ -28,6 +30,8 @@ export class TokenExposure implements vscode.Disposable {
 	private tail: Promise<void> = Promise.resolve();
 	/** The variables this window set, so it never removes values the person set themselves. */
 	private ownsEnvironment = false;
+	/** The per-account variables (`TELEMATICS_TOKEN_<NAME>`) this window set, by name. */
+	private readonly ownedAccountVariables = new Set<string>();
 	/** Files asked about this session (answered or dismissed): asked once each. */
 	private readonly offered = new Set<string>();
 	private disposed = false;
@@ -57,6 +61,7 @@ export class TokenExposure implements vscode.Disposable {
 		this.disposed = true;
 		for (const s of this.subscriptions.splice(0)) s.dispose();
 		this.setEnvironment(undefined);
+		this.setAccountVariables(new Map());
 	}
 
 	/** What should be exposed now: the active account's current token, or nothing. */
@@ -68,11 +73,24 @@ export class TokenExposure implements vscode.Disposable {
 		return { token: tokens.accessToken, baseUrl: withoutTrailingSlashes(active.account.serviceUrl) };
 	}
 
+	/** Every logged-in account's live token by its variable (`TELEMATICS_TOKEN_ADMIN`), or none. */
+	private accountVariables(mode: ExposeMode): Map<string, string> {
+		const variables = new Map<string, string>();
+		if (mode === 'off') return variables;
+		for (const session of this.services.store.list()) {
+			const tokens = session.tokens;
+			if (!session.account.name || !tokens || session.state === 'needsLogin' || !isSafeToken(tokens.accessToken)) continue;
+			variables.set(tokenVariableFor(session.account.name), tokens.accessToken);
+		}
+		return variables;
+	}
+
 	private async apply(): Promise<void> {
 		if (this.disposed) return;
 		const mode = this.services.config.exposeToken();
 		const exposed = this.exposed(mode);
 		this.setEnvironment(exposed);
+		this.setAccountVariables(this.accountVariables(mode));
 		if (!vscode.workspace.isTrusted) {
 			// Restricted Mode: no file of the folder is read or written, and git is not run.
 			if (mode === 'environmentAndFiles' && exposed) this.tellUntrusted();
@@ -97,6 +115,20 @@ export class TokenExposure implements vscode.Disposable {
 			delete process.env[TOKEN_KEY];
 			delete process.env[BASE_URL_KEY];
 			this.ownsEnvironment = false;
+		}
+	}
+
+	/** Sets each account's variable; removes the ones this window set that no account has now (a logout, a rename). */
+	private setAccountVariables(variables: ReadonlyMap<string, string>): void {
+		for (const name of this.ownedAccountVariables) {
+			if (!variables.has(name)) {
+				delete process.env[name];
+				this.ownedAccountVariables.delete(name);
+			}
+		}
+		for (const [name, token] of variables) {
+			process.env[name] = token;
+			this.ownedAccountVariables.add(name);
 		}
 	}
 
