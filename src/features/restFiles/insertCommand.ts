@@ -4,7 +4,7 @@ import vscode = require('vscode');
 import { bearerValue, ENVIRONMENT_REFERENCES, foreignAuthorizations, planAuthEdit, variableNameOf, type AuthValue } from '../../core/restFile/authHeaderEdit';
 import { DEFAULT_TOKEN_VARIABLE } from '../../core/restFile/fileVariable';
 import { parseRestFile, requestsAt, type ParsedFile } from '../../core/restFile/requestParser';
-import { requestDestinations, type Destination } from '../../core/restFile/requestHost';
+import { requestDestinations, type Destination, type VariableReadings } from '../../core/restFile/requestHost';
 import { requestsSending } from '../../core/restFile/tokenReach';
 import type { Services } from '../../services';
 
@@ -17,6 +17,7 @@ import { applyTextEdits, targetRestEditor } from '../shared/restDocuments';
 import { formatRemaining } from '../../core/util/time';
 import { Command } from '../../commands';
 import { confirmTokenHosts } from './tokenDestinations';
+import { readingsWithEnvironments } from './environmentReadings';
 
 export interface InsertOutcome {
 	/** Requests under a cursor. */
@@ -48,7 +49,7 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 		// the active account's token, which goes only to its service as a written one does.
 		value = { style: 'environment', source: style };
 		const active = services.store.active();
-		if (active && !(await confirmTokenHosts(services, file, tokenDestinations(file, cursors, 'header'), active.account, vscode.l10n.t('Insert Anyway')))) return undefined;
+		if (active && !(await confirmTokenHosts(services, file, tokenDestinations(file, cursors, 'header', await readingsWithEnvironments(file, document.uri)), active.account, vscode.l10n.t('Insert Anyway')))) return undefined;
 		if (services.config.exposeToken() === 'off' || (style !== 'processEnv' && services.config.exposeToken() !== 'environmentAndFiles')) {
 			const choose = vscode.l10n.t('Choose…');
 			void notify('warning', vscode.l10n.t('The header will read the token from {0}, but telematicsAuth.exposeToken does not keep it there yet.', ENVIRONMENT_REFERENCES[style]), choose).then((c) => {
@@ -65,7 +66,7 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 			return undefined;
 		}
 		const written = style === 'variable' ? 'variable' : 'header';
-		if (!(await confirmTokenHosts(services, file, tokenDestinations(file, cursors, written), session.account, vscode.l10n.t('Insert Anyway')))) return undefined;
+		if (!(await confirmTokenHosts(services, file, tokenDestinations(file, cursors, written, await readingsWithEnvironments(file, document.uri)), session.account, vscode.l10n.t('Insert Anyway')))) return undefined;
 		value = style === 'variable'
 			? { style: 'variable', token: session.tokens.accessToken }
 			: { style: 'header', token: session.tokens.accessToken };
@@ -111,6 +112,6 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
  * The hosts the file names for the token: the requests under the cursors, those that read their
  * headers by name, and with the variable style every request that reads the variable (it is the file's).
  */
-function tokenDestinations(file: ParsedFile, cursors: readonly number[], style: 'header' | 'variable'): Destination[] {
-	return requestDestinations(file, requestsSending(file, { requests: requestsAt(file, cursors), variables: style === 'variable' ? [DEFAULT_TOKEN_VARIABLE] : [] }));
+function tokenDestinations(file: ParsedFile, cursors: readonly number[], style: 'header' | 'variable', variables: VariableReadings): Destination[] {
+	return requestDestinations(file, requestsSending(file, { requests: requestsAt(file, cursors), variables: style === 'variable' ? [DEFAULT_TOKEN_VARIABLE] : [] }), variables);
 }

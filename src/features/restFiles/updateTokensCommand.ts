@@ -12,6 +12,7 @@ import { applyTextEdits, targetRestEditor } from '../shared/restDocuments';
 import { offsetsByAccount, receivingDestinationsAt } from '../../core/restFile/tokenReach';
 import { parseRestFile } from '../../core/restFile/requestParser';
 import { confirmTokenHosts } from './tokenDestinations';
+import { readingsWithEnvironments } from './environmentReadings';
 
 export interface UpdateOutcome {
 	/** Occurrences replaced. */
@@ -46,7 +47,7 @@ export async function updateTokensInFile(services: Services, arg?: unknown): Pro
 			: vscode.l10n.t('None of the tokens in this file belong to a logged-in account.'));
 		return { updated: 0, found: found.length };
 	}
-	if (!(await confirmHosts(services, editor.document.getText(), found, replacements))) return undefined;
+	if (!(await confirmHosts(services, editor.document.getText(), editor.document.uri, found, replacements))) return undefined;
 	if (await guardTrackedFile(services.context, editor.document.uri, services.prompts.current, false) !== 'continue') return undefined;
 
 	const text = editor.document.getText();
@@ -65,11 +66,12 @@ export async function updateTokensInFile(services: Services, arg?: unknown): Pro
 }
 
 /** Each account whose tokens are replaced: the hosts that would receive them are its service's, or the person said to go on. */
-async function confirmHosts(services: Services, text: string, found: readonly FoundJwt[], replacements: ReadonlyMap<string, { accountId: string }>): Promise<boolean> {
+async function confirmHosts(services: Services, text: string, uri: vscode.Uri, found: readonly FoundJwt[], replacements: ReadonlyMap<string, { accountId: string }>): Promise<boolean> {
 	const file = parseRestFile(text);
+	const variables = await readingsWithEnvironments(file, uri);
 	for (const [accountId, offsets] of offsetsByAccount(found, (token) => replacements.get(token)?.accountId)) {
 		const account = services.store.get(accountId)?.account;
-		if (account && !(await confirmTokenHosts(services, file, receivingDestinationsAt(file, offsets), account, vscode.l10n.t('Update Anyway')))) return false;
+		if (account && !(await confirmTokenHosts(services, file, receivingDestinationsAt(file, offsets, variables), account, vscode.l10n.t('Update Anyway')))) return false;
 	}
 	return true;
 }

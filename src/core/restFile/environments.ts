@@ -1,0 +1,85 @@
+// The values a REST file's variables may take from its clients' environments, where the file itself does
+// not define them: `http-client.env.json` and `http-client.private.env.json` (JetBrains, httpYac; each
+// environment and `$shared`), httpYac's `.httpyac.json` environments, `.env`, and REST Client's
+// `rest-client.environmentVariables`. The files are the opened folder's, so attacker input: read as data,
+// bounded, anything broken is "nothing known". Pure: the caller reads the files.
+import { dotenvValues } from './envFiles';
+import type { VariableReadings } from './requestHost';
+
+/** Longest environment file read; a larger one is passed over. */
+export const MAX_ENVIRONMENT_FILE_CHARS = 256 * 1024;
+/** Most environments read from one file, and most variables from one environment. */
+const MAX_ENVIRONMENTS = 64;
+const MAX_VARIABLES = 512;
+/** Longest value taken (a URL, a host). */
+const MAX_VALUE_CHARS = 4096;
+
+/** Where a value comes from, for saying which environment sends a token where. */
+export interface EnvironmentValue {
+	value: string;
+	/** `prod`, `$shared`, or the file's name for `.env`. */
+	environment: string;
+}
+
+export type EnvironmentReadings = Map<string, EnvironmentValue[]>;
+
+function add(readings: EnvironmentReadings, name: string, value: unknown, environment: string): void {
+	if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return;
+	const text = String(value);
+	if (text.length > MAX_VALUE_CHARS) return;
+	const values = readings.get(name) ?? readings.set(name, []).get(name)!;
+	if (!values.some((v) => v.value === text && v.environment === environment)) values.push({ value: text, environment });
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** An object of environments, each an object of variables (the JSON files' shape, and REST Client's setting). */
+export function readEnvironmentObject(value: unknown, into: EnvironmentReadings = new Map()): EnvironmentReadings {
+	if (!isObject(value)) return into;
+	for (const [environment, variables] of Object.entries(value).slice(0, MAX_ENVIRONMENTS)) {
+		if (!isObject(variables)) continue;
+		for (const [name, v] of Object.entries(variables).slice(0, MAX_VARIABLES)) add(into, name, v, environment);
+	}
+	return into;
+}
+
+/** JSON text, or undefined when it is too large or not JSON. */
+function parseBounded(text: string): unknown {
+	if (text.length > MAX_ENVIRONMENT_FILE_CHARS) return undefined;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return undefined;
+	}
+}
+
+/** `http-client.env.json` / `http-client.private.env.json`: `{ "env": { "name": "value" } }`. */
+export function readHttpClientEnv(text: string, into: EnvironmentReadings = new Map()): EnvironmentReadings {
+	return readEnvironmentObject(parseBounded(text), into);
+}
+
+/** `.httpyac.json`: its `environments` object (a JavaScript config is never run, so never read). */
+export function readHttpyacJson(text: string, into: EnvironmentReadings = new Map()): EnvironmentReadings {
+	const parsed = parseBounded(text);
+	return readEnvironmentObject(isObject(parsed) ? parsed.environments : undefined, into);
+}
+
+/** `.env`: every `KEY=value`, as the environment `.env`. */
+export function readDotenv(text: string, into: EnvironmentReadings = new Map()): EnvironmentReadings {
+	if (text.length > MAX_ENVIRONMENT_FILE_CHARS) return into;
+	for (const [name, value] of (dotenvValues(text) ?? []).slice(0, MAX_VARIABLES)) add(into, name, value, '.env');
+	return into;
+}
+
+/**
+ * The file's own readings, with the environments' values for the names the file does not define (a
+ * file's own definition wins in every client).
+ */
+export function withEnvironments(file: VariableReadings, environments: EnvironmentReadings): VariableReadings {
+	if (environments.size === 0) return file;
+	const merged = new Map<string, readonly string[]>(file);
+	for (const [name, values] of environments) {
+		if (!merged.has(name)) merged.set(name, [...new Set(values.map((v) => v.value))]);
+	}
+	return merged;
+}

@@ -1,0 +1,66 @@
+// The environments a REST file's clients would fill its variables from, read for the host check
+// (core/restFile/environments.ts): `http-client.env.json`, `http-client.private.env.json` and every
+// dotenv file (`.env`, `.env.prod`, `prod.env`) in the file's folder and each folder above it up to the
+// workspace folder and in its `env/` folder (httpYac's), `.httpyac.json` at the workspace folder (its
+// JSON only), and REST Client's `rest-client.environmentVariables`. Only regular files (no link is
+// followed), bounded. More readings can only add hosts, so a source read too many is harmless; one
+// missed could hide a host, so a folder with an httpYac JavaScript config (which may set any variable,
+// and is never run) gets no environment values at all: its undefined names stay "does not say".
+import { readdir } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import vscode = require('vscode');
+import { readDotenv, readEnvironmentObject, readHttpClientEnv, readHttpyacJson, withEnvironments, type EnvironmentReadings } from '../../core/restFile/environments';
+import { variableReadings, type VariableReadings } from '../../core/restFile/requestHost';
+import type { ParsedFile } from '../../core/restFile/requestParser';
+import { readRegularFile } from '../../platform/regularFile';
+
+/** Folders looked in, from the file's up: at most this many. */
+const MAX_FOLDERS = 8;
+
+/** Most environment files read from one folder. */
+const MAX_FILES_PER_FOLDER = 32;
+
+/** How a file of that name is read, or undefined when it is not an environment file. */
+function readerFor(name: string): ((text: string, into: EnvironmentReadings) => EnvironmentReadings) | undefined {
+	if (name === 'http-client.env.json' || name === 'http-client.private.env.json') return readHttpClientEnv;
+	if (/^\.env(\..+)?$/.test(name) || /^[^.].*\.env$/.test(name)) return readDotenv;
+	return undefined;
+}
+
+/** An httpYac configuration that is code (`.httpyac.js`, `httpyac.config.mjs`, …): what it sets cannot be read. */
+const CODE_CONFIG = /^(\.httpyac|httpyac\.config|\.httpyac\.config)\.(c|m)?(j|t)s$/;
+
+async function readInto(file: string, read: (text: string, into: EnvironmentReadings) => EnvironmentReadings, into: EnvironmentReadings): Promise<void> {
+	const result = await readRegularFile(file).catch(() => undefined);
+	if (result?.kind === 'text') read(result.text, into);
+}
+
+/** What the environments give the variables of the file at `uri`. */
+export async function environmentReadings(uri: vscode.Uri): Promise<EnvironmentReadings> {
+	const readings: EnvironmentReadings = new Map();
+	readEnvironmentObject(vscode.workspace.getConfiguration('rest-client', uri).get<unknown>('environmentVariables'), readings);
+	if (uri.scheme !== 'file') return readings;
+	const root = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath;
+	const folders: string[] = [];
+	for (let dir = dirname(uri.fsPath); folders.length < MAX_FOLDERS; dir = dirname(dir)) {
+		folders.push(dir);
+		const inside = root !== undefined && (dir === root || !relative(root, dir).startsWith('..') && !relative(root, dir).startsWith(sep));
+		if (!inside || dir === root || dirname(dir) === dir) break;
+	}
+	if (root !== undefined) {
+		const top = await readdir(root).catch(() => [] as string[]);
+		if (top.some((name) => CODE_CONFIG.test(name))) return new Map();
+		folders.push(join(root, 'env'));
+		await readInto(join(root, '.httpyac.json'), readHttpyacJson, readings);
+	}
+	for (const dir of folders) {
+		const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => readerFor(name) !== undefined).sort().slice(0, MAX_FILES_PER_FOLDER);
+		for (const name of names) await readInto(join(dir, name), readerFor(name)!, readings);
+	}
+	return readings;
+}
+
+/** The file's variable readings with the environments' values for the names it does not define. */
+export async function readingsWithEnvironments(file: ParsedFile, uri: vscode.Uri): Promise<VariableReadings> {
+	return withEnvironments(variableReadings(file), await environmentReadings(uri));
+}

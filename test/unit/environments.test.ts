@@ -1,0 +1,78 @@
+// The environments' values for the host check (issue 30): each client's file read as data, hostile files
+// (huge, broken, deep, odd values) adding nothing and never throwing, and a file's own definition winning.
+import * as assert from 'node:assert/strict';
+import * as fc from 'fast-check';
+import { MAX_ENVIRONMENT_FILE_CHARS, readDotenv, readEnvironmentObject, readHttpClientEnv, readHttpyacJson, withEnvironments } from '../../src/core/restFile/environments';
+import { requestDestinations, variableReadings } from '../../src/core/restFile/requestHost';
+import { parseRestFile } from '../../src/core/restFile/requestParser';
+
+const values = (readings: Map<string, { value: string; environment: string }[]>, name: string) => (readings.get(name) ?? []).map((v) => `${v.environment}=${v.value}`);
+
+describe('environments: what each client\'s file gives a variable', () => {
+	it('http-client.env.json: every environment and $shared', () => {
+		const read = readHttpClientEnv('{"$shared": {"baseUrl": "https://a.example"}, "dev": {"baseUrl": "https://b.example", "n": 1}, "prod": {"baseUrl": "https://c.example"}}');
+		assert.deepEqual(values(read, 'baseUrl'), ['$shared=https://a.example', 'dev=https://b.example', 'prod=https://c.example']);
+		assert.deepEqual(values(read, 'n'), ['dev=1']);
+	});
+
+	it('.httpyac.json: its environments only', () => {
+		const read = readHttpyacJson('{"log": {"level": 1}, "environments": {"prod": {"host": "x.example"}}, "baseUrl": "y.example"}');
+		assert.deepEqual([...read.keys()], ['host']);
+	});
+
+	it('.env: every assignment, quotes taken off', () => {
+		const read = readDotenv('# c\nbaseUrl=https://a.example\nexport host="b.example"\nq=\'c.example\'\nmulti="never\nclosed');
+		assert.deepEqual(read.size, 0, 'a quote that never closes: nothing is known');
+		const ok = readDotenv('baseUrl=https://a.example # note\nexport host="b.example"\n');
+		assert.deepEqual(values(ok, 'baseUrl'), ['.env=https://a.example']);
+		assert.deepEqual(values(ok, 'host'), ['.env=b.example']);
+	});
+
+	it('REST Client\'s setting: the same shape as the JSON files; anything else gives nothing', () => {
+		assert.deepEqual(values(readEnvironmentObject({ $shared: { h: 'a' }, local: { h: 'b' } }), 'h'), ['$shared=a', 'local=b']);
+		for (const odd of [undefined, null, 'text', 7, [], [{ h: 'a' }], { env: 'not an object' }, { env: [1] }]) assert.equal(readEnvironmentObject(odd).size, 0, JSON.stringify(odd));
+	});
+
+	it('hostile files add nothing and never throw: broken, too large, deep, values that are not text (generated)', () => {
+		assert.equal(readHttpClientEnv('{"dev": {').size, 0);
+		assert.equal(readHttpClientEnv(`{"dev": {"h": "${'a'.repeat(MAX_ENVIRONMENT_FILE_CHARS)}"}}`).size, 0, 'past the bound');
+		assert.equal(readDotenv(`h=${'a'.repeat(MAX_ENVIRONMENT_FILE_CHARS)}`).size, 0);
+		assert.equal(readHttpClientEnv(`${'['.repeat(100_000)}`).size, 0, 'deep and broken');
+		assert.equal(readHttpClientEnv(`{"dev": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`).size, 0, 'deep and whole');
+		assert.deepEqual(values(readHttpClientEnv('{"dev": {"h": {"nested": "x"}, "i": null, "j": [1], "k": true}}'), 'k'), ['dev=true']);
+		fc.assert(fc.property(fc.string({ maxLength: 300 }), fc.jsonValue(), (text, json) => {
+			readHttpClientEnv(text);
+			readHttpyacJson(text);
+			readDotenv(text);
+			const read = readHttpClientEnv(JSON.stringify(json));
+			for (const list of read.values()) for (const v of list) assert.equal(typeof v.value, 'string');
+		}));
+	});
+});
+
+describe('environments: the host check reads through them', () => {
+	const SERVICE = 'https://user.telematicssdk.com';
+	const hosts = (text: string, env: Map<string, { value: string; environment: string }[]>) => {
+		const file = parseRestFile(text);
+		return [...new Set(requestDestinations(file, file.requests, withEnvironments(variableReadings(file), env)).map((d) => d.host ?? '?'))].sort();
+	};
+
+	it('a variable the file does not define takes every environment\'s value', () => {
+		const env = readHttpClientEnv(`{"dev": {"baseUrl": "${SERVICE}"}, "prod": {"baseUrl": "https://collector.example"}}`);
+		assert.deepEqual(hosts('GET {{baseUrl}}/v1/Me\n', env), ['collector.example', 'user.telematicssdk.com']);
+	});
+
+	it('values that name other variables are followed', () => {
+		const env = readHttpClientEnv('{"prod": {"host": "collector.example", "baseUrl": "https://{{host}}"}}');
+		assert.deepEqual(hosts('GET {{baseUrl}}/v1/Me\n', env), ['collector.example']);
+	});
+
+	it('the file\'s own definition wins, as in every client', () => {
+		const env = readHttpClientEnv('{"prod": {"baseUrl": "https://collector.example"}}');
+		assert.deepEqual(hosts(`@baseUrl = ${SERVICE}\n\n###\nGET {{baseUrl}}/v1/Me\n`, env), ['user.telematicssdk.com']);
+	});
+
+	it('a name no environment gives still does not say', () => {
+		assert.deepEqual(hosts('GET {{baseUrl}}/v1/Me\n', readHttpClientEnv('{"prod": {"other": "x"}}')), ['?']);
+	});
+});
