@@ -55,6 +55,20 @@ describe('the agent\'s request: where a path goes', () => {
 		});
 	}
 
+	it('says why: the way out, a stray percent sign, a service URL it cannot read', () => {
+		const message = (service: string, path: string) => (serviceUrlFor(service, path) as { message: string }).message;
+		const out = 'The path must be a path on the account\'s service, such as "/v1/Me": no URL, host, "//", "\\\\" or "..". Other hosts cannot be reached with this tool.';
+		for (const path of ['v1/Me', '//evil.example', '/a/../b', '/v1\\x']) assert.equal(message(SERVICE, path), out, path);
+		assert.match(message(SERVICE, '/v1/%'), /a percent sign that is not an escape; write "%25" for "%"/);
+		assert.match(message(SERVICE, '/v1/Me?x=%'), /a percent sign that is not an escape/);
+		assert.match(message('not a url', '/v1/Me'), /service URL cannot be read; log in again/);
+		// Decoded up to four times: three layers of escapes are seen through, four are refused as unreadable.
+		const encode = (text: string, times: number) => Array.from({ length: times }).reduce<string>((t) => encodeURIComponent(t), text);
+		assert.equal(message(SERVICE, `/${encode('%2e%2e', 2)}/x`), out);
+		assert.match(message(SERVICE, `/${encode('%2e%2e', 3)}/x`), /percent sign/);
+		assert.equal(serviceUrlFor('https://portal.example.com/api//', '/v1/Me').ok && (serviceUrlFor('https://portal.example.com/api//', '/v1/Me') as { value: string }).value, 'https://portal.example.com/api/v1/Me');
+	});
+
 	it('a path at the bound is taken, one past it is not', () => {
 		const at = `/${'a'.repeat(MAX_PATH_CHARS - 1)}`;
 		assert.equal(serviceUrlFor(SERVICE, at).ok, true);
@@ -89,6 +103,11 @@ describe('the agent\'s request: its input', () => {
 		['a query that is a list', { method: 'GET', path: '/', query: ['a'] }, /"query" must be an object/],
 		['a body on GET', { method: 'GET', path: '/', body: 'x' }, /A GET request has no body/],
 		['a body on HEAD', { method: 'head', path: '/', body: {} }, /A HEAD request has no body/],
+		['null', null, /must be an object/],
+		['a method that is not text', { method: 7, path: '/' }, /"method" must be one of/],
+		['an account past 256 characters', { method: 'GET', path: '/', account: 'a'.repeat(257) }, /"account" must be the name/],
+		['a query of null', { method: 'GET', path: '/', query: null }, /"query" must be an object/],
+		['a query that is text', { method: 'GET', path: '/', query: 'a=1' }, /"query" must be an object/],
 		['a body past the bound', { method: 'POST', path: '/', body: 'x'.repeat(MAX_REQUEST_BODY_CHARS + 1) }, new RegExp(`at most ${MAX_REQUEST_BODY_CHARS}`)],
 	];
 	for (const [name, input, message] of refused) {
@@ -106,6 +125,8 @@ describe('the agent\'s request: its input', () => {
 		assert.deepEqual(checkInput({ method: 'GET', path: '/v1/Me', body: null }), { ok: true, value: { method: 'GET', path: '/v1/Me' } });
 		assert.deepEqual(checkInput({ method: 'PUT', path: '/', body: '{"raw":1}' }), { ok: true, value: { method: 'PUT', path: '/', body: '{"raw":1}' } });
 		assert.equal((checkInput({ method: 'POST', path: '/', body: 'x'.repeat(MAX_REQUEST_BODY_CHARS) }) as { ok: boolean }).ok, true);
+		assert.deepEqual(checkInput({ method: 'POST', path: '/' }), { ok: true, value: { method: 'POST', path: '/' } }, 'no body: none sent');
+		assert.deepEqual(checkInput({ method: 'GET', path: '/', account: 'a'.repeat(256) }), { ok: true, value: { method: 'GET', path: '/', account: 'a'.repeat(256) } });
 	});
 
 	it('asks first for everything but GET and HEAD', () => {
@@ -133,7 +154,8 @@ describe('the agent\'s request: the answer it reads', () => {
 		// A token across the place of the cut: masked first, so no part of it is left.
 		const out = describeAnswer({ status: 200, headers: { 'Content-Type': 'text/plain' }, body: `${'a'.repeat(MAX_RESULT_BODY_CHARS - 10)}${JWT} ${'x'.repeat(100)}` }, request, []);
 		assert.ok(!out.includes('eyJ'), 'no part of a token survives the cut');
-		assert.match(out, /\[The body was cut: \d+ more characters not shown \(at most 20000 are\)/);
+		assert.match(out, /\[The body was cut: 94 more characters not shown \(at most 20000 are\)/);
+		assert.equal(out.split('\n')[1]!.length, MAX_RESULT_BODY_CHARS);
 		const exact = describeAnswer({ status: 200, headers: { 'Content-Type': 'text/plain' }, body: 'b'.repeat(MAX_RESULT_BODY_CHARS) }, request, []);
 		assert.doesNotMatch(exact, /was cut/);
 	});
@@ -144,5 +166,9 @@ describe('the agent\'s request: the answer it reads', () => {
 		assert.match(describeAnswer({ status: 200, headers: json, body: '{}' }, { ...request, method: 'HEAD' }, []), /The answer has no body\.$/);
 		assert.match(describeAnswer({ status: 200, headers: { 'content-type': 'image/png' }, body: '\u0089PNG' }, request, []), /The body \(4 characters of image\/png\) is not text and is not shown\.$/);
 		assert.match(describeAnswer({ status: 200, headers: {}, body: '[1,2]' }, request, []), /\[\n  1,\n  2\n\]$/);
+		assert.match(describeAnswer({ status: 200, headers: {}, body: '  {"a":1}' }, request, []), /\{\n  "a": 1\n\}$/, 'JSON after spaces');
+		assert.match(describeAnswer({ status: 200, headers: { 'x-other': 'text/plain', 'Content-Type': 'text/plain' }, body: 'see {x}' }, request, []), /\(text\/plain\)\nsee \{x\}$/, 'text with a brace is text');
+		assert.match(describeAnswer({ status: 200, headers: {}, body: 'hello' }, request, []), /HTTP 200\nhello$/, 'no type: shown as text');
+		assert.match(describeAnswer({ status: 200, headers: { 'content-type': 'application/octet-stream; name=text/plain' }, body: 'x' }, request, []), /is not text and is not shown/);
 	});
 });

@@ -78,8 +78,8 @@ function fullyDecoded(text: string): string | undefined {
 const LEAVES_THE_SERVICE = 'The path must be a path on the account\'s service, such as "/v1/Me": no URL, host, "//", "\\\\" or "..". Other hosts cannot be reached with this tool.';
 
 /**
- * The URL `path` (and `query`) names on the service at `serviceUrl`, or why it is refused. Refused: an
- * absolute URL or any scheme, a host (`//host`), a backslash, `.` or `..` segments, whitespace and control
+ * The URL `path` (and `query`) names on the service at `serviceUrl`, or why it is refused. Refused: a
+ * path that does not start with one `/` (so an absolute URL or any scheme), a host (`//host`), a backslash, `.` or `..` segments, whitespace and control
  * characters, a fragment, in any percent-encoded form too; and whatever would resolve outside the
  * service's origin or below its root path.
  */
@@ -91,9 +91,8 @@ export function serviceUrlFor(serviceUrl: string, path: string, query?: Record<s
 	} catch {
 		return fail('The account\'s service URL cannot be read; log in again.');
 	}
-	const questionMark = path.indexOf('?');
-	const pathPart = questionMark < 0 ? path : path.slice(0, questionMark);
-	const queryPart = questionMark < 0 ? '' : path.slice(questionMark + 1);
+	const [pathPart = '', ...rest] = path.split('?');
+	const queryPart = rest.join('?');
 	const decoded = fullyDecoded(pathPart);
 	const decodedQuery = fullyDecoded(queryPart);
 	if (decoded === undefined || decodedQuery === undefined) return fail('The path holds a percent sign that is not an escape; write "%25" for "%".');
@@ -105,7 +104,6 @@ export function serviceUrlFor(serviceUrl: string, path: string, query?: Record<s
 	}
 	if (!decoded.startsWith('/') || decoded.startsWith('//')) return fail(LEAVES_THE_SERVICE);
 	if (decoded.split('/').some((segment) => segment === '.' || segment === '..')) return fail(LEAVES_THE_SERVICE);
-	if (/^[a-z][a-z0-9+.-]*:/i.test(path) || /^[a-z][a-z0-9+.-]*:/i.test(decoded)) return fail(LEAVES_THE_SERVICE);
 	const root = service.pathname.replace(/\/+$/, '');
 	let url: URL;
 	try {
@@ -113,6 +111,9 @@ export function serviceUrlFor(serviceUrl: string, path: string, query?: Record<s
 	} catch {
 		return fail(LEAVES_THE_SERVICE);
 	}
+	// The last guard. Every path that reaches it has passed the checks above, so no test can make it
+	// refuse; it stays so that no change above can ever send a token elsewhere.
+	// Stryker disable next-line all: equivalent while the checks above hold (see the comment)
 	if (url.origin !== service.origin || url.username !== '' || url.password !== '' || !(url.pathname === root || url.pathname.startsWith(`${root}/`))) return fail(LEAVES_THE_SERVICE);
 	for (const [name, value] of Object.entries(query ?? {})) url.searchParams.append(name, value);
 	return { ok: true, value: url.href };
