@@ -119,6 +119,16 @@ describe('the host a request goes to, read as REST Client and httpYac read it (i
 		['a value defined the same way many times is one reading', `${'@base = https://collector.example\n'.repeat(20)}\n###\nGET {{base}}/x\n`, ['collector.example']],
 		['more readings than are followed', `${Array.from({ length: 17 }, (_, i) => `@base = https://h${i}.example\n`).join('')}\n###\nGET {{base}}/x\n`, ['?']],
 		['a host past the longest target read', `GET https://${'a'.repeat(5000)}.telematicssdk.com.collector.example/x\n`, ['?']],
+		// Mutation gaps, second pass (issue 36).
+		['a query continuation straight after the host', `GET ${SERVICE}\n    ?a=1\n`, ['user.telematicssdk.com']],
+		['a colon in the path of a bare host', 'GET collector.example/x:y\n', ['collector.example']],
+		['another scheme with a port', 'GET ftp://collector.example:21/x\n', ['?']],
+		['an https URL inside another scheme\'s query', 'WS ws://x.example/?u=https://collector.example/\n', ['?']],
+		['a relative request twice, each with its own Host', 'GET /x\nHost: a.example\n\n###\nGET /x\nHost: b.example\n', ['a.example', 'b.example']],
+		['a definition glued to a word is none', `@base = ${SERVICE}\n\n###\nPOST {{base}}/x\n\nmail@base = https://collector.example\n`, ['user.telematicssdk.com']],
+		['as many readings as are followed', `${Array.from({ length: 16 }, (_, i) => `@base = https://h${i}.example\n`).join('')}\n###\nGET {{base}}/x\n`, Array.from({ length: 16 }, (_, i) => `h${i}.example`).sort()],
+		['a chain of 64 references is followed', `${Array.from({ length: 63 }, (_, i) => `@v${i} = {{v${i + 1}}}\n`).join('')}@v63 = https://collector.example\n\n###\nGET {{v0}}/x\n`, ['collector.example']],
+		['a chain of 65 is past the bound', `${Array.from({ length: 64 }, (_, i) => `@v${i} = {{v${i + 1}}}\n`).join('')}@v64 = https://collector.example\n\n###\nGET {{v0}}/x\n`, ['?']],
 		// Benign twins: the same shapes aimed at the service ask nothing.
 		['benign: a version after the target', `GET ${SERVICE}/v1/x HTTP/1.1`, ['user.telematicssdk.com']],
 		['benign: a query continuation', `GET ${SERVICE}/v1/x\n    ?a=1\n    &b=@2\n`, ['user.telematicssdk.com']],
@@ -147,6 +157,20 @@ describe('the same site as the service', () => {
 		['127.0.0.2', 'http://localhost:4000', true],
 	];
 	for (const [host, service, same] of cases) it(`${host} vs ${service}: ${same ? 'same' : 'another'} site`, async () => assert.equal(await isSameSite(host, service), same));
+
+	it('a service URL that is no URL matches nothing, not even loopback', async () => {
+		assert.equal(await isSameSite('localhost', 'not a url'), false);
+	});
+
+	it('a target is read from its first character after spaces, and up to the longest read', () => {
+		assert.deepEqual(targetHosts('   https://collector.example/x', new Map()), ['collector.example']);
+		const host = (length: number) => `${Array.from({ length: Math.ceil(length / 61) }, () => 'a'.repeat(60)).join('.').slice(0, length - 8)}.example`;
+		const exact = `https://${host(4096 - 8)}`;
+		assert.equal(exact.length, 4096);
+		assert.equal(targetHosts(exact, new Map()).length, 1);
+		assert.notEqual(targetHosts(exact, new Map())[0], undefined, 'a target of exactly the longest length is read');
+		assert.deepEqual(targetHosts(`${exact}a`, new Map()), [undefined], 'one character more is not');
+	});
 
 	it('a host is always its own site; a host under another registrable domain never is (generated)', async () => {
 		// Not `xn--…`: most such labels are bad punycode, so the service URL is no URL (the case above).

@@ -119,7 +119,7 @@ function schemelessHost(target: string, variables: VariableReadings, hostHeader:
 		return hosts.length === 1 ? hosts[0] : undefined;
 	}
 	if (/^[a-z][a-z0-9+.-]*:/i.test(target) && !/^[^/:]+:\d/.test(target)) return undefined; // another scheme
-	const authority = /^([^/?#]*)/.exec(target)![1]!;
+	const authority = target.split(/[/?#]/, 1)[0]!;
 	return authority ? hostOfAuthority('http', authority) : undefined;
 }
 
