@@ -1,0 +1,88 @@
+// Which requests send a token, as a table (issue 36): each row a file, where the token sits, and the
+// request lines that send it. Whole words, references of every shape, request names in every way they
+// are written, and the environment read through a name the file does not say.
+import * as assert from 'node:assert/strict';
+import { foreignSends, requestsSending, type TokenPlaces } from '../../src/core/restFile/tokenReach';
+import { parseRestFile } from '../../src/core/restFile/requestParser';
+
+/** The request line (its text) of each request that sends what `places` name. */
+function senders(text: string, places: (file: ReturnType<typeof parseRestFile>) => TokenPlaces): string[] {
+	const file = parseRestFile(text);
+	return requestsSending(file, places(file)).map((r) => file.lines[r.requestLine]!.text.trim());
+}
+
+const variable = (name: string) => () => ({ variables: [name] });
+const environment = () => ({ environment: true });
+const firstRequest = (file: ReturnType<typeof parseRestFile>) => ({ requests: [file.requests[0]!] });
+
+describe('which requests send a token (table)', () => {
+	const rows: Array<[string, string, (file: ReturnType<typeof parseRestFile>) => TokenPlaces, string[]]> = [
+		// Whole words only.
+		['the name as a word', 'GET https://a/\nX: {{t}}\n', variable('t'), ['GET https://a/']],
+		['the name inside a longer word, before', 'GET https://a/\nX: {{xt}}\n', variable('t'), []],
+		['the name inside a longer word, after', 'GET https://a/\nX: {{tx}}\n', variable('t'), []],
+		['the name with $ after', 'GET https://a/\nX: {{t$}}\n', variable('t'), []],
+		['the name in an expression', 'GET https://a/\nX: {{ "Bearer " + t }}\n', variable('t'), ['GET https://a/']],
+		['the name twice, the second a word', 'GET https://a/\nX: {{tt + t}}\n', variable('t'), ['GET https://a/']],
+		['the name at the end of an expression', 'GET https://a/\nX: {{ a+t}}\n', variable('t'), ['GET https://a/']],
+		// References of every shape.
+		['adjacent references', 'GET https://a/\nX: {{a}}{{t}}\n', variable('t'), ['GET https://a/']],
+		['an unclosed reference reads nothing', 'GET https://a/\nX: {{t\n', variable('t'), []],
+		['an empty reference reads nothing', 'GET https://a/\nX: {{}} t\n', variable('t'), []],
+		['a name outside any reference reads nothing', 'GET https://a/\nX: t\n', variable('t'), []],
+		['a reference after a closed one', 'GET https://a/\nX: {{a}} and {{t}}\n', variable('t'), ['GET https://a/']],
+		['through a variable built from it', '@b = x{{t}}\n\n###\nGET https://a/\nX: {{b}}\n\n###\nGET https://c/\n', variable('t'), ['GET https://a/']],
+		['the definition line itself is not a reader', '@t = tok\n@u = {{v}}\n\n###\nGET https://a/\n', variable('t'), []],
+		// Requests by name, read by others: every way a name is written.
+		['# @name', '# @name me\nGET https://a/\n\n###\nGET https://c/?h={{me.request.headers.Authorization}}\n', firstRequest, ['GET https://a/', 'GET https://c/?h={{me.request.headers.Authorization}}']],
+		['#@name', '#@name me\nGET https://a/\n\n###\nGET https://c/?h={{me.response.body}}\n', firstRequest, ['GET https://a/', 'GET https://c/?h={{me.response.body}}']],
+		['// @name=', '// @name=me\nGET https://a/\n\n###\nGET https://c/?h={{me.x}}\n', firstRequest, ['GET https://a/', 'GET https://c/?h={{me.x}}']],
+		['indented, with spaces after', '   #   @name   me   \nGET https://a/\n\n###\nGET https://c/?h={{me.x}}\n', firstRequest, ['GET https://a/', 'GET https://c/?h={{me.x}}']],
+		['a name after other words is none', '# see @name me\nGET https://a/\n\n###\nGET https://c/?h={{me.x}}\n', firstRequest, ['GET https://a/']],
+		['@named is not @name', '# @named me\nGET https://a/\n\n###\nGET https://c/?h={{me.x}}\n', firstRequest, ['GET https://a/']],
+		['a name of two words is none', '# @name me too\nGET https://a/\n\n###\nGET https://c/?h={{me.x}}\n', firstRequest, ['GET https://a/']],
+		['a name under the request line is not its name', 'GET https://a/\n# @name me\n\n###\nGET https://c/?h={{me.x}}\n', firstRequest, ['GET https://a/']],
+		// The environment, through a name the file does not say.
+		['REST Client\'s %name', 'GET https://a/\nX: {{$processEnv %which}}\n\n###\nGET https://b/\n', environment, ['GET https://a/']],
+		['$dotenv %name with spaces', 'GET https://a/\nX: {{$dotenv   %which}}\n', environment, ['GET https://a/']],
+		['a direct $processEnv NAME is not indirect', 'GET https://a/\nX: {{$processEnv OTHER}}\n', environment, []],
+		['$processEnv% without a space is not REST Client\'s form', 'GET https://a/\nX: {{$processEnv%x}}\n', environment, []],
+		['process.env[…]', 'GET https://a/\nX: {{ process.env[name] }}\n', environment, ['GET https://a/']],
+		['process.env [ … ] with a space', 'GET https://a/\nX: {{ process.env [name] }}\n', environment, ['GET https://a/']],
+		['process.env handed on whole', 'GET https://a/\nX: {{ pick(process.env) }}\n', environment, ['GET https://a/']],
+		['process.env.NAME names its variable', 'GET https://a/\nX: {{ process.env.OTHER }}\n', environment, []],
+		['process.env . NAME with spaces names it too', 'GET https://a/\nX: {{ process.env . OTHER }}\n', environment, []],
+		['myprocess.env is not process.env', 'GET https://a/\nX: {{ myprocess.env[x] }}\n', environment, []],
+	];
+	for (const [name, text, places, expected] of rows) it(`${name} → ${expected.length} sender(s)`, () => assert.deepEqual(senders(text, places), expected));
+});
+
+describe('which requests send an account\'s token elsewhere, with two accounts on two services', () => {
+	const jwt = (sub: string) => `${Buffer.from('{"alg":"HS256"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub, exp: 4102444800 })).toString('base64url')}.c2ln`;
+	const USER = jwt('user-1');
+	const ADMIN = jwt('admin-1');
+	const accounts = [
+		{ accountId: 'user', accessToken: USER, expiresAt: 4102444800000, serviceUrl: 'https://user.example.com' },
+		{ accountId: 'admin', accessToken: ADMIN, expiresAt: 4102444800000, serviceUrl: 'https://admin.example.org' },
+	];
+
+	it('judges each token against its own account\'s service, in line order; a token of no account is no one\'s', async () => {
+		const text = [
+			'GET https://admin.example.org/x', `Authorization: Bearer ${USER}`, '',
+			'###', 'GET https://user.example.com/x', `Authorization: Bearer ${USER}`, '',
+			'###', 'GET https://user.example.com/y', `Authorization: Bearer ${ADMIN}`, '',
+			'###', 'GET https://admin.example.org/y', `Authorization: Bearer ${ADMIN}`, '',
+			'###', 'GET https://else.example.net/z', `Authorization: Bearer ${jwt('stranger')}`, '',
+		].join('\n');
+		assert.deepEqual(await foreignSends(text, accounts), [
+			{ requestLine: 0, host: 'admin.example.org', accountId: 'user' },
+			{ requestLine: 8, host: 'user.example.com', accountId: 'admin' },
+		]);
+	});
+
+	it('the exposed token reaches the requests that read it, for its account only; an account without a service is skipped', async () => {
+		const text = 'GET https://else.example.net/\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN}}\n';
+		assert.deepEqual(await foreignSends(text, accounts, { name: 'TELEMATICS_TOKEN', accountId: 'admin' }), [{ requestLine: 0, host: 'else.example.net', accountId: 'admin' }]);
+		assert.deepEqual(await foreignSends(text, accounts, { name: 'TELEMATICS_TOKEN', accountId: 'gone' }), []);
+	});
+});
