@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RiggedEmulator } from '../emulator/rig';
 import type { TestApi } from './testApi';
-import { logIn, settings, until, useEmulatorSuite } from './loginHelpers';
+import { logIn, ourLenses, settings, until, useEmulatorSuite } from './loginHelpers';
 
 describe('REST Client sends the live token from the process environment (real VS Code, REST Client 0.25.0)', function () {
 	this.timeout(60_000);
@@ -74,6 +74,20 @@ describe('REST Client sends the live token from the process environment (real VS
 			await api.services.store.setActive(active.account.id);
 			assert.equal(await sendLine(text, 1), `Bearer ${token(user.account.id)}`, 'the user\'s request carries the user\'s token');
 			assert.equal(await sendLine(text, 5), `Bearer ${token(admin.account.id)}`, 'the admin\'s request carries the admin\'s token');
+		}
+
+		// The lens above each reference says whose token it reads, or what is missing.
+		const lensFile = file.replace(/\.http$/, '-lenses.http');
+		fs.writeFileSync(lensFile, `${text}\n### nobody\nGET ${emu.url}/v1/Me\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN_OPS}}\n`);
+		try {
+			const doc = await vscode.workspace.openTextDocument(lensFile);
+			const titles = await until('the reference lenses', async () => ourLenses(await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri)).map((l) => [l.range.start.line, l.command!.title] as const),
+				{ accept: (l) => l.length === 3, timeoutMs: 5000 });
+			assert.match(titles[0]![1], /^\$\(account\) TELEMATICS_TOKEN_USER: user · valid for /);
+			assert.match(titles[1]![1], /^\$\(account\) TELEMATICS_TOKEN_ADMIN: admin · valid for /);
+			assert.deepEqual([titles[2]![0], titles[2]![1]], [10, '$(question) TELEMATICS_TOKEN_OPS: no logged-in account is named ops · Log In…']);
+		} finally {
+			fs.rmSync(lensFile, { force: true });
 		}
 
 		const before = token(admin.account.id);

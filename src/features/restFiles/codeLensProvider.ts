@@ -1,11 +1,17 @@
 // Above each `Authorization: Bearer <jwt>` line and each `@var = <jwt>` line: whose token it
-// is and when it expires, and "Update" when the account holds a newer one.
+// is and when it expires, and "Update" when the account holds a newer one. Above each reference to an
+// exposed token (`{{$processEnv TELEMATICS_TOKEN_ADMIN}}`): which account it reads and its time left,
+// or what is missing (no such account, nothing exposed).
 import vscode = require('vscode');
 import { watchedText } from '../shared/restDocuments';
 import { findJwts, type FoundJwt } from '../../core/restFile/jwtScan';
 import type { Services } from '../../services';
 import { expiryPhrase, ownerPhrase, tokenInfo } from './tokenInfo';
 import { Command } from '../../commands';
+import { tokenReferences } from '../../core/restFile/tokenReferences';
+import { TOKEN_KEY } from '../../core/restFile/envFiles';
+import { tokenVariableFor } from '../../core/sessions/accountNames';
+import { formatRemaining } from '../../core/util/time';
 
 export function hasLens(jwt: FoundJwt): boolean {
 	return jwt.context === 'variable' || (jwt.context === 'header' && jwt.name?.toLowerCase() === 'authorization');
@@ -46,7 +52,25 @@ export class TokenCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
 				}));
 			}
 		}
+		for (const reference of tokenReferences(text)) lenses.push(this.referenceLens(document.lineAt(reference.line).range, reference.variable, now));
 		return lenses;
+	}
+
+	private referenceLens(range: vscode.Range, variable: string, now: number): vscode.CodeLens {
+		const t = vscode.l10n.t;
+		const { store, config } = this.services;
+		const session = variable === TOKEN_KEY ? store.active() : store.list().find((s) => s.account.name !== undefined && tokenVariableFor(s.account.name) === variable);
+		if (!session) {
+			const wanted = variable === TOKEN_KEY ? t('no account is logged in') : t('no logged-in account is named {0}', variable.slice(TOKEN_KEY.length + 1).toLowerCase().replace(/_/g, '-'));
+			return new vscode.CodeLens(range, { title: `$(question) ${variable}: ${wanted} · ${t('Log In…')}`, command: Command.login });
+		}
+		const who = `${session.account.name ?? session.account.label}${variable === TOKEN_KEY ? ` (${t('active')})` : ''}`;
+		if (config.exposeToken() === 'off') {
+			return new vscode.CodeLens(range, { title: `$(warning) ${variable}: ${who}, ${t('but no token is exposed')} · ${t('Choose How Tools Get the Token…')}`, command: Command.chooseTokenExposure });
+		}
+		const tokens = session.tokens;
+		const left = tokens && session.state !== 'needsLogin' && tokens.expiresAt > now ? t('valid for {0}', formatRemaining(tokens.expiresAt - now, t)) : t('needs a refresh or a new login');
+		return new vscode.CodeLens(range, { title: `$(account) ${variable}: ${who} · ${left}`, tooltip: t('The token this reference reads, kept current by Telematics Auth.'), command: '' });
 	}
 
 	dispose(): void {
