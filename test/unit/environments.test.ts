@@ -33,7 +33,39 @@ describe('environments: what each client\'s file gives a variable', () => {
 		for (const odd of [undefined, null, 'text', 7, [], [{ h: 'a' }], { env: 'not an object' }, { env: [1] }]) assert.equal(readEnvironmentObject(odd).size, 0, JSON.stringify(odd));
 	});
 
+	it('bounds are bounds: 64 environments, 512 variables, 4096-character values, 256 KB files', () => {
+		const envs = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`e${i}`, { h: `v${i}` }]));
+		assert.equal(readHttpClientEnv(JSON.stringify(envs)).get('h')!.length, 64);
+		const vars = Object.fromEntries(Array.from({ length: 513 }, (_, i) => [`v${i}`, 'x']));
+		assert.equal(readHttpClientEnv(JSON.stringify({ dev: vars })).size, 512);
+		assert.equal(readDotenv(Array.from({ length: 513 }, (_, i) => `v${i}=x`).join('\n')).size, 512);
+		assert.deepEqual(values(readHttpClientEnv(JSON.stringify({ dev: { a: 'a'.repeat(4096), b: 'b'.repeat(4097) } })), 'a').length, 1);
+		assert.equal(readHttpClientEnv(JSON.stringify({ dev: { b: 'b'.repeat(4097) } })).size, 0);
+		// A file of many short values: at the bound it is read, one character past it is not.
+		const file = (size: number) => {
+			const head = '{"dev": {"h": "x", "pad": "';
+			return `${head}${'p'.repeat(size - head.length - 3)}"}}`;
+		};
+		assert.equal(file(MAX_ENVIRONMENT_FILE_CHARS).length, MAX_ENVIRONMENT_FILE_CHARS);
+		assert.equal(readHttpClientEnv(file(MAX_ENVIRONMENT_FILE_CHARS)).has('h'), true);
+		assert.equal(readHttpClientEnv(file(MAX_ENVIRONMENT_FILE_CHARS + 1)).has('h'), false);
+		const dotenv = (size: number) => `h=x\n#${'p'.repeat(size - 5)}`;
+		assert.equal(readDotenv(dotenv(MAX_ENVIRONMENT_FILE_CHARS)).has('h'), true);
+		assert.equal(readDotenv(dotenv(MAX_ENVIRONMENT_FILE_CHARS + 1)).has('h'), false);
+	});
+
+	it('a value is kept once per environment; the same value in two environments twice; no environments changes nothing', () => {
+		const read = readHttpClientEnv('{"a": {"h": "x"}, "b": {"h": "x"}}');
+		readHttpClientEnv('{"a": {"h": "x"}}', read);
+		assert.deepEqual(values(read, 'h'), ['a=x', 'b=x']);
+		readHttpClientEnv('{"a": {"h": "y"}}', read);
+		assert.deepEqual(values(read, 'h'), ['a=x', 'b=x', 'a=y']);
+		const own = new Map([['h', ['z']]]);
+		assert.equal(withEnvironments(own, new Map()), own);
+	});
+
 	it('hostile files add nothing and never throw: broken, too large, deep, values that are not text (generated)', () => {
+		assert.equal(readHttpClientEnv('{"dev": {"h": {"nested": "x"}, "i": null, "j": [1]}}').size, 0, 'no value that is not text, a number or a boolean');
 		assert.equal(readHttpClientEnv('{"dev": {').size, 0);
 		assert.equal(readHttpClientEnv(`{"dev": {"h": "${'a'.repeat(MAX_ENVIRONMENT_FILE_CHARS)}"}}`).size, 0, 'past the bound');
 		assert.equal(readDotenv(`h=${'a'.repeat(MAX_ENVIRONMENT_FILE_CHARS)}`).size, 0);
