@@ -129,6 +129,8 @@ describe('the host a request goes to, read as REST Client and httpYac read it (i
 		['as many readings as are followed', `${Array.from({ length: 16 }, (_, i) => `@base = https://h${i}.example\n`).join('')}\n###\nGET {{base}}/x\n`, Array.from({ length: 16 }, (_, i) => `h${i}.example`).sort()],
 		['a chain of 64 references is followed', `${Array.from({ length: 63 }, (_, i) => `@v${i} = {{v${i + 1}}}\n`).join('')}@v63 = https://collector.example\n\n###\nGET {{v0}}/x\n`, ['collector.example']],
 		['a chain of 65 is past the bound', `${Array.from({ length: 64 }, (_, i) => `@v${i} = {{v${i + 1}}}\n`).join('')}@v64 = https://collector.example\n\n###\nGET {{v0}}/x\n`, ['?']],
+		['a version glued to more text is no version', 'GET https://collector.example HTTP/1.1x\n', ['?']],
+		['a version before more of the target is no version', 'GET https://collector.example HTTP/1.1/x\n', ['?']],
 		// Benign twins: the same shapes aimed at the service ask nothing.
 		['benign: a version after the target', `GET ${SERVICE}/v1/x HTTP/1.1`, ['user.telematicssdk.com']],
 		['benign: a query continuation', `GET ${SERVICE}/v1/x\n    ?a=1\n    &b=@2\n`, ['user.telematicssdk.com']],
