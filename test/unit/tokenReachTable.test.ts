@@ -25,6 +25,12 @@ describe('which requests send a token (table)', () => {
 		['the name in an expression', 'GET https://a/\nX: {{ "Bearer " + t }}\n', variable('t'), ['GET https://a/']],
 		['the name twice, the second a word', 'GET https://a/\nX: {{tt + t}}\n', variable('t'), ['GET https://a/']],
 		['the name at the end of an expression', 'GET https://a/\nX: {{ a+t}}\n', variable('t'), ['GET https://a/']],
+		// A name of several words (dots): each word is in the index, the whole must stand as a word.
+		['a dotted name as a word', 'GET https://a/\nX: {{a.b}}\n', variable('a.b'), ['GET https://a/']],
+		['a dotted name with more after', 'GET https://a/\nX: {{a.bc}}\n', variable('a.b'), []],
+		['a dotted name with more before', 'GET https://a/\nX: {{xa.b}}\n', variable('a.b'), []],
+		['a dotted name with $ after, then as a word', 'GET https://a/\nX: {{a.b$ + a.b}}\n', variable('a.b'), ['GET https://a/']],
+		['a dotted name with $ after only', 'GET https://a/\nX: {{a.b$}}\n', variable('a.b'), []],
 		// References of every shape.
 		['adjacent references', 'GET https://a/\nX: {{a}}{{t}}\n', variable('t'), ['GET https://a/']],
 		['an unclosed reference reads nothing', 'GET https://a/\nX: {{t\n', variable('t'), []],
@@ -78,6 +84,15 @@ describe('which requests send an account\'s token elsewhere, with two accounts o
 			{ requestLine: 0, host: 'admin.example.org', accountId: 'user' },
 			{ requestLine: 8, host: 'user.example.com', accountId: 'admin' },
 		]);
+	});
+
+	it('lists the sends in line order, whichever account comes first in the file', async () => {
+		const text = [
+			'GET https://admin.example.org/a', `Authorization: Bearer ${USER}`, '',
+			'###', 'GET https://user.example.com/b', `Authorization: Bearer ${ADMIN}`, '',
+			'###', 'GET https://else.example.net/c', `Authorization: Bearer ${USER}`, '',
+		].join('\n');
+		assert.deepEqual((await foreignSends(text, accounts)).map((s) => [s.requestLine, s.accountId]), [[0, 'user'], [4, 'admin'], [8, 'user']]);
 	});
 
 	it('the exposed token reaches the requests that read it, for its account only; an account without a service is skipped', async () => {
