@@ -39,8 +39,9 @@ describe('Accounts view (real VS Code)', () => {
 		const tree = await accounts(api);
 		assert.deepEqual(tree.map((n) => n.label), [user.account.label, admin.account.label]);
 		const [userNode, adminNode] = tree as [TreeNodeSnapshot, TreeNodeSnapshot];
-		assert.match(userNode.description ?? '', /^(2h 0m|1h 59m)$/);
-		assert.match(adminNode.description ?? '', /^active · (2h 0m|1h 59m)$/);
+		// The short name first: what files, terminals and the agent call the account.
+		assert.match(userNode.description ?? '', /^user · (2h 0m|1h 59m)$/);
+		assert.match(adminNode.description ?? '', /^admin · active · (2h 0m|1h 59m)$/);
 		assert.equal(userNode.contextValue, 'account.user');
 		assert.equal(adminNode.contextValue, 'account.admin.active');
 		assert.ok(adminNode.tooltip?.includes('Admin'));
@@ -85,7 +86,7 @@ describe('Accounts view (real VS Code)', () => {
 		await withSetting('autoRefresh', false, async () => {
 			emu.setAccessTokenLifetime(2);
 			await logIn(api, emu, 'admin');
-			await until('the node says expired', async () => (await accounts(api))[0]?.description === 'active · expired');
+			await until('the node says expired', async () => (await accounts(api))[0]?.description === 'admin · active · expired');
 			const [node] = await accounts(api);
 			assert.equal(node!.contextValue, 'account.admin.active.expired');
 			assert.match(node!.contextValue ?? '', /^account.*expired/, 'matches the loginAgain menu clause');
