@@ -86,3 +86,32 @@ describe('http-client.private.env.json', () => {
 		for (const text of ['not json', '[]', '"x"', '{"$shared": 5}', '{"dev": "x"}']) assert.equal(updateJetbrainsEnv(text, EXPOSED), undefined, text);
 	});
 });
+
+describe('each named account\'s key in the env files (issue 30)', () => {
+	const ADMIN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZG1pbiJ9.c2ln';
+	const WITH = { ...EXPOSED, accounts: { TELEMATICS_TOKEN_USER: EXPOSED.token, TELEMATICS_TOKEN_ADMIN: ADMIN } };
+
+	it('.env: every account\'s key after ours, in name order; a key of a gone account goes; other keys stay', () => {
+		const written = updateDotenv('A=1\n', WITH);
+		assert.equal(written, `A=1\nTELEMATICS_TOKEN=${EXPOSED.token}\nTELEMATICS_BASE_URL=${EXPOSED.baseUrl}\nTELEMATICS_TOKEN_ADMIN=${ADMIN}\nTELEMATICS_TOKEN_USER=${EXPOSED.token}\n`);
+		const renamed = updateDotenv(written, { ...EXPOSED, accounts: { TELEMATICS_TOKEN_OPS: ADMIN } });
+		assert.equal(renamed, `A=1\nTELEMATICS_TOKEN=${EXPOSED.token}\nTELEMATICS_BASE_URL=${EXPOSED.baseUrl}\nTELEMATICS_TOKEN_OPS=${ADMIN}\n`);
+		assert.equal(updateDotenv(renamed, undefined), 'A=1\n', 'logout: every key of ours goes');
+		assert.equal(dotenvHasOtherContent(`TELEMATICS_TOKEN_OPS=${ADMIN}\n`), false);
+		assert.equal(updateDotenv('TELEMATICS_TOKENS=keep\ntelematics_token_x=keep\n', undefined), 'TELEMATICS_TOKENS=keep\ntelematics_token_x=keep\n', 'only our exact pattern is ours');
+	});
+
+	it('http-client.private.env.json: the same keys in every environment; gone with the account', () => {
+		const after = JSON.parse(updateJetbrainsEnv(JSON.stringify({ dev: { TELEMATICS_TOKEN_OLD: 'x', keep: 1 } }), WITH)!);
+		assert.deepEqual(after.dev, { keep: 1, TELEMATICS_TOKEN: EXPOSED.token, TELEMATICS_BASE_URL: EXPOSED.baseUrl, TELEMATICS_TOKEN_ADMIN: ADMIN, TELEMATICS_TOKEN_USER: EXPOSED.token });
+		assert.deepEqual(JSON.parse(updateJetbrainsEnv(JSON.stringify(after), undefined)!), { dev: { keep: 1 } });
+	});
+
+	it('refuses a name that is not an account\'s variable or a value that is not a token', () => {
+		const bad: Array<Record<string, string>> = [{ 'TELEMATICS_TOKEN_A\nEVIL': ADMIN }, { OTHER: ADMIN }, { TELEMATICS_TOKEN_A: 'x y' }, { TELEMATICS_TOKEN_: ADMIN }];
+		for (const accounts of bad) {
+			assert.throws(() => updateDotenv('', { ...EXPOSED, accounts }), JSON.stringify(accounts));
+			assert.throws(() => updateJetbrainsEnv('', { ...EXPOSED, accounts }));
+		}
+	});
+});

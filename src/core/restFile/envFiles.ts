@@ -15,16 +15,34 @@ export const ENV_FILE_NAMES: Readonly<Record<EnvFileKind, string>> = {
 	jetbrains: 'http-client.private.env.json',
 };
 
-/** What to expose: both keys, or nothing (undefined: remove ours). */
+/** Each named account's variable (`TELEMATICS_TOKEN_ADMIN`; core/sessions/accountNames.ts): ours by its prefix. */
+const ACCOUNT_VARIABLE = /^TELEMATICS_TOKEN_[A-Z0-9_]{1,64}$/;
+
+/** Whether `key` is one this extension writes (and so removes when it is no longer wanted). */
+export function isOurKey(key: string | undefined): boolean {
+	return key !== undefined && (EXPOSED_KEYS.includes(key) || ACCOUNT_VARIABLE.test(key));
+}
+
+/** What to expose: the active account's token and service, each named account's token; or nothing (undefined: remove ours). */
 export interface Exposed {
 	token: string;
 	baseUrl: string;
+	/** `TELEMATICS_TOKEN_<NAME>` → that account's token. */
+	accounts?: Readonly<Record<string, string>>;
 }
 
 function checked(exposed: Exposed | undefined): Exposed | undefined {
 	if (!exposed) return undefined;
 	if (!isSafeToken(exposed.token) || !isSafeServiceUrl(exposed.baseUrl)) throw new Error('Refused to write a value that is not a token or a service URL.');
+	for (const [variable, token] of Object.entries(exposed.accounts ?? {})) {
+		if (!ACCOUNT_VARIABLE.test(variable) || !isSafeToken(token)) throw new Error('Refused to write a value that is not a token under a name that is not an account\'s.');
+	}
 	return exposed;
+}
+
+/** Our keys and their values, in the order they are written. */
+function ourValues(values: Exposed): Array<[string, string]> {
+	return [[TOKEN_KEY, values.token], [BASE_URL_KEY, values.baseUrl], ...Object.entries(values.accounts ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))];
 }
 
 const DOTENV_LINE = /^\s*(export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/;
@@ -92,11 +110,11 @@ export function updateDotenv(text: string, exposed: Exposed | undefined): string
 	const trailing = raw.length > 0 && raw[raw.length - 1] === '';
 	if (trailing) raw.pop();
 	const lines = dotenvLines(raw);
-	if (!lines || lines.some((l) => l.multiLine && l.key !== undefined && EXPOSED_KEYS.includes(l.key))) return undefined;
-	const wanted = new Map<string, string>(values ? [[TOKEN_KEY, values.token], [BASE_URL_KEY, values.baseUrl]] : []);
+	if (!lines || lines.some((l) => l.multiLine && isOurKey(l.key))) return undefined;
+	const wanted = new Map<string, string>(values ? ourValues(values) : []);
 	const out: string[] = [];
 	for (const line of lines) {
-		if (line.key === undefined || !EXPOSED_KEYS.includes(line.key)) {
+		if (line.key === undefined || !isOurKey(line.key)) {
 			out.push(line.text);
 			continue;
 		}
@@ -111,7 +129,7 @@ export function updateDotenv(text: string, exposed: Exposed | undefined): string
 
 /** Whether `.env` text holds anything besides our keys (so removing ours should keep the file). */
 export function dotenvHasOtherContent(text: string): boolean {
-	return text.split(/\r?\n/).some((line) => line.trim() !== '' && !EXPOSED_KEYS.includes(DOTENV_LINE.exec(line)?.[2] ?? ''));
+	return text.split(/\r?\n/).some((line) => line.trim() !== '' && !isOurKey(DOTENV_LINE.exec(line)?.[2]));
 }
 
 /** The environment created when the private env file has none (JetBrains and httpYac need one selected). */
@@ -143,13 +161,13 @@ export function updateJetbrainsEnv(text: string, exposed: Exposed | undefined): 
 	const next: Record<string, unknown> = {};
 	for (const [name, env] of Object.entries(json)) {
 		const copy: Record<string, unknown> = { ...(env as Record<string, unknown>) };
-		for (const key of EXPOSED_KEYS) delete copy[key];
-		if (values) Object.assign(copy, { [TOKEN_KEY]: values.token, [BASE_URL_KEY]: values.baseUrl });
+		for (const key of Object.keys(copy)) if (isOurKey(key)) delete copy[key];
+		if (values) Object.assign(copy, Object.fromEntries(ourValues(values)));
 		const emptied = Object.keys(copy).length === 0 && (name === '$shared' || name === DEFAULT_ENVIRONMENT) && !values;
 		if (!emptied) next[name] = copy;
 	}
 	if (values) {
-		const ours = { [TOKEN_KEY]: values.token, [BASE_URL_KEY]: values.baseUrl };
+		const ours = Object.fromEntries(ourValues(values));
 		if (!('$shared' in next)) next.$shared = { ...ours };
 		if (!Object.keys(next).some((name) => !name.startsWith('$'))) next[DEFAULT_ENVIRONMENT] = { ...ours };
 	}

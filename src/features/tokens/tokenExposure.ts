@@ -1,6 +1,6 @@
 // Keeps the live tokens where tools read them (telematicsAuth.exposeToken): the active account's and each
-// named account's (TELEMATICS_TOKEN_<NAME>) in the process environment; the active one's in git-ignored
-// env files, only regular ones, never in Restricted Mode (platform/regularFile.ts, gitTracked.ts).
+// named account's (TELEMATICS_TOKEN_<NAME>) in the process environment and in git-ignored env files, only
+// regular ones, never in Restricted Mode (platform/regularFile.ts, gitTracked.ts).
 import { basename, join } from 'node:path';
 import vscode = require('vscode');
 import type { ExposeMode } from '../../platform/config';
@@ -70,7 +70,7 @@ export class TokenExposure implements vscode.Disposable {
 		const active = this.services.store.active();
 		const tokens = active?.tokens;
 		if (!active || !tokens || active.state === 'needsLogin' || !isSafeToken(tokens.accessToken)) return undefined;
-		return { token: tokens.accessToken, baseUrl: withoutTrailingSlashes(active.account.serviceUrl) };
+		return { token: tokens.accessToken, baseUrl: withoutTrailingSlashes(active.account.serviceUrl), accounts: Object.fromEntries(this.accountVariables(mode)) };
 	}
 
 	/** Every logged-in account's live token by its variable (`TELEMATICS_TOKEN_ADMIN`), or none. */
