@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { foreignSends, requestsSending, type TokenPlaces } from '../../src/core/restFile/tokenReach';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
+import { findJwts } from '../../src/core/restFile/jwtScan';
 
 /** The request line (its text) of each request that sends what `places` name. */
 function senders(text: string, places: (file: ReturnType<typeof parseRestFile>) => TokenPlaces): string[] {
@@ -31,6 +32,10 @@ describe('which requests send a token (table)', () => {
 		['a dotted name with more before', 'GET https://a/\nX: {{xa.b}}\n', variable('a.b'), []],
 		['a dotted name with $ after, then as a word', 'GET https://a/\nX: {{a.b$ + a.b}}\n', variable('a.b'), ['GET https://a/']],
 		['a dotted name with $ after only', 'GET https://a/\nX: {{a.b$}}\n', variable('a.b'), []],
+		// Text outside references, and definitions inside a block, read nothing.
+		['the name before a reference, outside it', 'GET https://a/\nX: t {{a}}\n', variable('t'), []],
+		['a definition line inside the block is the variable\'s, not the request\'s', '###\n@u = {{t}}\nGET https://a/\n', variable('t'), []],
+		['an indirect environment reference, with nothing exposed', 'GET https://a/\nX: {{$processEnv %which}}\n', variable('t'), []],
 		// References of every shape.
 		['adjacent references', 'GET https://a/\nX: {{a}}{{t}}\n', variable('t'), ['GET https://a/']],
 		['an unclosed reference reads nothing', 'GET https://a/\nX: {{t\n', variable('t'), []],
@@ -44,6 +49,7 @@ describe('which requests send a token (table)', () => {
 		['#@name', '#@name me\nGET https://a/\n\n###\nGET https://c/?h={{me.response.body}}\n', firstRequest, ['GET https://a/', 'GET https://c/?h={{me.response.body}}']],
 		['// @name=', '// @name=me\nGET https://a/\n\n###\nGET https://c/?h={{me.x}}\n', firstRequest, ['GET https://a/', 'GET https://c/?h={{me.x}}']],
 		['indented, with spaces after', '   #   @name   me   \nGET https://a/\n\n###\nGET https://c/?h={{me.x}}\n', firstRequest, ['GET https://a/', 'GET https://c/?h={{me.x}}']],
+		['a name inside a comment of other text is none', '//x # @name me\nGET https://a/\n\n###\nGET https://c/?h={{me.x}}\n', firstRequest, ['GET https://a/']],
 		['a name after other words is none', '# see @name me\nGET https://a/\n\n###\nGET https://c/?h={{me.x}}\n', firstRequest, ['GET https://a/']],
 		['@named is not @name', '# @named me\nGET https://a/\n\n###\nGET https://c/?h={{me.x}}\n', firstRequest, ['GET https://a/']],
 		['a name of two words is none', '# @name me too\nGET https://a/\n\n###\nGET https://c/?h={{me.x}}\n', firstRequest, ['GET https://a/']],
@@ -84,6 +90,14 @@ describe('which requests send an account\'s token elsewhere, with two accounts o
 			{ requestLine: 0, host: 'admin.example.org', accountId: 'user' },
 			{ requestLine: 8, host: 'user.example.com', accountId: 'admin' },
 		]);
+	});
+
+	it('reads a variable the file does not define through the readings it is given (the environments\'), else does not say', async () => {
+		const text = `GET {{baseUrl}}/x\nAuthorization: Bearer ${USER}\n`;
+		const file = parseRestFile(text);
+		const jwts = findJwts(text, file);
+		assert.deepEqual(await foreignSends(text, accounts, undefined, { file, jwts, variables: new Map([['baseUrl', ['https://collector.example']]]) }), [{ requestLine: 0, host: 'collector.example', accountId: 'user' }]);
+		assert.deepEqual(await foreignSends(text, accounts, undefined, { file, jwts }), [{ requestLine: 0, host: undefined, accountId: 'user' }]);
 	});
 
 	it('lists the sends in line order, whichever account comes first in the file', async () => {
