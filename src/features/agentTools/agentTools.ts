@@ -6,11 +6,11 @@
 import vscode = require('vscode');
 import { asksFirst, checkInput, describeAnswer, serviceUrlFor, type AgentRequestInput } from '../../core/agent/serviceRequest';
 import { ApiError } from '../../core/api/errors';
-import { planRefreshAt } from '../../core/sessions/refreshPlan';
 import type { Session } from '../../core/sessions/types';
 import { spellRemaining } from '../../core/util/time';
-import { isSafeToken } from '../../core/util/tokenGrammar';
 import { redact } from '../../core/util/redact';
+import { sessionSecrets } from '../../core/util/logger';
+import { liveSession } from '../shared/freshToken';
 import type { Services } from '../../services';
 
 export const ACCOUNTS_TOOL = 'telematics_accounts';
@@ -19,9 +19,7 @@ export const REQUEST_TOOL = 'telematics_request';
 const text = (value: string): vscode.LanguageModelToolResult => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(value)]);
 
 /** Every secret the store holds, masked in whatever the tools hand back. */
-function allSecrets(services: Services): string[] {
-	return services.store.list().flatMap((s) => (s.tokens ? [s.tokens.accessToken, s.tokens.refreshToken, ...(s.tokens.deviceToken ? [s.tokens.deviceToken] : [])] : []));
-}
+const allSecrets = (services: Services): string[] => [...sessionSecrets(services.store.list())];
 
 const LOG_IN_HINT = (): string => vscode.l10n.t('Ask the person to log in in VS Code with the command "Telematics: Log In". These tools never log in by themselves.');
 
@@ -106,22 +104,15 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 	}
 
 	private async send(input: AgentRequestInput, cancel: vscode.CancellationToken): Promise<string> {
-		const { store, scheduler, clock, config, api } = this.services;
+		const { config, api } = this.services;
 		const found = accountFor(this.services, input.account);
 		if ('message' in found) return found.message;
 		const { account } = found.session;
 		const url = serviceUrlFor(account.serviceUrl, input.path, input.query);
 		if (!url.ok) return url.message;
-		let session = store.get(account.id);
-		if (session?.tokens && session.state !== 'needsLogin' && clock.now() >= planRefreshAt(session.tokens, config.refreshBeforeExpiryMs())) {
-			// Due or expired: refreshed first, as the scheduler allows (a refresh token, never a login).
-			await scheduler.refreshIfAllowed(account.id);
-			session = store.get(account.id);
-		}
-		const tokens = session?.tokens;
-		if (!session || !tokens || session.state !== 'valid' || tokens.expiresAt <= clock.now() || !isSafeToken(tokens.accessToken)) {
-			return `${vscode.l10n.t('The token of {0} has expired and could not be refreshed.', account.label)} ${LOG_IN_HINT()}`;
-		}
+		const session = await liveSession(this.services, account.id);
+		if (!session) return `${vscode.l10n.t('The token of {0} has expired and could not be refreshed.', account.label)} ${LOG_IN_HINT()}`;
+		const { tokens } = session;
 		const controller = new AbortController();
 		const listener = cancel.onCancellationRequested(() => controller.abort());
 		try {
@@ -129,7 +120,7 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 				{ method: input.method, url: url.value, accessToken: tokens.accessToken, ...(input.body !== undefined && { body: input.body }) },
 				{ timeoutMs: config.requestTimeoutMs(), proxy: config.proxy(), signal: controller.signal },
 			);
-			const described = describeAnswer(answer, { method: input.method, url: url.value, account: account.name ?? account.label }, allSecrets(this.services));
+			const described = describeAnswer(answer, { method: input.method, url: url.value, account: nameOf(found.session) }, allSecrets(this.services));
 			if (answer.status === 401) return `${described}\n\n${vscode.l10n.t('The service refused the token of {0}.', account.label)} ${LOG_IN_HINT()}`;
 			return described;
 		} catch (error) {

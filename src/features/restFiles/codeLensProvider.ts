@@ -68,8 +68,7 @@ export class TokenCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
 		if (config.exposeToken() === 'off') {
 			return new vscode.CodeLens(range, { title: `$(warning) ${variable}: ${who}, ${t('but no token is exposed')} · ${t('Choose How Tools Get the Token…')}`, command: Command.chooseTokenExposure });
 		}
-		const tokens = session.tokens;
-		const left = tokens && session.state !== 'needsLogin' && tokens.expiresAt > now ? t('valid for {0}', formatRemaining(tokens.expiresAt - now, t)) : t('needs a refresh or a new login');
+		const left = session.state === 'valid' && session.tokens ? t('valid for {0}', formatRemaining(session.tokens.expiresAt - now, t)) : t('needs a refresh or a new login');
 		return new vscode.CodeLens(range, { title: `$(account) ${variable}: ${who} · ${left}`, tooltip: t('The token this reference reads, kept current by Telematics Auth.'), command: '' });
 	}
 

@@ -9,6 +9,8 @@ import { showError } from './showError';
 import { notify, withNotificationProgress } from './notify';
 import { formatElapsed } from '../../core/util/time';
 import { Command } from '../../commands';
+import { planRefreshAt } from '../../core/sessions/refreshPlan';
+import { isSafeToken } from '../../core/util/tokenGrammar';
 
 export type FreshSession = Session & { tokens: StoredTokens };
 
@@ -42,6 +44,21 @@ export async function ensureFreshToken(services: Services, session: Session): Pr
 		showError(services, error, { prefix: vscode.l10n.t('Could not refresh the token for {0}.', account.label) });
 		return undefined;
 	}
+}
+
+/**
+ * For a program that asks without a person at hand (a terminal's command, the agent's tool): the
+ * account's session with a token to send now, refreshed first when due, as the scheduler allows (a
+ * refresh token, never a login); undefined when there is none to hand over.
+ */
+export async function liveSession(services: Services, accountId: string): Promise<FreshSession | undefined> {
+	const { store, scheduler, clock, config } = services;
+	const session = store.get(accountId);
+	if (session?.tokens && session.state !== 'needsLogin' && clock.now() >= planRefreshAt(session.tokens, config.refreshBeforeExpiryMs())) {
+		await scheduler.refreshIfAllowed(accountId);
+	}
+	const current = store.get(accountId);
+	return current?.tokens && current.state === 'valid' && isSafeToken(current.tokens.accessToken) ? { ...current, tokens: current.tokens } : undefined;
 }
 
 /** Every account's current access token and its service, for telling whose a token in a file is and where it may go. */

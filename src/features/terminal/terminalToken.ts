@@ -6,8 +6,6 @@ import { basename, delimiter, join } from 'node:path';
 import vscode = require('vscode');
 import { CHANNEL_ENV, COMMAND_NAME, NONCE_ENV, oneLine, type Reply, type TokenRequest } from '../../core/terminal/protocol';
 import { cmdScript, posixScript } from '../../core/terminal/scripts';
-import { planRefreshAt } from '../../core/sessions/refreshPlan';
-import { isSafeToken } from '../../core/util/tokenGrammar';
 import { replaceRegularFile } from '../../platform/regularFile';
 import { openTokenChannel, type TokenChannel } from './tokenChannel';
 import { describeAsker } from './asker';
@@ -15,14 +13,18 @@ import { TerminalAllowances } from '../../core/terminal/allowance';
 import { privateChannelRoot, removeDeadWindows, rootBases } from './channelRoot';
 import type { Services } from '../../services';
 import { errorMessage } from '../../core/util/errorMessage';
+import { sessionSecrets } from '../../core/util/logger';
+import { liveSession } from '../shared/freshToken';
 
 /** An allowance's key: the terminal whose shell leads the session. */
 const sessionKey = (sessionId: number): string => `session:${sessionId}`;
 
 /** The VS Code terminal of this window whose shell leads `sessionId` (its process id), if any. */
 async function terminalOfSession(sessionId: number): Promise<vscode.Terminal | undefined> {
-	const pids = await Promise.all(vscode.window.terminals.map((t) => Promise.resolve(t.processId).catch(() => undefined)));
-	return vscode.window.terminals.find((_, i) => pids[i] === sessionId);
+	// One list: terminals may open or close while their process ids are awaited.
+	const terminals = [...vscode.window.terminals];
+	const pids = await Promise.all(terminals.map((t) => Promise.resolve(t.processId).catch(() => undefined)));
+	return terminals.find((_, i) => pids[i] === sessionId);
 }
 
 /** workspaceState: the person allowed the command in this untrusted folder. */
@@ -161,7 +163,7 @@ export class TerminalToken implements vscode.Disposable {
 		if (!vscode.workspace.isTrusted && !(await this.allowedInRestrictedMode())) {
 			return { ok: false, error: t('Not allowed in this folder, which is not trusted. Allow it when VS Code asks, or trust the folder.') };
 		}
-		const { store, scheduler, clock, config, log } = this.services;
+		const { store, config, log } = this.services;
 		const session = request.account === undefined
 			? store.active()
 			: store.list().find((s) => s.account.name === request.account) ?? store.list().find((s) => s.account.label === request.account || s.account.id === request.account);
@@ -175,15 +177,11 @@ export class TerminalToken implements vscode.Disposable {
 			log.info(`${COMMAND_NAME}: denied a program the token of "${session.account.label}".`);
 			return { ok: false, error: t('Denied in VS Code: this program may not read the Telematics token. Allow it when VS Code asks, or set telematicsAuth.terminalToken.') };
 		}
-		if (session.tokens && session.state !== 'needsLogin' && clock.now() >= planRefreshAt(session.tokens, config.refreshBeforeExpiryMs())) {
-			// Inside the refresh window: refreshed first, as the scheduler allows (never a login).
-			await scheduler.refreshIfAllowed(id);
+		const current = await liveSession(this.services, id);
+		if (!current) {
+			return { ok: false, error: t('The token of {0} has expired and could not be refreshed now. Refresh or log in again in VS Code.', store.get(id)?.account.label ?? session.account.label) };
 		}
-		const current = store.get(id);
-		const tokens = current?.tokens;
-		if (!current || !tokens || current.state !== 'valid' || !isSafeToken(tokens.accessToken)) {
-			return { ok: false, error: t('The token of {0} has expired and could not be refreshed now. Refresh or log in again in VS Code.', current?.account.label ?? session.account.label) };
-		}
+		const { tokens } = current;
 		log.debug(`${COMMAND_NAME}: handed the token of "${current.account.label}" to a terminal.`);
 		return { ok: true, token: tokens.accessToken, expiresAt: tokens.expiresAt, label: current.account.label, serviceUrl: current.account.serviceUrl };
 	}
@@ -194,8 +192,7 @@ export class TerminalToken implements vscode.Disposable {
 	 */
 	private async allowedByThePerson(request: TokenRequest, account: string): Promise<boolean> {
 		const { clock, store } = this.services;
-		const secrets = store.list().flatMap((s) => (s.tokens ? [s.tokens.accessToken, s.tokens.refreshToken] : []));
-		const asker = await describeAsker(request.pid, secrets);
+		const asker = await describeAsker(request.pid, [...sessionSecrets(store.list())]);
 		const terminal = asker.terminal?.hasTerminal ? await terminalOfSession(asker.terminal.sessionId) : undefined;
 		const key = terminal && asker.terminal ? sessionKey(asker.terminal.sessionId) : undefined;
 		if (key && this.allowances.use(key, clock.now())) return true;

@@ -13,6 +13,7 @@ import type { Refusal } from '../../platform/regularFile';
 import { addToGitignore, syncEnvFile } from '../../platform/envFileSync';
 import { withoutTrailingSlashes } from '../../core/util/url';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
+import type { Session } from '../../core/sessions/types';
 
 /** Why a file of the folder is left alone, in words for the log and the person. */
 function refusalText(reason: Refusal): string {
@@ -23,6 +24,12 @@ function refusalText(reason: Refusal): string {
 		case 'notUtf8': return vscode.l10n.t('it is not UTF-8 text');
 		case 'tooLarge': return vscode.l10n.t('it is larger than 1 MiB');
 	}
+}
+
+/** A session's access token when it may be exposed: held, not waiting for a login, in the token grammar. */
+function exposableToken(session: Session): string | undefined {
+	const token = session.tokens?.accessToken;
+	return token !== undefined && session.state !== 'needsLogin' && isSafeToken(token) ? token : undefined;
 }
 
 export class TokenExposure implements vscode.Disposable {
@@ -64,13 +71,11 @@ export class TokenExposure implements vscode.Disposable {
 		this.setAccountVariables(new Map());
 	}
 
-	/** What should be exposed now: the active account's current token, or nothing. */
-	private exposed(mode: ExposeMode): Exposed | undefined {
-		if (mode === 'off') return undefined;
+	/** What should be exposed now: the active account's current token and every named account's, or nothing. */
+	private exposed(mode: ExposeMode, accounts: ReadonlyMap<string, string>): Exposed | undefined {
 		const active = this.services.store.active();
-		const tokens = active?.tokens;
-		if (!active || !tokens || active.state === 'needsLogin' || !isSafeToken(tokens.accessToken)) return undefined;
-		return { token: tokens.accessToken, baseUrl: withoutTrailingSlashes(active.account.serviceUrl), accounts: Object.fromEntries(this.accountVariables(mode)) };
+		const token = mode === 'off' || !active ? undefined : exposableToken(active);
+		return token === undefined || !active ? undefined : { token, baseUrl: withoutTrailingSlashes(active.account.serviceUrl), accounts: Object.fromEntries(accounts) };
 	}
 
 	/** Every logged-in account's live token by its variable (`TELEMATICS_TOKEN_ADMIN`), or none. */
@@ -78,9 +83,8 @@ export class TokenExposure implements vscode.Disposable {
 		const variables = new Map<string, string>();
 		if (mode === 'off') return variables;
 		for (const session of this.services.store.list()) {
-			const tokens = session.tokens;
-			if (!session.account.name || !tokens || session.state === 'needsLogin' || !isSafeToken(tokens.accessToken)) continue;
-			variables.set(tokenVariableFor(session.account.name), tokens.accessToken);
+			const token = exposableToken(session);
+			if (session.account.name && token !== undefined) variables.set(tokenVariableFor(session.account.name), token);
 		}
 		return variables;
 	}
@@ -88,9 +92,10 @@ export class TokenExposure implements vscode.Disposable {
 	private async apply(): Promise<void> {
 		if (this.disposed) return;
 		const mode = this.services.config.exposeToken();
-		const exposed = this.exposed(mode);
+		const accounts = this.accountVariables(mode);
+		const exposed = this.exposed(mode, accounts);
 		this.setEnvironment(exposed);
-		this.setAccountVariables(this.accountVariables(mode));
+		this.setAccountVariables(accounts);
 		if (!vscode.workspace.isTrusted) {
 			// Restricted Mode: no file of the folder is read or written, and git is not run.
 			if (mode === 'environmentAndFiles' && exposed) this.tellUntrusted();
