@@ -2,6 +2,7 @@
 // and `http-client.private.env.json` (JetBrains, httpYac; our keys in every environment). No I/O.
 import { isSafeToken } from '../util/tokenGrammar';
 import { isSafeServiceUrl } from '../util/url';
+import { TOKEN_VARIABLE_SOURCE } from '../sessions/accountNames';
 
 /** The variables this extension exposes. */
 export const TOKEN_KEY = 'TELEMATICS_TOKEN';
@@ -16,7 +17,7 @@ export const ENV_FILE_NAMES: Readonly<Record<EnvFileKind, string>> = {
 };
 
 /** Each named account's variable (`TELEMATICS_TOKEN_ADMIN`; core/sessions/accountNames.ts): ours by its prefix. */
-const ACCOUNT_VARIABLE = /^TELEMATICS_TOKEN_[A-Z0-9_]{1,64}$/;
+const ACCOUNT_VARIABLE = new RegExp(`^${TOKEN_VARIABLE_SOURCE}$`);
 
 /** Whether `key` is one this extension writes (and so removes when it is no longer wanted). */
 export function isOurKey(key: string | undefined): boolean {
@@ -135,7 +136,7 @@ export function dotenvHasOtherContent(text: string): boolean {
 /** The environment created when the private env file has none (JetBrains and httpYac need one selected). */
 export const DEFAULT_ENVIRONMENT = 'telematics';
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

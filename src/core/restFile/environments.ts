@@ -3,7 +3,7 @@
 // environment and `$shared`), httpYac's `.httpyac.json` environments, `.env`, and REST Client's
 // `rest-client.environmentVariables`. The files are the opened folder's, so attacker input: read as data,
 // bounded, anything broken is "nothing known". Pure: the caller reads the files.
-import { dotenvValues } from './envFiles';
+import { dotenvValues, isObject } from './envFiles';
 import type { VariableReadings } from './requestHost';
 
 /** Longest environment file read; a larger one is passed over. */
@@ -30,8 +30,6 @@ function add(readings: EnvironmentReadings, name: string, value: unknown, enviro
 	const values = readings.get(name) ?? readings.set(name, []).get(name)!;
 	if (!values.some((v) => v.value === text && v.environment === environment)) values.push({ value: text, environment });
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** An object of environments, each an object of variables (the JSON files' shape, and REST Client's setting). */
 export function readEnvironmentObject(value: unknown, into: EnvironmentReadings = new Map()): EnvironmentReadings {

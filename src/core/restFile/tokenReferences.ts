@@ -2,8 +2,10 @@
 // `{{$dotenv TELEMATICS_TOKEN}}`, `{{TELEMATICS_TOKEN_USER_2}}`): which variable each reads, on which
 // line, for the lens that says whose token it is. One linear pass. Pure: no `vscode`.
 
+import { TOKEN_VARIABLE_SOURCE } from '../sessions/accountNames';
+
 /** A reference, a `$processEnv`/`$dotenv` one or a bare environment variable, to one of our variables. */
-const REFERENCE = /\{\{\s*(?:\$(?:processEnv|dotenv)\s+)?(TELEMATICS_TOKEN(?:_[A-Z0-9_]{1,64})?)\s*\}\}/g;
+const REFERENCE = new RegExp(`\\{\\{\\s*(?:\\$(?:processEnv|dotenv)\\s+)?(${TOKEN_VARIABLE_SOURCE}|TELEMATICS_TOKEN)\\s*\\}\\}`, 'g');
 
 export interface TokenReference {
 	line: number;

@@ -5,6 +5,9 @@ import type { AccountKind } from '../api/types';
 /** Letters, digits, `-` and `_`, at most 32: safe in a variable name, a shell line and a file. */
 const NAME = /^[A-Za-z0-9_-]{1,32}$/;
 
+/** The shape of every variable tokenVariableFor makes, as regular-expression source (for the readers of files). */
+export const TOKEN_VARIABLE_SOURCE = 'TELEMATICS_TOKEN_[A-Z0-9_]{1,64}';
+
 /** The process-environment variable that holds a named account's live token. */
 export function tokenVariableFor(name: string): string {
 	return `TELEMATICS_TOKEN_${name.toUpperCase().replace(/-/g, '_')}`;
