@@ -19,7 +19,8 @@ const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-export async function readRegularFile(file: string): Promise<ReadResult> {
+/** A regular file's UTF-8 text; a link, a special file, a hard-linked one, one over `maxBytes` or not UTF-8 is refused unread. */
+export async function readRegularFile(file: string, maxBytes: number = MAX_BYTES): Promise<ReadResult> {
 	let handle: fs.FileHandle;
 	try {
 		handle = await fs.open(file, constants.O_RDONLY | NO_FOLLOW | (constants.O_NONBLOCK ?? 0));
@@ -33,7 +34,7 @@ export async function readRegularFile(file: string): Promise<ReadResult> {
 		const stat = await handle.stat();
 		if (!stat.isFile()) return { kind: 'refused', reason: 'notRegular' };
 		if (stat.nlink !== 1) return { kind: 'refused', reason: 'hardLink' };
-		if (stat.size > MAX_BYTES) return { kind: 'refused', reason: 'tooLarge' };
+		if (stat.size > maxBytes) return { kind: 'refused', reason: 'tooLarge' };
 		if (NO_FOLLOW === 0 && (await fs.lstat(file)).isSymbolicLink()) return { kind: 'refused', reason: 'symlink' };
 		const bytes = await handle.readFile();
 		try {

@@ -43,6 +43,17 @@ describe('regular files of the folder', () => {
 		assert.deepEqual(await readRegularFile(inFolder('.gitignore')), { kind: 'refused', reason: 'notRegular' });
 	});
 
+	it('refuses a file past the size bound unread: 1 MiB unless the caller names a smaller one', async () => {
+		const file = path.join(dir, 'sized');
+		fs.writeFileSync(file, 'x'.repeat(10));
+		assert.deepEqual(await readRegularFile(file, 9), { kind: 'refused', reason: 'tooLarge' });
+		assert.equal((await readRegularFile(file, 10)).kind, 'text');
+		fs.writeFileSync(file, 'x'.repeat(1024 * 1024 + 1));
+		assert.deepEqual(await readRegularFile(file), { kind: 'refused', reason: 'tooLarge' });
+		fs.writeFileSync(file, 'x'.repeat(1024 * 1024));
+		assert.equal((await readRegularFile(file)).kind, 'text');
+	});
+
 	it('refuses bytes that are not UTF-8 instead of turning them into U+FFFD', async () => {
 		fs.writeFileSync(inFolder('.env'), Buffer.from([0x41, 0x3d, 0xff, 0xfe, 0x0a]));
 		assert.deepEqual(await readRegularFile(inFolder('.env')), { kind: 'refused', reason: 'notUtf8' });

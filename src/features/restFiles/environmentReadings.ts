@@ -9,7 +9,7 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import vscode = require('vscode');
-import { readDotenv, readEnvironmentObject, readHttpClientEnv, readHttpyacJson, withEnvironments, type EnvironmentReadings } from '../../core/restFile/environments';
+import { MAX_ENVIRONMENT_FILE_CHARS, readDotenv, readEnvironmentObject, readHttpClientEnv, readHttpyacJson, withEnvironments, type EnvironmentReadings } from '../../core/restFile/environments';
 import { variableReadings, type VariableReadings } from '../../core/restFile/requestHost';
 import type { ParsedFile } from '../../core/restFile/requestParser';
 import { readRegularFile } from '../../platform/regularFile';
@@ -17,8 +17,9 @@ import { readRegularFile } from '../../platform/regularFile';
 /** Folders looked in, from the file's up: at most this many. */
 const MAX_FOLDERS = 8;
 
-/** Most environment files read from one folder. */
+/** Most environment files read from one folder, and in all (each at most MAX_ENVIRONMENT_FILE_CHARS bytes, larger ones unread). */
 const MAX_FILES_PER_FOLDER = 32;
+const MAX_FILES = 64;
 
 /** How a file of that name is read, or undefined when it is not an environment file. */
 function readerFor(name: string): ((text: string, into: EnvironmentReadings) => EnvironmentReadings) | undefined {
@@ -31,7 +32,7 @@ function readerFor(name: string): ((text: string, into: EnvironmentReadings) => 
 const CODE_CONFIG = /^(\.httpyac|httpyac\.config|\.httpyac\.config)\.(c|m)?(j|t)s$/;
 
 async function readInto(file: string, read: (text: string, into: EnvironmentReadings) => EnvironmentReadings, into: EnvironmentReadings): Promise<void> {
-	const result = await readRegularFile(file).catch(() => undefined);
+	const result = await readRegularFile(file, MAX_ENVIRONMENT_FILE_CHARS).catch(() => undefined);
 	if (result?.kind === 'text') read(result.text, into);
 }
 
@@ -53,8 +54,10 @@ export async function environmentReadings(uri: vscode.Uri): Promise<EnvironmentR
 		folders.push(join(root, 'env'));
 		await readInto(join(root, '.httpyac.json'), readHttpyacJson, readings);
 	}
+	let budget = MAX_FILES;
 	for (const dir of folders) {
-		const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => readerFor(name) !== undefined).sort().slice(0, MAX_FILES_PER_FOLDER);
+		const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => readerFor(name) !== undefined).sort().slice(0, Math.min(MAX_FILES_PER_FOLDER, budget));
+		budget -= names.length;
 		for (const name of names) await readInto(join(dir, name), readerFor(name)!, readings);
 	}
 	return readings;
@@ -62,5 +65,8 @@ export async function environmentReadings(uri: vscode.Uri): Promise<EnvironmentR
 
 /** The file's variable readings with the environments' values for the names it does not define. */
 export async function readingsWithEnvironments(file: ParsedFile, uri: vscode.Uri): Promise<VariableReadings> {
-	return withEnvironments(variableReadings(file), await environmentReadings(uri));
+	const own = variableReadings(file);
+	// A file that references no variable takes nothing from an environment: no folder is read for it.
+	if (!file.lines.some((line) => line.text.includes('{{'))) return own;
+	return withEnvironments(own, await environmentReadings(uri));
 }
