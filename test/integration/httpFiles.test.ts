@@ -355,6 +355,23 @@ describe('REST files (real VS Code)', function () {
 				});
 			}
 
+			it('an env/ folder that links out of the workspace folder is not read: {{baseUrl}} stays unsaid, and asked', async () => {
+				const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+				const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'outside-env-'));
+				fs.writeFileSync(path.join(outside, '.env'), `baseUrl=${emu.url}\n`);
+				fs.symlinkSync(outside, path.join(root, 'env'));
+				try {
+					const editor = await openHttp(REQUEST, folder);
+					cursorsAt(editor, 'GET');
+					answering(false);
+					await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+					assert.match(prompter.confirmations[0] ?? '', /does not say where a request that gets the token/);
+				} finally {
+					fs.rmSync(path.join(root, 'env'), { force: true });
+					fs.rmSync(outside, { recursive: true, force: true });
+				}
+			});
+
 			it('an httpYac JavaScript config (never run) leaves {{baseUrl}} unsaid: asked, quoting the request', async () => {
 				fs.writeFileSync(path.join(folder, 'http-client.env.json'), JSON.stringify({ dev: { baseUrl: emu.url } }));
 				const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;

@@ -3,11 +3,12 @@
 // dotenv file (`.env`, `.env.prod`, `prod.env`) in the file's folder and each folder above it up to the
 // workspace folder and in its `env/` folder (httpYac's), `.httpyac.json` at the workspace folder (its
 // JSON only), and REST Client's `rest-client.environmentVariables`. Only regular files (no link is
-// followed), bounded. More readings can only add hosts, so a source read too many is harmless; one
-// missed could hide a host, so a folder with an httpYac JavaScript config (which may set any variable,
-// and is never run) gets no environment values at all: its undefined names stay "does not say".
-import { readdir } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+// followed, nor a folder whose real path leads out of the workspace folder), bounded. More readings can
+// only add hosts, so a source read too many is harmless; one missed could hide a host, so a folder with
+// an httpYac JavaScript config (which may set any variable, and is never run) gets no environment
+// values at all: its undefined names stay "does not say", as do those a skipped folder would give.
+import { readdir, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import vscode = require('vscode');
 import { MAX_ENVIRONMENT_FILE_CHARS, readDotenv, readEnvironmentObject, readHttpClientEnv, readHttpyacJson, withEnvironments, type EnvironmentReadings } from '../../core/restFile/environments';
 import { variableReadings, type VariableReadings } from '../../core/restFile/requestHost';
@@ -42,11 +43,12 @@ export async function environmentReadings(uri: vscode.Uri): Promise<EnvironmentR
 	readEnvironmentObject(vscode.workspace.getConfiguration('rest-client', uri).get<unknown>('environmentVariables'), readings);
 	if (uri.scheme !== 'file') return readings;
 	const root = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath;
+	// The file's folder, then each one above it while inside the workspace folder.
 	const folders: string[] = [];
 	for (let dir = dirname(uri.fsPath); folders.length < MAX_FOLDERS; dir = dirname(dir)) {
 		folders.push(dir);
-		const inside = root !== undefined && (dir === root || !relative(root, dir).startsWith('..') && !relative(root, dir).startsWith(sep));
-		if (!inside || dir === root || dirname(dir) === dir) break;
+		const rel = root === undefined ? '..' : relative(root, dir);
+		if (rel === '' || rel.startsWith('..') || isAbsolute(rel) || dirname(dir) === dir) break;
 	}
 	if (root !== undefined) {
 		const top = await readdir(root).catch(() => [] as string[]);
@@ -54,8 +56,16 @@ export async function environmentReadings(uri: vscode.Uri): Promise<EnvironmentR
 		folders.push(join(root, 'env'));
 		await readInto(join(root, '.httpyac.json'), readHttpyacJson, readings);
 	}
+	// A folder reached through a link that leads out of the workspace folder is not read.
+	const realRoot = root === undefined ? undefined : await realpath(root).catch(() => undefined);
+	const inWorkspace = async (dir: string): Promise<boolean> => {
+		if (root === undefined) return true; // a file outside any workspace folder: its own folder only
+		const real = await realpath(dir).catch(() => undefined);
+		return real !== undefined && realRoot !== undefined && (real === realRoot || real.startsWith(realRoot + sep));
+	};
 	let budget = MAX_FILES;
 	for (const dir of folders) {
+		if (!(await inWorkspace(dir))) continue;
 		const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => readerFor(name) !== undefined).sort().slice(0, Math.min(MAX_FILES_PER_FOLDER, budget));
 		budget -= names.length;
 		for (const name of names) await readInto(join(dir, name), readerFor(name)!, readings);
