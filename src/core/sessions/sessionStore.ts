@@ -147,7 +147,7 @@ export class SessionStore implements Disposable {
 				id,
 				kind: newAccount.kind,
 				label: newAccount.label,
-				name: previous?.account.name ?? defaultName(newAccount.kind, this.entries.flatMap((e) => (e.account.name ? [e.account.name] : []))),
+				name: previous?.account.name ?? defaultName(newAccount.kind, this.namesBesides()),
 				instanceId: newAccount.instanceId,
 				serviceUrl: newAccount.serviceUrl,
 				createdAt: previous?.account.createdAt ?? this.clock.now(),
@@ -235,12 +235,17 @@ export class SessionStore implements Disposable {
 		return this.pending.has(id);
 	}
 
+	/** The names the accounts other than `id` have (all of them without `id`): a name is checked against these. */
+	namesBesides(id?: string): string[] {
+		return this.entries.flatMap((e) => (e.account.id !== id && e.account.name ? [e.account.name] : []));
+	}
+
 	/** Gives the account `name` (checked: accountNames.ts); the message says why not. */
 	rename(id: string, name: string): Promise<{ ok: true } | { ok: false; message: string }> {
 		return this.serialize(async () => {
 			const entry = this.find(id);
 			if (!entry) return { ok: false as const, message: 'The account is no longer logged in.' };
-			const checked = checkAccountName(name, this.entries.filter((e) => e.account.id !== id).flatMap((e) => (e.account.name ? [e.account.name] : [])));
+			const checked = checkAccountName(name, this.namesBesides(id));
 			if (!checked.ok) return checked;
 			if (entry.account.name === checked.value) return { ok: true as const };
 			const account = { ...entry.account, name: checked.value };

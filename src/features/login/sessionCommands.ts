@@ -88,7 +88,7 @@ export function registerSessionCommands(services: Services): vscode.Disposable {
 		[Command.renameAccount]: async (arg?: unknown) => {
 			const session = await resolveAccount(services, arg, { pick: true, placeHolder: vscode.l10n.t('Rename which account?') });
 			if (!session) return undefined;
-			const others = services.store.list().filter((s) => s.account.id !== session.account.id).flatMap((s) => (s.account.name ? [s.account.name] : []));
+			const others = services.store.namesBesides(session.account.id);
 			const given = typeof (arg as { name?: unknown } | undefined)?.name === 'string' ? (arg as { name: string }).name : undefined;
 			const name = given ?? await vscode.window.showInputBox({
 				title: vscode.l10n.t('Rename {0}', session.account.label),
