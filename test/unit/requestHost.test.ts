@@ -19,7 +19,7 @@ import { CORPUS, corpusFiles } from './corpus';
 
 
 describe('the host a request goes to', () => {
-	const variables = new Map([['baseUrl', 'https://user.telematicssdk.com'], ['api', '{{baseUrl}}/v1'], ['evil', 'https://collector.example']]);
+	const variables = new Map([['baseUrl', 'https://user.telematicssdk.com'], ['api', '{{baseUrl}}/v1'], ['evil', 'https://collector.example'], ['domain', '.collector.example']]);
 	const cases: Array<[string, string | undefined]> = [
 		['GET https://API.telematicssdk.com/v1/trips HTTP/1.1', 'api.telematicssdk.com'],
 		['https://portal-apis.telematicssdk.com/x', 'portal-apis.telematicssdk.com'],
@@ -40,6 +40,12 @@ describe('the host a request goes to', () => {
 		// ...inside the host, it is not.
 		['GET https://collector{{unknownEnv}}.example/x', undefined],
 		['GET https://{{unknownEnv}}/x', undefined],
+		['GET https://collector.example:port/x', undefined], // no URL: nothing to read
+		// No scheme: REST Client and httpYac send `host/path` over http, so the host is what comes first.
+		['GET collector.example', 'collector.example'],
+		['GET collector.example/https:{{unknownEnv}}', 'collector.example'],
+		// ...and a reference inside that host is filled before it is read.
+		['GET api{{domain}}/v1', 'api.collector.example'],
 	];
 	for (const [line, host] of cases) it(`${line} → ${host ?? 'not said'}`, () => assert.equal(requestLineHost(line, variables), host));
 
@@ -146,6 +152,7 @@ describe('the same site as the service', () => {
 		['telematicssdk.com.evil.example', 'https://user.telematicssdk.com', false],
 		['evil-telematicssdk.com', 'https://user.telematicssdk.com', false],
 		['a.github.io', 'https://b.github.io', false], // a private suffix: two sites
+		['api.a.github.io', 'https://a.github.io', true], // ...and one site below it
 		['api.example.co.uk', 'https://user.example.co.uk', true],
 		['example.co.uk', 'https://other.co.uk', false],
 		['localhost', 'http://127.0.0.1:4000', true],
@@ -162,6 +169,23 @@ describe('the same site as the service', () => {
 
 	it('a service URL that is no URL matches nothing, not even loopback', async () => {
 		assert.equal(await isSameSite('localhost', 'not a url'), false);
+	});
+
+	it('the target the question quotes is the one the clients send: no method, no version, no blanks around it', () => {
+		const file = parseRestFile('GET \t https://collector.example/a?b=1 \t HTTP/1.1\n');
+		assert.equal(requestTarget(file, file.requests[0]!), 'https://collector.example/a?b=1');
+	});
+
+	it('a target is quoted up to one character past the longest read, however long the line', () => {
+		const file = parseRestFile(`GET https://collector.example/${'x'.repeat(100_000)}\n`);
+		assert.equal(requestTarget(file, file.requests[0]!).length, 4097);
+	});
+
+	it('a target filled in from a variable is read up to the longest length too', () => {
+		const host = (length: number) => `${Array.from({ length: Math.ceil(length / 61) }, () => 'a'.repeat(60)).join('.').slice(0, length - 8)}.example`;
+		const fill = (value: string) => targetHosts('https://{{h}}', new Map([['h', [value]]]));
+		assert.equal(fill(host(4096 - 8))[0], host(4096 - 8), 'a filled target of exactly the longest length is read');
+		assert.deepEqual(fill(host(4097 - 8)), [undefined], 'one character more is not');
 	});
 
 	it('a target is read from its first character after spaces, and up to the longest read', () => {

@@ -32,6 +32,10 @@ describe('which requests send a token (table)', () => {
 		['a dotted name with more before', 'GET https://a/\nX: {{xa.b}}\n', variable('a.b'), []],
 		['a dotted name with $ after, then as a word', 'GET https://a/\nX: {{a.b$ + a.b}}\n', variable('a.b'), ['GET https://a/']],
 		['a dotted name with $ after only', 'GET https://a/\nX: {{a.b$}}\n', variable('a.b'), []],
+		['a dotted name glued to a word before, its words elsewhere', 'GET https://a/\nX: {{xa.b + a + b}}\n', variable('a.b'), []],
+		['a dotted name glued to a word after, its words elsewhere', 'GET https://a/\nX: {{a.bx + b}}\n', variable('a.b'), []],
+		['a name of no word at all', 'GET https://a/\nX: {{-}}\n', variable('-'), ['GET https://a/']],
+		['a name after a closed reference, with no opening of its own', 'GET https://a/\nX: {{a}}..t}}\n', variable('t'), []],
 		// Text outside references, and definitions inside a block, read nothing.
 		['the name before a reference, outside it', 'GET https://a/\nX: t {{a}}\n', variable('t'), []],
 		['a definition line inside the block is the variable\'s, not the request\'s', '###\n@u = {{t}}\nGET https://a/\n', variable('t'), []],
@@ -113,5 +117,15 @@ describe('which requests send an account\'s token elsewhere, with two accounts o
 		const text = 'GET https://else.example.net/\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN}}\n';
 		assert.deepEqual(await foreignSends(text, accounts, { name: 'TELEMATICS_TOKEN', accountId: 'admin' }), [{ requestLine: 0, host: 'else.example.net', accountId: 'admin' }]);
 		assert.deepEqual(await foreignSends(text, accounts, { name: 'TELEMATICS_TOKEN', accountId: 'gone' }), []);
+	});
+
+	it('the exposed token and the same account\'s token written in a file variable: both are followed', async () => {
+		const text = `@tok = ${ADMIN}\n\n###\nGET https://else.example.net/v\nAuthorization: Bearer {{tok}}\n\n###\nGET https://other.example.net/e\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN}}\n`;
+		assert.deepEqual((await foreignSends(text, accounts, { name: 'TELEMATICS_TOKEN', accountId: 'admin' })).map((s) => s.host), ['else.example.net', 'other.example.net']);
+	});
+
+	it('a token in a comment above every request is in no request: nothing sends it, and nothing breaks', async () => {
+		const text = `# old: ${USER}\n\n###\nGET https://else.example.net/\n`;
+		assert.deepEqual(await foreignSends(text, accounts), []);
 	});
 });

@@ -22,6 +22,7 @@ function references(text: string): string[] {
 	const found: string[] = [];
 	for (let open = text.indexOf('{{'); open >= 0;) {
 		const close = text.indexOf('}}', open + 2);
+		// Stryker disable next-line EqualityOperator: the search starts past 0, so `close` is never 0
 		if (close < 0) break;
 		found.push(text.slice(open + 2, close));
 		open = text.indexOf('{{', close + 2);
@@ -36,12 +37,14 @@ function references(text: string): string[] {
 export const SCAN_BUDGET = 10_000_000;
 
 /** Runs of letters, digits, `_` and `$`: a name found as a whole word holds its own runs as whole runs. */
+// Stryker disable next-line Regex: single characters index a superset of the same readers, and the whole-word check decides (speed only)
 const WORDS = /[\w$]+/g;
 
 /** A request's name (`# @name trips`, `// @name=trips`), which other requests read its headers by. */
 const REQUEST_NAME = /^\s*(?:#|\/\/)\s*@name\s*[=\s]\s*(\S+)\s*$/;
 
 function requestName(file: ParsedFile, request: ParsedRequest): string | undefined {
+	// Stryker disable next-line EqualityOperator: the request line itself is never a `# @name` comment
 	for (let line = request.blockStart; line < request.requestLine; line++) {
 		const name = REQUEST_NAME.exec(file.lines[line]!.text)?.[1];
 		if (name) return name;
@@ -62,7 +65,7 @@ export interface TokenPlaces {
 }
 
 /** References that read an environment variable whose name the file does not say. */
-const INDIRECT_ENVIRONMENT = /\$(?:processEnv|dotenv)\s+%|\bprocess\.env\s*\[|\bprocess\.env\b(?!\s*\.)/;
+const INDIRECT_ENVIRONMENT = /\$(?:processEnv|dotenv)\s+%|\bprocess\.env\b(?!\s*\.)/;
 
 /** Something that may read a name: a file variable's value, or a request's block. */
 interface Reader {
@@ -83,6 +86,7 @@ interface Reader {
 export function requestsSending(file: ParsedFile, places: TokenPlaces): ParsedRequest[] {
 	const sending = new Set<ParsedRequest>();
 	const names = new Set<string>();
+	// Stryker disable next-line ArrayDeclaration: a name no file reads, looked up once, finds nothing
 	const queue: string[] = [];
 	const addName = (name: string | undefined): void => {
 		if (name === undefined || names.has(name)) return;
@@ -90,6 +94,7 @@ export function requestsSending(file: ParsedFile, places: TokenPlaces): ParsedRe
 		queue.push(name);
 	};
 	const addRequest = (request: ParsedRequest): void => {
+		// Stryker disable next-line ConditionalExpression: adding a request twice adds its name twice, which addName ignores
 		if (sending.has(request)) return;
 		sending.add(request);
 		addName(requestName(file, request));
@@ -105,17 +110,21 @@ export function requestsSending(file: ParsedFile, places: TokenPlaces): ParsedRe
 	];
 	const byWord = new Map<string, Reader[]>();
 	for (const reader of readers) {
+		// Stryker disable next-line ArrayDeclaration: a reference with no word is indexed under a word no name holds; no name of words looks it up
 		for (const word of new Set(reader.references.flatMap((reference) => reference.match(WORDS) ?? []))) {
 			const list = byWord.get(word);
 			if (list) list.push(reader);
 			else byWord.set(word, [reader]);
 		}
 	}
+	// Stryker disable next-line ArrayDeclaration: an extra "request" that is no request is never returned (the answer is file.requests filtered)
 	for (const request of places.requests ?? []) addRequest(request);
+	// Stryker disable next-line ArrayDeclaration: an extra name no file reads finds nothing
 	for (const name of places.variables ?? []) addName(name);
 	if (places.environment) {
 		for (const reader of readers) {
 			if (reader.taken || !reader.references.some((reference) => INDIRECT_ENVIRONMENT.test(reference))) continue;
+			// Stryker disable next-line BooleanLiteral: `taken` saves reading a reader again (speed); take() adds each name and request once
 			reader.taken = true;
 			reader.take();
 		}
@@ -127,16 +136,21 @@ export function requestsSending(file: ParsedFile, places: TokenPlaces): ParsedRe
 	});
 	for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
 		// Its rarest word: a reader that holds the name holds each of its words.
+		// Stryker disable next-line LogicalOperator: no words means every reader is a candidate, a superset the whole-word check narrows
 		const lists = (name.match(WORDS) ?? []).map((word) => byWord.get(word) ?? []);
+		// Stryker disable next-line ConditionalExpression,EqualityOperator: any word's list, or every reader, is a superset of those that read the name (speed only)
 		const candidates = lists.length === 0 ? readers : lists.reduce((a, b) => (b.length < a.length ? b : a));
 		for (const reader of candidates) {
 			if (reader.taken || !reads(reader, name)) continue;
+			// Stryker disable next-line BooleanLiteral: as above, speed only
 			reader.taken = true;
 			reader.take();
 		}
+		// Stryker disable next-line EqualityOperator: at exactly zero both read on; the bound is tested past it (tokenReach.test.ts)
 		if (budget < 0) {
 			for (const reader of readers) {
 				if (reader.taken || reader.references.length === 0) continue;
+				// Stryker disable next-line BooleanLiteral: as above, speed only
 				reader.taken = true;
 				reader.take();
 			}
@@ -148,7 +162,9 @@ export function requestsSending(file: ParsedFile, places: TokenPlaces): ParsedRe
 
 /** Where the tokens at `offsets` are: a file variable's value, or a request. */
 function placesAt(file: ParsedFile, offsets: readonly number[]): { requests: ParsedRequest[]; variables: string[] } {
+	// Stryker disable next-line ArrayDeclaration: an extra "request" that is no request is never returned
 	const requests: ParsedRequest[] = [];
+	// Stryker disable next-line ArrayDeclaration: an extra name no file reads finds nothing
 	const variables: string[] = [];
 	for (const offset of offsets) {
 		const line = lineAt(file.lines, offset);
@@ -173,6 +189,7 @@ export function offsetsByAccount(jwts: readonly FoundJwt[], ownerOf: (token: str
 	const offsets = new Map<string, number[]>();
 	for (const jwt of jwts) {
 		const accountId = ownerOf(jwt.token);
+		// Stryker disable next-line ConditionalExpression: tokens of no account, kept under undefined, match no account's service and are passed over below
 		if (accountId === undefined) continue;
 		const list = offsets.get(accountId);
 		if (list) list.push(jwt.start);
@@ -205,16 +222,18 @@ export async function foreignSends(text: string, accounts: readonly AccountToken
 	const file = read?.file ?? parseRestFile(text);
 	const variables = read?.variables ?? variableReadings(file);
 	const offsets = offsetsByAccount(read?.jwts ?? findJwts(text, file), (token) => findOwner(token, accounts)?.accountId);
+	// Stryker disable next-line ArrayDeclaration: an offset that is no number is in no request and no variable
 	if (exposed && !offsets.has(exposed.accountId)) offsets.set(exposed.accountId, []);
 	const sends: ForeignSend[] = [];
 	for (const [accountId, at] of offsets) {
 		const serviceUrl = accounts.find((a) => a.accountId === accountId)?.serviceUrl;
 		if (serviceUrl === undefined) continue;
-		let places: TokenPlaces = placesAt(file, at);
-		if (exposed?.accountId === accountId) places = { ...places, variables: [...places.variables ?? [], exposed.name], environment: true };
+		const written = placesAt(file, at);
+		const places: TokenPlaces = exposed?.accountId === accountId ? { ...written, variables: [...written.variables, exposed.name], environment: true } : written;
 		const sameSite = new Map<string, boolean>(); // one look-up per host, however many requests name it
 		for (const { line, host } of requestDestinations(file, requestsSending(file, places), variables)) {
 			if (host !== undefined && !sameSite.has(host)) sameSite.set(host, await isSameSite(host, serviceUrl));
+			// Stryker disable next-line ConditionalExpression: for an undefined host the map holds nothing, so the second test says the same
 			if (host === undefined || !sameSite.get(host)) sends.push({ requestLine: line, host, accountId });
 		}
 	}
