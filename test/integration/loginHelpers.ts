@@ -9,7 +9,7 @@ import type { Session } from '../../src/core/sessions/types';
 import type { TestHandles } from '../../src/extension';
 import { testApiOf, type TestApi } from './testApi';
 import type { AccountResult } from '../../src/core/sessions/types';
-import type { GitExposure, LoginField, LoginStep, Prompter, StepAnswer, TerminalTokenQuestion, TrackedFileAnswer } from '../../src/core/models/prompter';
+import type { AccountChoice, GitExposure, LoginField, LoginStep, Prompter, StepAnswer, TerminalTokenQuestion, TrackedFileAnswer } from '../../src/core/models/prompter';
 
 export const EXTENSION_ID = 'telematics-tools.telematics-auth';
 
@@ -93,6 +93,16 @@ export class ScriptedPrompter implements Prompter {
 	async askTerminalToken(question: TerminalTokenQuestion): Promise<boolean> {
 		this.terminalAsked.push(question);
 		return this.terminalAnswers.shift() ?? false;
+	}
+
+	/** Names to pick, first to last (then Escape), and each pick offered: its title and the names in order. */
+	readonly accountPicks: string[] = [];
+	readonly accountsOffered: Array<{ title?: string; names: string[] }> = [];
+
+	async pickAccount(accounts: readonly AccountChoice[], _placeHolder: string, title?: string): Promise<string | undefined> {
+		this.accountsOffered.push({ title, names: accounts.map((a) => a.name) });
+		const name = this.accountPicks.shift();
+		return accounts.find((a) => a.name === name)?.id;
 	}
 }
 

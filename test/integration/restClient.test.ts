@@ -108,6 +108,37 @@ describe('REST Client sends the live token from the process environment (real VS
 		assert.equal(await sendLine(text, 1), `Bearer ${token(user.account.id)}`, 'the user\'s request still works');
 	});
 
+	it('REST Client\'s own indirection: {{$processEnv %telematicsToken}} reads the account its environment names, with no token in settings (issue 30)', async () => {
+		await settings().update('exposeToken', 'environment', vscode.ConfigurationTarget.Global);
+		const restClient = vscode.workspace.getConfiguration('rest-client');
+		await restClient.update('environmentVariables', { $shared: {}, prod: { telematicsToken: 'TELEMATICS_TOKEN_ADMIN' }, dev: { telematicsToken: 'TELEMATICS_TOKEN_USER' } }, vscode.ConfigurationTarget.Global);
+		// REST Client keeps the environment chosen in its status bar in environment.json, and reads it on every send:
+		// under ~/.rest-client when that existed as it loaded, else under $XDG_CONFIG_HOME/rest-client (its source).
+		const places = [path.join(os.homedir(), '.rest-client'), ...(process.env.XDG_CONFIG_HOME ? [path.join(process.env.XDG_CONFIG_HOME, 'rest-client')] : [])];
+		const choose = (environment: string) => {
+			for (const dir of places) {
+				fs.mkdirSync(dir, { recursive: true });
+				fs.writeFileSync(path.join(dir, 'environment.json'), JSON.stringify({ label: environment, name: environment }));
+			}
+		};
+		try {
+			const user = await logIn(api, emu, 'user');
+			const admin = await logIn(api, emu, 'admin');
+			const token = (id: string) => api.services.store.get(id)!.tokens!.accessToken;
+			await until('both variables', () => process.env.TELEMATICS_TOKEN_USER === token(user.account.id) && process.env.TELEMATICS_TOKEN_ADMIN === token(admin.account.id));
+			const text = `GET ${emu.url}/v1/Me\nAuthorization: Bearer {{$processEnv %telematicsToken}}\n`;
+			for (const [environment, account] of [['prod', admin], ['dev', user]] as const) {
+				choose(environment);
+				assert.equal(await sendLine(text, 0), `Bearer ${token(account.account.id)}`, `${environment} sends the token of ${account.account.name}`);
+			}
+			const settingsText = JSON.stringify(vscode.workspace.getConfiguration('rest-client').inspect('environmentVariables'));
+			assert.ok(!settingsText.includes(token(admin.account.id)) && !/eyJ/.test(settingsText), 'no token in settings');
+		} finally {
+			for (const dir of places) fs.rmSync(path.join(dir, 'environment.json'), { force: true });
+			await restClient.update('environmentVariables', undefined, vscode.ConfigurationTarget.Global);
+		}
+	});
+
 	it('sends the token exposeToken keeps current, the new one after a refresh, and none after logout', async () => {
 		await settings().update('exposeToken', 'environment', vscode.ConfigurationTarget.Global);
 		const session = await logIn(api, emu, 'user');

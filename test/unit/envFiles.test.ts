@@ -115,3 +115,41 @@ describe('each named account\'s key in the env files (issue 30)', () => {
 		}
 	});
 });
+
+describe('environments bound to an account (telematicsAuth.environmentAccounts, issue 30)', () => {
+	const ADMIN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZG1pbiJ9.YWRt';
+	const ADMIN_URL = 'https://admin.telematicssdk.com';
+	const BOUND: Exposed = { ...EXPOSED, accounts: { TELEMATICS_TOKEN_USER: EXPOSED.token, TELEMATICS_TOKEN_ADMIN: ADMIN }, environments: { prod: { token: ADMIN, baseUrl: ADMIN_URL }, dev: null } };
+
+	it('a bound environment gets its account\'s token and service, created when missing; the others the active account\'s', () => {
+		const after = JSON.parse(updateJetbrainsEnv(JSON.stringify({ prod: { host: 'p' }, stage: {} }), BOUND)!);
+		assert.equal(after.prod.TELEMATICS_TOKEN, ADMIN);
+		assert.equal(after.prod.TELEMATICS_BASE_URL, ADMIN_URL);
+		assert.equal(after.prod.host, 'p', 'the environment\'s own keys stay');
+		assert.equal(after.stage.TELEMATICS_TOKEN, EXPOSED.token, 'an environment bound to nobody: the active account');
+		assert.equal(after.$shared.TELEMATICS_TOKEN, EXPOSED.token);
+		assert.equal(after.prod.TELEMATICS_TOKEN_USER, EXPOSED.token, 'every account\'s named variable everywhere');
+		assert.equal(after.telematics, undefined, 'no default environment when the file has environments');
+	});
+
+	it('a bound environment whose account holds no live token gets empty values, never another account\'s ($shared would fill a missing key)', () => {
+		const after = JSON.parse(updateJetbrainsEnv('', BOUND)!);
+		assert.deepEqual([after.dev.TELEMATICS_TOKEN, after.dev.TELEMATICS_BASE_URL], ['', '']);
+		assert.equal(after.prod.TELEMATICS_TOKEN, ADMIN, 'created');
+	});
+
+	it('logout removes our keys and the environments that held only them', () => {
+		const written = updateJetbrainsEnv(JSON.stringify({ prod: { host: 'p' } }), BOUND)!;
+		assert.deepEqual(JSON.parse(updateJetbrainsEnv(written, undefined)!), { prod: { host: 'p' } });
+		assert.deepEqual(JSON.parse(updateJetbrainsEnv('{"mine": {}}', undefined)!), { mine: {} }, 'an environment that was empty before stays');
+	});
+
+	it('the .env file has no environments: bindings change nothing there', () => {
+		assert.equal(updateDotenv('', BOUND), updateDotenv('', { ...BOUND, environments: {} }));
+	});
+
+	it('refuses an environment that cannot be bound or a bound value that is not a token or a service', () => {
+		const bad: Array<Exposed['environments']> = [{ $shared: null }, { 'a b': null }, { '': null }, { prod: { token: 'x y', baseUrl: ADMIN_URL } }, { prod: { token: ADMIN, baseUrl: 'https://evil.example/"x' } }, { ['x'.repeat(65)]: null }];
+		for (const environments of bad) assert.throws(() => updateJetbrainsEnv('', { ...EXPOSED, environments }), JSON.stringify(environments));
+	});
+});

@@ -52,6 +52,17 @@ export interface TerminalTokenQuestion {
 	commandLine?: string;
 }
 
+/** An account a person may pick (names first: the name is how files and terminals call it). */
+export interface AccountChoice {
+	id: string;
+	name: string;
+	label: string;
+	kind: AccountKind;
+	serviceUrl: string;
+	instanceId: string;
+	active: boolean;
+}
+
 export interface Prompter {
 	/** "User or Admin", for the plain Log In command. Undefined: cancelled. */
 	pickKind(): Promise<AccountKind | undefined>;
@@ -65,6 +76,8 @@ export interface Prompter {
 	askReplaceForeign(schemes: readonly string[]): Promise<boolean>;
 	/** Whether the program may have the token (for its terminal, or this once when it has none). */
 	askTerminalToken(question: TerminalTokenQuestion): Promise<boolean>;
+	/** One of `accounts`, by id; `title` says what for (a request's line and target). Undefined: cancelled. */
+	pickAccount(accounts: readonly AccountChoice[], placeHolder: string, title?: string): Promise<string | undefined>;
 }
 
 /** Holds the prompter in use, so tests can swap in theirs. */

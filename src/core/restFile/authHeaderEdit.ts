@@ -5,6 +5,7 @@ import { requestsAt, type Layout, type ParsedFile, type ParsedRequest } from './
 import { deleteLine, sortEdits, type TextEdit } from './textEdit';
 import { displayText } from '../util/displayText';
 import { isJwtShaped, requireSafeToken } from '../util/tokenGrammar';
+import { TOKEN_VARIABLE_SOURCE } from '../sessions/accountNames';
 
 /** A REST-client variable name: what `{{name}}` and `@name =` accept in every client we support. */
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
@@ -16,17 +17,29 @@ export type AuthValue =
 	| { style: 'variable'; token: string; variableName?: string }
 	/** Only `Bearer {{variableName}}`: the user defines the variable elsewhere (an untracked env file). */
 	| { style: 'reference'; variableName?: string }
-	/** A reference a tool fills from what telematicsAuth.exposeToken keeps current: no token in the file. */
-	| { style: 'environment'; source: EnvironmentSource };
+	/**
+	 * A reference a tool fills from what telematicsAuth.exposeToken keeps current: no token in the file.
+	 * `variable`: one account's (`TELEMATICS_TOKEN_ADMIN`); absent, the active account's `TELEMATICS_TOKEN`.
+	 */
+	| { style: 'environment'; source: EnvironmentSource; variable?: string };
 
 /** Where a tool reads the exposed token from. */
 export type EnvironmentSource = 'processEnv' | 'dotenv' | 'envVariable';
 
-/** The reference each source writes (REST Client's `$processEnv`/`$dotenv`; httpYac's and JetBrains' env variables). */
+/** The reference each source writes for `variable` (REST Client's `$processEnv`/`$dotenv`; httpYac's and JetBrains' env variables). */
+export function environmentReference(source: EnvironmentSource, variable = 'TELEMATICS_TOKEN'): string {
+	if (!EXPOSED_VARIABLE.test(variable)) throw new Error('Refused to write a variable that is not one the extension exposes.');
+	return source === 'processEnv' ? `{{$processEnv ${variable}}}` : source === 'dotenv' ? `{{$dotenv ${variable}}}` : `{{${variable}}}`;
+}
+
+/** The variables exposeToken keeps: the active account's, and each named account's (core/sessions/accountNames.ts). */
+const EXPOSED_VARIABLE = new RegExp(`^(?:TELEMATICS_TOKEN|${TOKEN_VARIABLE_SOURCE})$`);
+
+/** The active account's reference each source writes. */
 export const ENVIRONMENT_REFERENCES: Readonly<Record<EnvironmentSource, string>> = {
-	processEnv: '{{$processEnv TELEMATICS_TOKEN}}',
-	dotenv: '{{$dotenv TELEMATICS_TOKEN}}',
-	envVariable: '{{TELEMATICS_TOKEN}}',
+	processEnv: environmentReference('processEnv'),
+	dotenv: environmentReference('dotenv'),
+	envVariable: environmentReference('envVariable'),
 };
 
 /**
@@ -35,7 +48,7 @@ export const ENVIRONMENT_REFERENCES: Readonly<Record<EnvironmentSource, string>>
  */
 export function bearerValue(value: AuthValue): string {
 	if (value.style === 'header') return requireSafeToken(value.token, 'Authorization header');
-	if (value.style === 'environment') return ENVIRONMENT_REFERENCES[value.source];
+	if (value.style === 'environment') return environmentReference(value.source, value.variable);
 	const name = value.variableName ?? DEFAULT_TOKEN_VARIABLE;
 	if (!VARIABLE_NAME.test(name)) throw new Error('Refused to write a variable name that is not a plain identifier.');
 	return `{{${name}}}`;
@@ -51,8 +64,11 @@ export function isOurAuthorization(value: string, variableName: string = DEFAULT
 	const match = /^Bearer\s+(.+?)\s*$/i.exec(value.trim());
 	if (!match) return false;
 	const credential = match[1]!;
-	return isJwtShaped(credential) || OUR_REFERENCES.has(credential) || credential === `{{${variableName}}}`;
+	return isJwtShaped(credential) || OUR_REFERENCES.has(credential) || NAMED_REFERENCE.test(credential) || credential === `{{${variableName}}}`;
 }
+
+/** A named account's reference, in any of the three sources: an Insert for another account replaces it. */
+const NAMED_REFERENCE = new RegExp(`^\\{\\{(?:\\$(?:processEnv|dotenv) )?${TOKEN_VARIABLE_SOURCE}\\}\\}$`);
 
 const OUR_REFERENCES: ReadonlySet<string> = new Set([
 	`{{${DEFAULT_TOKEN_VARIABLE}}}`,

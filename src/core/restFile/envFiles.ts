@@ -3,6 +3,7 @@
 import { isSafeToken } from '../util/tokenGrammar';
 import { isSafeServiceUrl } from '../util/url';
 import { TOKEN_VARIABLE_SOURCE } from '../sessions/accountNames';
+import { isEnvironmentName } from './environmentAccounts';
 
 /** The variables this extension exposes. */
 export const TOKEN_KEY = 'TELEMATICS_TOKEN';
@@ -30,6 +31,17 @@ export interface Exposed {
 	baseUrl: string;
 	/** `TELEMATICS_TOKEN_<NAME>` → that account's token. */
 	accounts?: Readonly<Record<string, string>>;
+	/**
+	 * Environments bound to an account (core/restFile/environmentAccounts.ts), where `TELEMATICS_TOKEN`
+	 * and `TELEMATICS_BASE_URL` are that account's; `null` when it holds no live token: they are empty
+	 * there, never another account's. Only the private env file has environments.
+	 */
+	environments?: Readonly<Record<string, BoundValues | null>>;
+}
+
+export interface BoundValues {
+	token: string;
+	baseUrl: string;
 }
 
 function checked(exposed: Exposed | undefined): Exposed | undefined {
@@ -38,12 +50,17 @@ function checked(exposed: Exposed | undefined): Exposed | undefined {
 	for (const [variable, token] of Object.entries(exposed.accounts ?? {})) {
 		if (!ACCOUNT_VARIABLE.test(variable) || !isSafeToken(token)) throw new Error('Refused to write a value that is not a token under a name that is not an account\'s.');
 	}
+	for (const [environment, bound] of Object.entries(exposed.environments ?? {})) {
+		if (!isEnvironmentName(environment) || (bound !== null && (!isSafeToken(bound.token) || !isSafeServiceUrl(bound.baseUrl)))) throw new Error('Refused to write a value that is not a token or a service URL into an environment that cannot be bound.');
+	}
 	return exposed;
 }
 
-/** Our keys and their values, in the order they are written. */
-function ourValues(values: Exposed): Array<[string, string]> {
-	return [[TOKEN_KEY, values.token], [BASE_URL_KEY, values.baseUrl], ...Object.entries(values.accounts ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))];
+/** Our keys and their values, in the order they are written; in a bound `environment`, its account's token and service. */
+function ourValues(values: Exposed, environment?: string): Array<[string, string]> {
+	const bound = environment !== undefined && values.environments && Object.hasOwn(values.environments, environment) ? values.environments[environment] : undefined;
+	const own: BoundValues = bound === undefined ? values : bound ?? { token: '', baseUrl: '' };
+	return [[TOKEN_KEY, own.token], [BASE_URL_KEY, own.baseUrl], ...Object.entries(values.accounts ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))];
 }
 
 const DOTENV_LINE = /^\s*(export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/;
@@ -143,10 +160,11 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 /**
  * `http-client.private.env.json` text with our keys set in `$shared` and in every environment
  * (httpYac does not merge a private file's `$shared` into the environment chosen; JetBrains
- * does), creating a `telematics` environment when there is none; or, with `undefined`,
- * removed from all of them (and the `telematics` environment and `$shared` dropped when that
- * empties them). Other environments and keys stay; a file that is not a JSON object of objects
- * is not touched (undefined).
+ * does), a bound environment's with its account's token (created when missing), and a
+ * `telematics` environment created when there is no environment at all; or, with `undefined`,
+ * removed from all of them (and an environment dropped when that empties it: it held only ours).
+ * Other environments and keys stay; a file that is not a JSON object of objects is not touched
+ * (undefined).
  */
 export function updateJetbrainsEnv(text: string, exposed: Exposed | undefined): string | undefined {
 	const values = checked(exposed);
@@ -162,13 +180,17 @@ export function updateJetbrainsEnv(text: string, exposed: Exposed | undefined): 
 	const next: Record<string, unknown> = {};
 	for (const [name, env] of Object.entries(json)) {
 		const copy: Record<string, unknown> = { ...(env as Record<string, unknown>) };
+		const held = Object.keys(copy).length;
 		for (const key of Object.keys(copy)) if (isOurKey(key)) delete copy[key];
-		if (values) Object.assign(copy, Object.fromEntries(ourValues(values)));
-		const emptied = Object.keys(copy).length === 0 && (name === '$shared' || name === DEFAULT_ENVIRONMENT) && !values;
+		if (values) Object.assign(copy, Object.fromEntries(ourValues(values, name)));
+		const emptied = held > 0 && Object.keys(copy).length === 0;
 		if (!emptied) next[name] = copy;
 	}
 	if (values) {
 		const ours = Object.fromEntries(ourValues(values));
+		for (const environment of Object.keys(values.environments ?? {})) {
+			if (!(environment in next)) next[environment] = Object.fromEntries(ourValues(values, environment));
+		}
 		if (!('$shared' in next)) next.$shared = { ...ours };
 		if (!Object.keys(next).some((name) => !name.startsWith('$'))) next[DEFAULT_ENVIRONMENT] = { ...ours };
 	}

@@ -101,11 +101,15 @@ export function registerSessionCommands(services: Services): vscode.Disposable {
 				ignoreFocusOut: true,
 			});
 			if (name === undefined) return undefined;
+			const before = session.account.name;
 			const renamed = await services.store.rename(session.account.id, name);
 			if (!renamed.ok) {
 				void notify('warning', renamed.message);
 				return undefined;
 			}
+			// The environments bound to the account follow it (telematicsAuth.environmentAccounts).
+			const after = services.store.get(session.account.id)?.account.name;
+			if (before && after && before !== after) await services.config.renameInBindings(before, after);
 			return accountResult(services.store.get(session.account.id)!);
 		},
 		[Command.makeActive]: async (arg?: unknown) => {

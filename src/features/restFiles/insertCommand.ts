@@ -4,11 +4,14 @@ import vscode = require('vscode');
 import { bearerValue, ENVIRONMENT_REFERENCES, foreignAuthorizations, planAuthEdit, variableNameOf, type AuthValue } from '../../core/restFile/authHeaderEdit';
 import { DEFAULT_TOKEN_VARIABLE } from '../../core/restFile/fileVariable';
 import { parseRestFile, requestsAt, type ParsedFile } from '../../core/restFile/requestParser';
-import { requestDestinations, type Destination, type VariableReadings } from '../../core/restFile/requestHost';
+import { requestDestinations, requestTarget, type Destination, type VariableReadings } from '../../core/restFile/requestHost';
+import { accountsServing } from '../../core/restFile/requestAccount';
+import { tokenVariableFor } from '../../core/sessions/accountNames';
+import type { Session } from '../../core/sessions/types';
 import { requestsSending } from '../../core/restFile/tokenReach';
 import type { Services } from '../../services';
 
-import { resolveAccount } from '../shared/accountPicker';
+import { accountIdOf, pickAccount, resolveAccount } from '../shared/accountPicker';
 import { notify } from '../shared/notify';
 import { isSafeToken } from '../../core/util/tokenGrammar';
 import { ensureFreshToken, unsafeStoredTokenMessage, type FreshSession } from '../shared/freshToken';
@@ -44,12 +47,27 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 	const style = services.config.insertStyle();
 	let value: AuthValue;
 	let session: FreshSession | undefined;
+	/** With several accounts, each account's requests and the reference they get (Insert by account). */
+	let byAccount: Array<{ cursors: number[]; value: AuthValue }> | undefined;
 	if (style === 'processEnv' || style === 'dotenv' || style === 'envVariable') {
 		// No token goes into the file: a tool fills the reference from what exposeToken keeps current,
-		// the active account's token, which goes only to its service as a written one does.
+		// which goes only to its account's service as a written token does.
 		value = { style: 'environment', source: style };
-		const active = services.store.active();
-		if (active && !(await confirmTokenHosts(services, file, tokenDestinations(file, cursors, 'header', await readingsWithEnvironments(file, document.uri)), active.account, vscode.l10n.t('Insert Anyway')))) return undefined;
+		const readings = await readingsWithEnvironments(file, document.uri);
+		const named = services.store.list().filter((s) => s.account.name !== undefined && s.tokens);
+		if (named.length > 1 && !accountIdOf(arg)) {
+			// Several accounts: each request gets the named reference of the account whose service it goes to.
+			const chosen = await accountsByRequest(services, file, cursors, readings, named);
+			if (!chosen) return undefined;
+			byAccount = [];
+			for (const [, { session: owner, cursors: own }] of chosen) {
+				if (!(await confirmTokenHosts(services, file, tokenDestinations(file, own, 'header', readings), owner.account, vscode.l10n.t('Insert Anyway')))) return undefined;
+				byAccount.push({ cursors: own, value: { style: 'environment', source: style, variable: tokenVariableFor(owner.account.name!) } });
+			}
+		} else {
+			const active = services.store.active();
+			if (active && !(await confirmTokenHosts(services, file, tokenDestinations(file, cursors, 'header', readings), active.account, vscode.l10n.t('Insert Anyway')))) return undefined;
+		}
 		if (services.config.exposeToken() === 'off' || (style !== 'processEnv' && services.config.exposeToken() !== 'environmentAndFiles')) {
 			const choose = vscode.l10n.t('Choose…');
 			void notify('warning', vscode.l10n.t('The header will read the token from {0}, but telematicsAuth.exposeToken does not keep it there yet.', ENVIRONMENT_REFERENCES[style]), choose).then((c) => {
@@ -81,7 +99,9 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 		void notify('info', vscode.l10n.t('Nothing changed: the request keeps its own Authorization header.'));
 		return { requests: requestsUnderCursor, edits: 0, style: value.style };
 	}
-	const edits = planAuthEdit(file, cursors, value, { replaceForeign });
+	const edits = byAccount
+		? byAccount.flatMap((group) => planAuthEdit(file, group.cursors, group.value, { replaceForeign }))
+		: planAuthEdit(file, cursors, value, { replaceForeign });
 	// An edit made while a question was open would leave the answers about other text: nothing is written then.
 	if (edits.length && (document.version !== version || !(await applyTextEdits(editor, edits)))) {
 		void notify('error', vscode.l10n.t('The file changed while the header was being inserted. Try again.'));
@@ -90,7 +110,7 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 	// The walkthrough's "insert the header" step completes on this.
 	void vscode.commands.executeCommand('setContext', 'telematicsAuth.insertedHeader', true);
 	if (!session) {
-		vscode.window.setStatusBarMessage(vscode.l10n.t('The Authorization header reads the live token from {0}.', bearerValue(value)), 5000);
+		vscode.window.setStatusBarMessage(vscode.l10n.t('The Authorization header reads the live token from {0}.', (byAccount ?? [{ value }]).map((g) => bearerValue(g.value)).join(', ')), 5000);
 		return { requests: requestsUnderCursor, edits: edits.length, style: value.style };
 	}
 	const label = session.account.label;
@@ -106,6 +126,28 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 			: vscode.l10n.t('The Authorization header already holds the current token for {0}.', label), 5000);
 	}
 	return { requests: requestsUnderCursor, edits: edits.length, style: value.style };
+}
+
+/**
+ * For each request under a cursor, the account whose service it goes to, when exactly one's does; else
+ * the person picks (among those that serve it, or all), names first. Undefined: a pick was cancelled.
+ * Requests are keyed by the offset of their request line, grouped by account id.
+ */
+async function accountsByRequest(services: Services, file: ParsedFile, cursors: readonly number[], readings: VariableReadings, sessions: readonly Session[]): Promise<Map<string, { session: Session; cursors: number[] }> | undefined> {
+	const chosen = new Map<string, { session: Session; cursors: number[] }>();
+	for (const request of requestsAt(file, cursors)) {
+		const hosts = requestDestinations(file, [request], readings).map((d) => d.host);
+		const serving = await accountsServing(hosts, sessions.map((s) => ({ session: s, serviceUrl: s.account.serviceUrl })));
+		const target = requestTarget(file, request);
+		const owner = serving.length === 1
+			? serving[0]!.session
+			: await pickAccount(services, vscode.l10n.t('Whose token should this request send?'), serving.length > 1 ? serving.map((s) => s.session) : sessions,
+				vscode.l10n.t('line {0}: {1}', request.requestLine + 1, target.length > 60 ? `${target.slice(0, 60)}…` : target));
+		if (!owner) return undefined;
+		const group = chosen.get(owner.account.id) ?? chosen.set(owner.account.id, { session: owner, cursors: [] }).get(owner.account.id)!;
+		group.cursors.push(file.lines[request.requestLine]!.start);
+	}
+	return chosen;
 }
 
 /**

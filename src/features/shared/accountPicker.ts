@@ -4,7 +4,7 @@ import vscode = require('vscode');
 import type { Services } from '../../services';
 import type { Session } from '../../core/sessions/types';
 import { Command } from '../../commands';
-import { displayText } from '../../core/util/displayText';
+import type { AccountChoice } from '../../core/models/prompter';
 import { notify } from './notify';
 
 /** What tree items and other callers pass to account commands. */
@@ -40,14 +40,13 @@ export async function resolveAccount(services: Services, arg: unknown, options: 
 	return pickAccount(services, options.placeHolder ?? vscode.l10n.t('Select a Telematics account'));
 }
 
-export async function pickAccount(services: Services, placeHolder: string): Promise<Session | undefined> {
+/** The person picks one of `sessions` (every logged-in account by default), names first. */
+export async function pickAccount(services: Services, placeHolder: string, sessions: readonly Session[] = services.store.list(), title?: string): Promise<Session | undefined> {
 	const activeId = services.store.active()?.account.id;
-	const items = services.store.list().map((s) => ({
-		label: `$(${s.account.kind === 'admin' ? 'shield' : 'person'}) ${displayText(s.account.label)}`,
-		description: [s.account.name, s.account.id === activeId ? vscode.l10n.t('active') : undefined].filter(Boolean).join(' · ') || undefined,
-		detail: displayText(`${s.account.serviceUrl} · ${s.account.instanceId}`, 200),
-		session: s,
+	const choices: AccountChoice[] = sessions.map((s) => ({
+		id: s.account.id, name: s.account.name ?? '', label: s.account.label, kind: s.account.kind,
+		serviceUrl: s.account.serviceUrl, instanceId: s.account.instanceId, active: s.account.id === activeId,
 	}));
-	const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDetail: true });
-	return picked?.session;
+	const id = await services.prompts.current.pickAccount(choices, placeHolder, title);
+	return sessions.find((s) => s.account.id === id);
 }

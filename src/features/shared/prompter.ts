@@ -3,7 +3,8 @@
 import vscode = require('vscode');
 import type { AccountKind } from '../../core/api/types';
 import { dialogText } from '../../core/util/displayText';
-import type { GitExposure, LoginStep, Prompter, StepAnswer, TerminalTokenQuestion, TrackedFileAnswer } from '../../core/models/prompter';
+import type { AccountChoice, GitExposure, LoginStep, Prompter, StepAnswer, TerminalTokenQuestion, TrackedFileAnswer } from '../../core/models/prompter';
+import { displayText } from '../../core/util/displayText';
 
 interface UrlItem extends vscode.QuickPickItem {
 	value: string;
@@ -39,6 +40,17 @@ export class ScreenPrompter implements Prompter {
 
 	ask(step: LoginStep): Promise<StepAnswer> {
 		return step.suggestions ? this.pick(step) : this.input(step);
+	}
+
+	async pickAccount(accounts: readonly AccountChoice[], placeHolder: string, title?: string): Promise<string | undefined> {
+		const items = accounts.map((a) => ({
+			label: `$(${a.kind === 'admin' ? 'shield' : 'person'}) ${a.name}`,
+			description: [displayText(a.label), a.active ? vscode.l10n.t('active') : undefined].filter(Boolean).join(' · '),
+			detail: displayText(`${a.serviceUrl} · ${a.instanceId}`, 200),
+			id: a.id,
+		}));
+		const picked = await vscode.window.showQuickPick(items, { title: title === undefined ? undefined : displayText(title, 200), placeHolder, matchOnDescription: true, matchOnDetail: true });
+		return picked?.id;
 	}
 
 	async confirm(message: string, detail: string, action: string): Promise<boolean> {

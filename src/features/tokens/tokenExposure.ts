@@ -4,7 +4,7 @@
 import { basename, join } from 'node:path';
 import vscode = require('vscode');
 import type { ExposeMode } from '../../platform/config';
-import { BASE_URL_KEY, ENV_FILE_NAMES, TOKEN_KEY, type EnvFileKind, type Exposed } from '../../core/restFile/envFiles';
+import { BASE_URL_KEY, ENV_FILE_NAMES, TOKEN_KEY, type BoundValues, type EnvFileKind, type Exposed } from '../../core/restFile/envFiles';
 import type { Services } from '../../services';
 import { isSafeToken } from '../../core/util/tokenGrammar';
 import { gitExposure } from '../shared/gitExposure';
@@ -75,7 +75,19 @@ export class TokenExposure implements vscode.Disposable {
 	private exposed(mode: ExposeMode, accounts: ReadonlyMap<string, string>): Exposed | undefined {
 		const active = this.services.store.active();
 		const token = mode === 'off' || !active ? undefined : exposableToken(active);
-		return token === undefined || !active ? undefined : { token, baseUrl: withoutTrailingSlashes(active.account.serviceUrl), accounts: Object.fromEntries(accounts) };
+		return token === undefined || !active ? undefined : { token, baseUrl: withoutTrailingSlashes(active.account.serviceUrl), accounts: Object.fromEntries(accounts), environments: this.boundEnvironments() };
+	}
+
+	/** Each bound environment's account's token and service; null where that account holds no live token. */
+	private boundEnvironments(): Record<string, BoundValues | null> {
+		const byName = new Map(this.services.store.list().map((s) => [s.account.name, s]));
+		const bound: Record<string, BoundValues | null> = {};
+		for (const [environment, name] of this.services.config.environmentAccounts()) {
+			const session = byName.get(name);
+			const token = session && exposableToken(session);
+			bound[environment] = session && token !== undefined ? { token, baseUrl: withoutTrailingSlashes(session.account.serviceUrl) } : null;
+		}
+		return bound;
 	}
 
 	/** Every logged-in account's live token by its variable (`TELEMATICS_TOKEN_ADMIN`), or none. */
