@@ -370,12 +370,12 @@ describe('REST files (real VS Code)', function () {
 			});
 
 			const REQUEST = 'GET {{baseUrl}}/v1/Me\n';
-			const sources: Array<[string, (baseUrl: string) => Promise<void>]> = [
-				['http-client.env.json', async (baseUrl) => fs.writeFileSync(path.join(folder, 'http-client.env.json'), JSON.stringify({ dev: { baseUrl: emu.url }, prod: { baseUrl } }))],
-				['rest-client.environmentVariables', (baseUrl) => Promise.resolve(vscode.workspace.getConfiguration('rest-client').update('environmentVariables', { $shared: {}, prod: { baseUrl } }, vscode.ConfigurationTarget.Global))],
-				['a prod.env beside the file', async (baseUrl) => fs.writeFileSync(path.join(folder, 'prod.env'), `baseUrl=${baseUrl}\n`)],
+			const sources: Array<[string, (baseUrl: string) => Promise<void>, string]> = [
+				['http-client.env.json', async (baseUrl) => fs.writeFileSync(path.join(folder, 'http-client.env.json'), JSON.stringify({ dev: { baseUrl: emu.url }, prod: { baseUrl } })), 'prod'],
+				['rest-client.environmentVariables', (baseUrl) => Promise.resolve(vscode.workspace.getConfiguration('rest-client').update('environmentVariables', { $shared: {}, prod: { baseUrl } }, vscode.ConfigurationTarget.Global)), 'prod'],
+				['a prod.env beside the file', async (baseUrl) => fs.writeFileSync(path.join(folder, 'prod.env'), `baseUrl=${baseUrl}\n`), 'prod.env'],
 			];
-			for (const [where, plant] of sources) {
+			for (const [where, plant, environment] of sources) {
 				it(`Insert names the host ${where} gives {{baseUrl}}, and the warning stands; the benign twin asks nothing`, async () => {
 					await plant('https://collector.example');
 					const editor = await openHttp(REQUEST, folder);
@@ -384,11 +384,12 @@ describe('REST files (real VS Code)', function () {
 					await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
 					assert.equal(editor.document.getText(), REQUEST, 'declined: nothing written');
 					assert.match(prompter.confirmations[0] ?? '', /^A request in this file sends the token to collector\.example, not to the service/);
+					assert.ok(prompter.confirmations[0]!.includes(`In the environment ${environment}, it goes to collector.example.`), prompter.confirmations[0]);
 
 					answering(true);
 					await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
 					await until('the warning on the request', () => vscode.languages.getDiagnostics(editor.document.uri)
-						.some((d) => d.code === 'tokenToAnotherSite' && d.range.start.line === 0 && /sends the token of .* to collector\.example/.test(d.message)), 5000);
+						.some((d) => d.code === 'tokenToAnotherSite' && d.range.start.line === 0 && /sends the token of .* to collector\.example/.test(d.message) && d.message.includes(`In the environment ${environment}, it goes to collector.example.`)), 5000);
 					await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
 					await plant(emu.url);

@@ -90,6 +90,18 @@ describe('REST Client sends the live token from the process environment (real VS
 			fs.rmSync(lensFile, { force: true });
 		}
 
+		// A named reference sent to another site is warned about, as the active account's is.
+		const warnedFile = file.replace(/\.http$/, '-warned.http');
+		fs.writeFileSync(warnedFile, '### elsewhere\nGET https://collector.example/x\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN_ADMIN}}\n\n### home\nGET ' + emu.url + '/v1/Me\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN_ADMIN}}\n');
+		try {
+			const doc = await vscode.workspace.openTextDocument(warnedFile);
+			const warnings = await until('the warning on the request to another site', () => vscode.languages.getDiagnostics(doc.uri).filter((d) => d.code === 'tokenToAnotherSite'), { accept: (d) => d.length > 0, timeoutMs: 5000 });
+			assert.deepEqual(warnings.map((d) => d.range.start.line), [1], 'only the request to collector.example');
+			assert.match(warnings[0]!.message, /collector\.example/);
+		} finally {
+			fs.rmSync(warnedFile, { force: true });
+		}
+
 		const before = token(admin.account.id);
 		await vscode.commands.executeCommand('telematicsAuth.refresh', { accountId: admin.account.id });
 		assert.notEqual(token(admin.account.id), before);

@@ -2,7 +2,7 @@
 // (huge, broken, deep, odd values) adding nothing and never throwing, and a file's own definition winning.
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { MAX_ENVIRONMENT_FILE_CHARS, readDotenv, readEnvironmentObject, readHttpClientEnv, readHttpyacJson, withEnvironments } from '../../src/core/restFile/environments';
+import { environmentsGiving, MAX_ENVIRONMENT_FILE_CHARS, readDotenv, readEnvironmentObject, readHttpClientEnv, readHttpyacJson, withEnvironments } from '../../src/core/restFile/environments';
 import { requestDestinations, variableReadings } from '../../src/core/restFile/requestHost';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 
@@ -108,3 +108,25 @@ describe('environments: the host check reads through them', () => {
 		assert.deepEqual(hosts('GET {{baseUrl}}/v1/Me\n', readHttpClientEnv('{"prod": {"other": "x"}}')), ['?']);
 	});
 });
+
+describe('environments: which ones send a request to a host (named in the question)', () => {
+	const read = readHttpClientEnv(JSON.stringify({
+		$shared: { api: 'https://user.telematicssdk.com' },
+		dev: { baseUrl: 'http://localhost:3000' },
+		prod: { baseUrl: 'https://collector.example/v1', other: 'collector.example' },
+		stage: { baseUrl: 'collector.example', ref: '{{baseUrl}}' },
+	}));
+	readDotenv('baseUrl=https://collector.example\n', read, 'prod.env');
+
+	it('every environment with a URL or host on it, sorted, each once', () => {
+		assert.deepEqual(environmentsGiving(read, 'collector.example'), ['prod', 'prod.env', 'stage']);
+		assert.deepEqual(environmentsGiving(read, 'localhost'), ['dev']);
+		assert.deepEqual(environmentsGiving(read, 'user.telematicssdk.com'), ['$shared']);
+	});
+
+	it('a host no value is on: none (a reference is not followed here)', () => {
+		assert.deepEqual(environmentsGiving(read, 'relay.example'), []);
+		assert.deepEqual(environmentsGiving(new Map(), 'collector.example'), []);
+	});
+});
+

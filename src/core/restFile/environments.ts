@@ -4,7 +4,7 @@
 // `rest-client.environmentVariables`. The files are the opened folder's, so attacker input: read as data,
 // bounded, anything broken is "nothing known". Pure: the caller reads the files.
 import { dotenvValues, isObject } from './envFiles';
-import type { VariableReadings } from './requestHost';
+import { targetHosts, type VariableReadings } from './requestHost';
 
 /** Longest environment file read; a larger one is passed over. */
 export const MAX_ENVIRONMENT_FILE_CHARS = 256 * 1024;
@@ -63,10 +63,10 @@ export function readHttpyacJson(text: string, into: EnvironmentReadings = new Ma
 	return readEnvironmentObject(isObject(parsed) ? parsed.environments : undefined, into);
 }
 
-/** `.env`: every `KEY=value`, as the environment `.env`. */
-export function readDotenv(text: string, into: EnvironmentReadings = new Map()): EnvironmentReadings {
+/** `.env` (or `prod.env`, `.env.prod`): every `KEY=value`, as the environment the file's name says. */
+export function readDotenv(text: string, into: EnvironmentReadings = new Map(), environment = '.env'): EnvironmentReadings {
 	if (text.length > MAX_ENVIRONMENT_FILE_CHARS) return into;
-	for (const [name, value] of (dotenvValues(text) ?? []).slice(0, MAX_VARIABLES)) add(into, name, value, '.env');
+	for (const [name, value] of (dotenvValues(text) ?? []).slice(0, MAX_VARIABLES)) add(into, name, value, environment);
 	return into;
 }
 
@@ -81,4 +81,15 @@ export function withEnvironments(file: VariableReadings, environments: Environme
 		if (!merged.has(name)) merged.set(name, [...new Set(values.map((v) => v.value))]);
 	}
 	return merged;
+}
+
+/** The environments one of whose values is a URL or host on `host` (so the question can say where it comes from), sorted. */
+export function environmentsGiving(environments: EnvironmentReadings, host: string): string[] {
+	const found = new Set<string>();
+	for (const values of environments.values()) {
+		for (const { value, environment } of values) {
+			if (!found.has(environment) && targetHosts(value, new Map()).includes(host)) found.add(environment);
+		}
+	}
+	return [...found].sort();
 }

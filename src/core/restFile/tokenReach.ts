@@ -212,24 +212,32 @@ export interface ForeignSend {
 	accountId: string;
 }
 
+/** A variable the environment holds an account's token in (`TELEMATICS_TOKEN`, `TELEMATICS_TOKEN_ADMIN`). */
+export interface ExposedVariable {
+	name: string;
+	accountId: string;
+}
+
 /**
  * The requests of `text` that would send a logged-in account's token to another site than its
- * service: the account's tokens written in the file (its current one or an older one) and, with
- * `exposed`, the token the environment holds for one account (`{{$processEnv TELEMATICS_TOKEN}}`,
- * `{{$dotenv …}}`, `{{TELEMATICS_TOKEN}}`: `exposed.name` read as a word).
+ * service: the account's tokens written in the file (its current one or an older one) and the
+ * tokens the environment holds (`exposed`: `{{$processEnv TELEMATICS_TOKEN_ADMIN}}`, `{{$dotenv …}}`,
+ * `{{TELEMATICS_TOKEN}}`, each name read as a word; a reference whose variable the file does not say
+ * may read any of them).
  */
-export async function foreignSends(text: string, accounts: readonly AccountToken[], exposed?: { name: string; accountId: string }, read?: { file: ParsedFile; jwts: readonly FoundJwt[]; variables?: VariableReadings }): Promise<ForeignSend[]> {
+export async function foreignSends(text: string, accounts: readonly AccountToken[], exposed: readonly ExposedVariable[] = [], read?: { file: ParsedFile; jwts: readonly FoundJwt[]; variables?: VariableReadings }): Promise<ForeignSend[]> {
 	const file = read?.file ?? parseRestFile(text);
 	const variables = read?.variables ?? variableReadings(file);
 	const offsets = offsetsByAccount(read?.jwts ?? findJwts(text, file), (token) => findOwner(token, accounts)?.accountId);
 	// Stryker disable next-line ArrayDeclaration: an offset that is no number is in no request and no variable
-	if (exposed && !offsets.has(exposed.accountId)) offsets.set(exposed.accountId, []);
+	for (const { accountId } of exposed) if (!offsets.has(accountId)) offsets.set(accountId, []);
 	const sends: ForeignSend[] = [];
 	for (const [accountId, at] of offsets) {
 		const serviceUrl = accounts.find((a) => a.accountId === accountId)?.serviceUrl;
 		if (serviceUrl === undefined) continue;
 		const written = placesAt(file, at);
-		const places: TokenPlaces = exposed?.accountId === accountId ? { ...written, variables: [...written.variables, exposed.name], environment: true } : written;
+		const names = exposed.filter((e) => e.accountId === accountId).map((e) => e.name);
+		const places: TokenPlaces = names.length > 0 ? { ...written, variables: [...written.variables, ...names], environment: true } : written;
 		const sameSite = new Map<string, boolean>(); // one look-up per host, however many requests name it
 		for (const { line, host } of requestDestinations(file, requestsSending(file, places), variables)) {
 			if (host !== undefined && !sameSite.has(host)) sameSite.set(host, await isSameSite(host, serviceUrl));

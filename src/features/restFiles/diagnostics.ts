@@ -2,11 +2,12 @@
 // site; kept current on open, change (debounced), store and setting changes and the minute tick.
 import vscode = require('vscode');
 
-import { TOKEN_KEY } from '../../core/restFile/envFiles';
 import { findJwts, type FoundJwt } from '../../core/restFile/jwtScan';
 import { parseRestFile, type ParsedFile } from '../../core/restFile/requestParser';
 import { foreignSends } from '../../core/restFile/tokenReach';
+import { exposedVariables } from '../shared/exposedVariables';
 import { readingsWithEnvironments } from './environmentReadings';
+import { environmentsNote } from './tokenDestinations';
 import { hostOf } from '../../core/util/url';
 import { identityOf } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';
@@ -45,11 +46,11 @@ function expiredTokenDiagnostics(document: vscode.TextDocument, jwts: readonly F
  */
 async function foreignHostDiagnostics(document: vscode.TextDocument, text: string, read: { file: ParsedFile; jwts: readonly FoundJwt[] }, services: Services): Promise<vscode.Diagnostic[]> {
 	const accounts = knownTokens(services);
-	const active = services.store.active();
-	const exposed = active && services.config.exposeToken() !== 'off' ? { name: TOKEN_KEY, accountId: active.account.id } : undefined;
+	const exposed = exposedVariables(services);
 	if (accounts.length === 0) return [];
 	// Variables the file does not define take their values from the clients' environments.
-	const sends = await foreignSends(text, accounts, exposed, { ...read, variables: await readingsWithEnvironments(read.file, document.uri) });
+	const readings = await readingsWithEnvironments(read.file, document.uri);
+	const sends = await foreignSends(text, accounts, exposed, { ...read, variables: readings.variables });
 	return sends.flatMap((send) => {
 		const account = services.store.get(send.accountId)?.account;
 		if (!account) return []; // logged out while the sites were checked
@@ -60,7 +61,7 @@ async function foreignHostDiagnostics(document: vscode.TextDocument, text: strin
 			: vscode.l10n.t(
 				'This request sends the token of {0} to {1}, not to its service ({2}). Whoever runs {1} can act as {0} until the token expires; send it only if you trust that host.',
 				account.label, send.host, hostOf(account.serviceUrl),
-			), vscode.DiagnosticSeverity.Warning);
+			) + environmentsNote(readings.environments, send.host), vscode.DiagnosticSeverity.Warning);
 		diagnostic.source = 'Telematics Auth';
 		diagnostic.code = 'tokenToAnotherSite';
 		return [diagnostic];

@@ -25,7 +25,7 @@ const MAX_FILES = 64;
 /** How a file of that name is read, or undefined when it is not an environment file. */
 function readerFor(name: string): ((text: string, into: EnvironmentReadings) => EnvironmentReadings) | undefined {
 	if (name === 'http-client.env.json' || name === 'http-client.private.env.json') return readHttpClientEnv;
-	if (/^\.env(\..+)?$/.test(name) || /^[^.].*\.env$/.test(name)) return readDotenv;
+	if (/^\.env(\..+)?$/.test(name) || /^[^.].*\.env$/.test(name)) return (text, into) => readDotenv(text, into, name);
 	return undefined;
 }
 
@@ -73,10 +73,16 @@ export async function environmentReadings(uri: vscode.Uri): Promise<EnvironmentR
 	return readings;
 }
 
-/** The file's variable readings with the environments' values for the names it does not define. */
-export async function readingsWithEnvironments(file: ParsedFile, uri: vscode.Uri): Promise<VariableReadings> {
+/** What a file's variables may be: its own readings with the environments' values for the names it does not define, and the environments read. */
+export interface Readings {
+	variables: VariableReadings;
+	environments: EnvironmentReadings;
+}
+
+export async function readingsWithEnvironments(file: ParsedFile, uri: vscode.Uri): Promise<Readings> {
 	const own = variableReadings(file);
 	// A file that references no variable takes nothing from an environment: no folder is read for it.
-	if (!file.lines.some((line) => line.text.includes('{{'))) return own;
-	return withEnvironments(own, await environmentReadings(uri));
+	if (!file.lines.some((line) => line.text.includes('{{'))) return { variables: own, environments: new Map() };
+	const environments = await environmentReadings(uri);
+	return { variables: withEnvironments(own, environments), environments };
 }

@@ -57,16 +57,16 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 		const named = services.store.list().filter((s) => s.account.name !== undefined && s.tokens);
 		if (named.length > 1 && !accountIdOf(arg)) {
 			// Several accounts: each request gets the named reference of the account whose service it goes to.
-			const chosen = await accountsByRequest(services, file, cursors, readings, named);
+			const chosen = await accountsByRequest(services, file, cursors, readings.variables, named);
 			if (!chosen) return undefined;
 			byAccount = [];
 			for (const [, { session: owner, cursors: own }] of chosen) {
-				if (!(await confirmTokenHosts(services, file, tokenDestinations(file, own, 'header', readings), owner.account, vscode.l10n.t('Insert Anyway')))) return undefined;
+				if (!(await confirmTokenHosts(services, file, tokenDestinations(file, own, 'header', readings.variables), owner.account, vscode.l10n.t('Insert Anyway'), readings.environments))) return undefined;
 				byAccount.push({ cursors: own, value: { style: 'environment', source: style, variable: tokenVariableFor(owner.account.name!) } });
 			}
 		} else {
 			const active = services.store.active();
-			if (active && !(await confirmTokenHosts(services, file, tokenDestinations(file, cursors, 'header', readings), active.account, vscode.l10n.t('Insert Anyway')))) return undefined;
+			if (active && !(await confirmTokenHosts(services, file, tokenDestinations(file, cursors, 'header', readings.variables), active.account, vscode.l10n.t('Insert Anyway'), readings.environments))) return undefined;
 		}
 		if (services.config.exposeToken() === 'off' || (style !== 'processEnv' && services.config.exposeToken() !== 'environmentAndFiles')) {
 			const choose = vscode.l10n.t('Choose…');
@@ -84,7 +84,8 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 			return undefined;
 		}
 		const written = style === 'variable' ? 'variable' : 'header';
-		if (!(await confirmTokenHosts(services, file, tokenDestinations(file, cursors, written, await readingsWithEnvironments(file, document.uri)), session.account, vscode.l10n.t('Insert Anyway')))) return undefined;
+		const readings = await readingsWithEnvironments(file, document.uri);
+		if (!(await confirmTokenHosts(services, file, tokenDestinations(file, cursors, written, readings.variables), session.account, vscode.l10n.t('Insert Anyway'), readings.environments))) return undefined;
 		value = style === 'variable'
 			? { style: 'variable', token: session.tokens.accessToken }
 			: { style: 'header', token: session.tokens.accessToken };

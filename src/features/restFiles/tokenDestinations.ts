@@ -6,6 +6,8 @@ import { isSameSite, requestTarget, type Destination } from '../../core/restFile
 import type { ParsedFile } from '../../core/restFile/requestParser';
 import type { AccountRecord } from '../../core/sessions/types';
 import { hostOf } from '../../core/util/url';
+import { environmentsGiving, type EnvironmentReadings } from '../../core/restFile/environments';
+import { displayText } from '../../core/util/displayText';
 import type { Services } from '../../services';
 
 /** How much of a request's target the question quotes. */
@@ -18,7 +20,7 @@ const QUOTED_REQUESTS = 10;
  * A request whose destination the file does not say (a variable of an environment, a relative
  * target without a Host, a target the clients may read two ways) counts as another site.
  */
-export async function confirmTokenHosts(services: Services, file: ParsedFile, destinations: readonly Destination[], account: Pick<AccountRecord, 'label' | 'serviceUrl'>, action: string): Promise<boolean> {
+export async function confirmTokenHosts(services: Services, file: ParsedFile, destinations: readonly Destination[], account: Pick<AccountRecord, 'label' | 'serviceUrl'>, action: string, environments: EnvironmentReadings = new Map()): Promise<boolean> {
 	const foreign = new Set<string>();
 	const unsaid = new Set<number>();
 	const hosts = new Set<string>();
@@ -42,9 +44,19 @@ export async function confirmTokenHosts(services: Services, file: ParsedFile, de
 		? t('A request in this file sends the token to {0}, not to the service of {1} ({2}).', listed, account.label, hostOf(account.serviceUrl))
 		: t('This file does not say where a request that gets the token of {0} goes.', account.label);
 	const details = [
-		...(foreign.size > 0 ? [t('Whoever runs {0} gets the token with the request and can act as {1} until it expires.', listed, account.label)] : []),
+		...(foreign.size > 0 ? [t('Whoever runs {0} gets the token with the request and can act as {1} until it expires.', listed, account.label) + [...foreign].map((host) => environmentsNote(environments, host)).join('')] : []),
 		...(unsaid.size > 0 ? [t('Where these requests go is decided outside this file, or a REST client may read it another way: {0}.', requests.join('; '))] : []),
 		t('Go on only if you trust where they go.'),
 	];
 	return services.prompts.current.confirm(message, details.join(' '), action);
+}
+
+/** ` In the environment prod, it goes to collector.example.`, or nothing when no environment gives the host. */
+export function environmentsNote(environments: EnvironmentReadings, host: string): string {
+	const names = environmentsGiving(environments, host);
+	if (names.length === 0) return '';
+	const listed = displayText(names.slice(0, 5).join(', ') + (names.length > 5 ? ', …' : ''), 200);
+	return ' ' + (names.length === 1
+		? vscode.l10n.t('In the environment {0}, it goes to {1}.', listed, host)
+		: vscode.l10n.t('In the environments {0}, it goes to {1}.', listed, host));
 }

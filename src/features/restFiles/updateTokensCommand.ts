@@ -68,10 +68,10 @@ export async function updateTokensInFile(services: Services, arg?: unknown): Pro
 /** Each account whose tokens are replaced: the hosts that would receive them are its service's, or the person said to go on. */
 async function confirmHosts(services: Services, text: string, uri: vscode.Uri, found: readonly FoundJwt[], replacements: ReadonlyMap<string, { accountId: string }>): Promise<boolean> {
 	const file = parseRestFile(text);
-	const variables = await readingsWithEnvironments(file, uri);
+	const readings = await readingsWithEnvironments(file, uri);
 	for (const [accountId, offsets] of offsetsByAccount(found, (token) => replacements.get(token)?.accountId)) {
 		const account = services.store.get(accountId)?.account;
-		if (account && !(await confirmTokenHosts(services, file, receivingDestinationsAt(file, offsets, variables), account, vscode.l10n.t('Update Anyway')))) return false;
+		if (account && !(await confirmTokenHosts(services, file, receivingDestinationsAt(file, offsets, readings.variables), account, vscode.l10n.t('Update Anyway'), readings.environments))) return false;
 	}
 	return true;
 }
