@@ -143,6 +143,17 @@ describe('REST Client sends the live token from the process environment (real VS
 				choose(environment);
 				assert.equal(await sendLine(text, 0), `Bearer ${token(account.account.id)}`, `${environment} sends the token of ${account.account.name}`);
 			}
+			// The lens above the reference says whose token each environment reads.
+			const lensFile = file.replace(/\.http$/, '-indirect.http');
+			fs.writeFileSync(lensFile, text);
+			try {
+				const doc = await vscode.workspace.openTextDocument(lensFile);
+				const titles = await until('the lens on %telematicsToken', async () => ourLenses(await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri)).map((l) => l.command!.title),
+					{ accept: (l) => l.length === 1, timeoutMs: 5000 });
+				assert.deepEqual(titles, ['$(account) %telematicsToken: prod → admin · dev → user']);
+			} finally {
+				fs.rmSync(lensFile, { force: true });
+			}
 			const settingsText = JSON.stringify(vscode.workspace.getConfiguration('rest-client').inspect('environmentVariables'));
 			assert.ok(!settingsText.includes(token(admin.account.id)) && !/eyJ/.test(settingsText), 'no token in settings');
 		} finally {

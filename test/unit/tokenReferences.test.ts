@@ -1,6 +1,6 @@
 // The references to exposed tokens a REST file holds, for the lens above them (issue 30).
 import * as assert from 'node:assert/strict';
-import { tokenReferences } from '../../src/core/restFile/tokenReferences';
+import { indirectVariables, tokenReferences } from '../../src/core/restFile/tokenReferences';
 
 describe('references to the exposed tokens', () => {
 	it('finds each form, on its line, the first on a line only', () => {
@@ -16,7 +16,9 @@ describe('references to the exposed tokens', () => {
 			{ line: 1, variable: 'TELEMATICS_TOKEN_ADMIN' },
 			{ line: 2, variable: 'TELEMATICS_TOKEN' },
 			{ line: 4, variable: 'TELEMATICS_TOKEN_USER_2' },
+			{ line: 5, setting: 'TELEMATICS_TOKEN' },
 		]);
+		assert.deepEqual(tokenReferences('X: {{$dotenv %telematicsToken}}\nY: {{$processEnv  %t_2 }}\nZ: {{%x}} {{$processEnv %a-b}}'), [{ line: 0, setting: 'telematicsToken' }, { line: 1, setting: 't_2' }]);
 	});
 
 	it('counts lines across many references, CRLF too', () => {
@@ -26,3 +28,33 @@ describe('references to the exposed tokens', () => {
 		assert.deepEqual(found[3], { line: 7, variable: 'TELEMATICS_TOKEN_A7' });
 	});
 });
+
+describe('REST Client\'s %name: the variable each environment names', () => {
+	const settings = {
+		$shared: { telematicsToken: 'TELEMATICS_TOKEN' },
+		prod: { telematicsToken: 'TELEMATICS_TOKEN_ADMIN', baseUrl: 'x' },
+		dev: { telematicsToken: 'TELEMATICS_TOKEN_USER' },
+		stage: {},
+		odd: { telematicsToken: 'PATH' },
+		broken: 'x',
+	};
+	it('an environment\'s own value first, then $shared\'s; a value that is none of ours says so', () => {
+		assert.deepEqual(indirectVariables(settings, 'telematicsToken'), [
+			{ environment: 'prod', variable: 'TELEMATICS_TOKEN_ADMIN' },
+			{ environment: 'dev', variable: 'TELEMATICS_TOKEN_USER' },
+			{ environment: 'stage', variable: 'TELEMATICS_TOKEN' },
+			{ environment: 'odd', variable: undefined },
+			{ environment: 'broken', variable: 'TELEMATICS_TOKEN' },
+		]);
+	});
+	it('only $shared: REST Client\'s "No Environment"', () => {
+		assert.deepEqual(indirectVariables({ $shared: { t: 'TELEMATICS_TOKEN_OPS' } }, 't'), [{ environment: '$shared', variable: 'TELEMATICS_TOKEN_OPS' }]);
+	});
+	it('a setting nobody sets, a name of the object\'s prototype, or no settings: nothing', () => {
+		assert.deepEqual(indirectVariables(settings, 'other'), []);
+		assert.deepEqual(indirectVariables(settings, 'constructor'), []);
+		assert.deepEqual(indirectVariables(undefined, 't'), []);
+		assert.deepEqual(indirectVariables([], 't'), []);
+	});
+});
+

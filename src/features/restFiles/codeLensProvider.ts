@@ -8,7 +8,8 @@ import { findJwts, type FoundJwt } from '../../core/restFile/jwtScan';
 import type { Services } from '../../services';
 import { expiryPhrase, ownerPhrase, tokenInfo } from './tokenInfo';
 import { Command } from '../../commands';
-import { tokenReferences } from '../../core/restFile/tokenReferences';
+import { indirectVariables, tokenReferences } from '../../core/restFile/tokenReferences';
+import { displayText } from '../../core/util/displayText';
 import { TOKEN_KEY } from '../../core/restFile/envFiles';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import { formatRemaining } from '../../core/util/time';
@@ -52,8 +53,26 @@ export class TokenCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
 				}));
 			}
 		}
-		for (const reference of tokenReferences(text)) lenses.push(this.referenceLens(document.lineAt(reference.line).range, reference.variable, now));
+		for (const reference of tokenReferences(text)) {
+			const range = document.lineAt(reference.line).range;
+			lenses.push('variable' in reference ? this.referenceLens(range, reference.variable, now) : this.indirectLens(range, reference.setting, document.uri));
+		}
 		return lenses;
+	}
+
+	/** Above `{{$processEnv %telematicsToken}}`: the account each REST Client environment's `telematicsToken` names. */
+	private indirectLens(range: vscode.Range, setting: string, uri: vscode.Uri): vscode.CodeLens {
+		const t = vscode.l10n.t;
+		const read = indirectVariables(vscode.workspace.getConfiguration('rest-client', uri).get<unknown>('environmentVariables'), setting);
+		if (read.length === 0) {
+			return new vscode.CodeLens(range, { title: `$(question) %${setting}: ${t('no REST Client environment sets {0}', setting)}`, tooltip: t('Set "{0}": "TELEMATICS_TOKEN_ADMIN" in an environment of rest-client.environmentVariables: the name of the variable, never a token.', setting), command: '' });
+		}
+		const accounts = this.services.store.list();
+		const whose = read.slice(0, 6).map(({ environment, variable }) => {
+			const session = variable === undefined ? undefined : variable === TOKEN_KEY ? this.services.store.active() : accounts.find((s) => s.account.name !== undefined && tokenVariableFor(s.account.name) === variable);
+			return `${displayText(environment, 40)} → ${session?.account.name ?? (variable === undefined ? t('not a Telematics variable') : t('no such account'))}`;
+		});
+		return new vscode.CodeLens(range, { title: `$(account) %${setting}: ${whose.join(' · ')}${read.length > 6 ? ' · …' : ''}`, tooltip: t('The account whose token this reference reads in each REST Client environment.'), command: '' });
 	}
 
 	private referenceLens(range: vscode.Range, variable: string, now: number): vscode.CodeLens {
