@@ -19,6 +19,8 @@ export interface E2eOptions {
 	settings?: Record<string, unknown>;
 	/** Files in the workspace folder. */
 	files?: Record<string, string>;
+	/** VSIX files installed beside the extension (REST Client). */
+	installExtensions?: readonly string[];
 }
 
 export async function startE2e(options: E2eOptions = {}): Promise<E2eEnvironment> {
@@ -27,6 +29,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2eEnvironment
 	const server = await startCodeServer({
 		settings: { 'telematicsAuth.baseUrl': emulator.url, ...options.settings },
 		files: options.files,
+		installExtensions: options.installExtensions,
 	}).catch(async (e: unknown) => {
 		await emulator.close();
 		throw e;
@@ -61,3 +64,13 @@ export async function logInAsUser(wb: Workbench, user: EmulatorUser, options: { 
 	await wb.answer(/Device token/, user.deviceToken);
 	await wb.answer(/InstanceKey/, options.password ?? user.instanceKey);
 }
+
+/** The whole admin login through the command palette. */
+export async function logInAsAdmin(wb: Workbench, admin: { instanceId: string; email: string; password: string }): Promise<void> {
+	await wb.runCommand('Telematics: Log In as Admin');
+	await wb.accept(/\(1\/4\)/);
+	await wb.answer(/API InstanceID/, admin.instanceId);
+	await wb.answer(/API login/, admin.email);
+	await wb.answer(/API password/, admin.password);
+}
+
