@@ -44,6 +44,7 @@ export async function syncEnvFile(folder: string, kind: EnvFileKind, exposed: Ex
 	if (after === before) return { result: 'unchanged' };
 	if (!exposed) {
 		// Logout or exposure turned off: our keys go; a file that held only them goes too.
+		// Stryker disable next-line ConditionalExpression: JSON that is not empty always holds lines besides our keys
 		if (after === '' || (kind === 'dotenv' && !dotenvHasOtherContent(after))) await removeRegularFile(file);
 		else await replaceRegularFile(file, after, OWNER_ONLY);
 		return { result: 'removed' };

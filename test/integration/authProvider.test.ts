@@ -107,6 +107,9 @@ describe('Authentication provider (real VS Code)', () => {
 			assert.deepEqual((await provider.getSessions(['user'], {})).map((s) => s.id), [user.account.id]);
 			assert.deepEqual((await provider.getSessions(['admin'], {})).map((s) => s.id), [admin.account.id]);
 			assert.deepEqual((await provider.getSessions([`account:${user.account.id}`], {})).map((s) => s.id), [user.account.id]);
+			// VS Code's own way for a caller to choose the account (getSession(…, { account })): ours answers for it alone.
+			const adminAccount = all.find((s) => s.id === admin.account.id)!.account;
+			assert.deepEqual((await provider.getSessions([], { account: adminAccount })).map((s) => s.id), [admin.account.id]);
 			assert.deepEqual(await provider.getSessions(['repo'], {}), [], 'a scope we do not offer gives nothing');
 		});
 

@@ -342,6 +342,21 @@ describe('REST files (real VS Code)', function () {
 				answering(true);
 				await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
 				assert.equal(editor.document.getText(), before);
+
+				// The header style: each request gets its own account's token itself, in one edit.
+				await settings().update('insertStyle', 'header', vscode.ConfigurationTarget.Global);
+				const headers = `### a\nGET ${emu.url}/v1/Me\n\n### b\nGET ${emu.url}/v1/Me?b\n`;
+				const second = await openHttp(headers);
+				cursorsAt(second, '### a', '### b');
+				answering(true);
+				prompter.accountPicks.push('admin', 'user');
+				await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+				const tokenOf = (id: string) => api.services.store.get(id)!.tokens!.accessToken;
+				assert.equal(second.document.getText(), headers
+					.replace(`GET ${emu.url}/v1/Me\n`, `GET ${emu.url}/v1/Me\nAuthorization: Bearer ${tokenOf(admin.account.id)}\n`)
+					.replace(`GET ${emu.url}/v1/Me?b\n`, `GET ${emu.url}/v1/Me?b\nAuthorization: Bearer ${tokenOf(user.account.id)}\n`));
+				await vscode.commands.executeCommand('undo');
+				assert.equal(second.document.getText(), headers, 'one undo step');
 			} finally {
 				await api.services.store.remove(user.account.id);
 			}

@@ -172,3 +172,19 @@ describe('the agent\'s request: the answer it reads', () => {
 		assert.match(describeAnswer({ status: 200, headers: { 'content-type': 'application/octet-stream; name=text/plain' }, body: 'x' }, request, []), /is not text and is not shown/);
 	});
 });
+
+describe('the agent\'s request: the path as written reaches the service as written', () => {
+	const ok = (path: string) => {
+		const url = serviceUrlFor('https://user.example.com/api', path);
+		assert.ok(url.ok, `${path}: ${JSON.stringify(url)}`);
+		return url.value;
+	};
+	it('a query holding a second "?" keeps it', () => assert.equal(ok('/v1/x?a=1?b=2'), 'https://user.example.com/api/v1/x?a=1?b=2'));
+	it('a dot inside a segment is no dot segment', () => assert.equal(ok('/v1/trips.json'), 'https://user.example.com/api/v1/trips.json'));
+	it('a path that does not start with "/" is refused', () => assert.equal(serviceUrlFor('https://user.example.com', 'v1/x').ok, false));
+	it('the content type is the Content-Type header, whatever comes before it', () => {
+		const text = describeAnswer({ status: 200, headers: { 'x-request-id': 'abc', 'Content-Type': 'text/plain' }, body: 'hello' }, { method: 'GET', url: 'https://user.example.com/v1/x', account: 'user' }, []);
+		assert.match(text, /\(text\/plain\)/);
+		assert.doesNotMatch(text, /\(abc\)/);
+	});
+});

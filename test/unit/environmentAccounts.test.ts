@@ -43,5 +43,6 @@ describe('environment bindings (telematicsAuth.environmentAccounts)', () => {
 		assert.equal(renamedBindings({ dev: 'user' }, 'admin', 'ops'), undefined, 'nothing to write');
 		assert.equal(renamedBindings(undefined, 'admin', 'ops'), undefined);
 		assert.equal(renamedBindings(['admin'], 'admin', 'ops'), undefined);
+		assert.equal(renamedBindings(null, 'admin', 'ops'), undefined);
 	});
 });

@@ -120,3 +120,10 @@ describe('requestedRefreshTooSoon', () => {
 		it(c.name, () => assert.equal(requestedRefreshTooSoon({ lastRefreshAt: c.refreshedAgo === undefined ? undefined : now - c.refreshedAgo, expiresAt: now + c.expiresIn }, now), c.tooSoon));
 	}
 });
+
+describe('backoff with a random source that is broken', () => {
+	it('NaN or Infinity from the random source reads as the middle: the plain backoff, never NaN', () => {
+		for (const broken of [Number.NaN, Number.POSITIVE_INFINITY]) assert.equal(backoffDelay(2, () => broken), backoffDelay(2, () => 0.5));
+		assert.ok(Number.isFinite(backoffDelay(2, () => Number.NaN)));
+	});
+});

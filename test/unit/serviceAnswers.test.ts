@@ -121,3 +121,37 @@ describe('service answers: the outcome', () => {
 		it(`HTTP ${status} ${JSON.stringify(body).slice(0, 50)} → ${String(expected.kind)}`, () => assert.deepEqual(failure(answer(status, body, headers)), expected));
 	}
 });
+
+describe('service answers: statuses, headers and bodies, field by field', () => {
+	const now = Date.parse('2026-01-01T00:00:00Z');
+	const answer = (status: number, body: string, headers: Record<string, string> = {}) => interpretResponse({ status, body, headers }, now);
+	it('Retry-After as an HTTP date, a decimal, or what is neither', () => {
+		assert.equal(parseRetryAfter('Thu, 01 Jan 2026 00:01:00 GMT', now), 60);
+		assert.equal(parseRetryAfter('1.25', now), 2);
+		assert.equal(parseRetryAfter('soon', now), undefined);
+	});
+	it('a 1xx status is no success', () => {
+		const outcome = answer(101, '{"Status": 200, "Result": {}}');
+		assert.equal(outcome.ok, false);
+	});
+	it('401 is bad credentials even when the body is an HTML page', () => {
+		const outcome = answer(401, '<html><body>no</body></html>', { 'Content-Type': 'text/html' });
+		assert.ok(!outcome.ok && outcome.failure.kind === 'badCredentials');
+	});
+	it('a 200 with an HTML content type and a body that is no JSON is a service that is down', () => {
+		const outcome = answer(200, 'maintenance', { 'X-Other': 'a', 'Content-Type': 'text/html; charset=utf-8' });
+		assert.ok(!outcome.ok && outcome.failure.kind === 'serverUnavailable', JSON.stringify(outcome));
+	});
+	it('a 200 whose body is blank says the body is empty', () => {
+		const outcome = answer(200, '  \n');
+		assert.ok(!outcome.ok && outcome.failure.kind === 'badResponse' && outcome.failure.problem === 'the body is empty', JSON.stringify(outcome));
+	});
+	it('Retry-After is read whatever the header\'s case, and only from that header', () => {
+		const outcome = answer(429, '{}', { 'X-Wait': '99', 'retry-AFTER': '7' });
+		assert.ok(!outcome.ok && outcome.failure.retryAfterSeconds === 7, JSON.stringify(outcome));
+	});
+	it('ExpiresIn that is not a number or a numeric text is no lifetime', () => {
+		for (const ExpiresIn of [null, true, '12abc']) assert.equal(readTokens({ AccessToken: { Token: 'a.b.c', ExpiresIn } }).expiresIn, undefined, String(ExpiresIn));
+		assert.equal(readTokens({ AccessToken: { Token: 'a.b.c', ExpiresIn: '3600.5' } }).expiresIn, 3600.5);
+	});
+});

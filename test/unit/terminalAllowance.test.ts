@@ -96,3 +96,9 @@ describe('telematics-token: what /proc says about the asking process', () => {
 		assert.equal(commandLineOf('a\u0007b\u0007c'), 'a b c', 'every control character goes');
 	});
 });
+
+describe('telematics-token: the command line shown in the question', () => {
+	it('a run of control and direction characters becomes one space', () => {
+		assert.equal(commandLineOf('curl\0-H\u0001\u0002\u202eX\0'), 'curl -H X');
+	});
+});

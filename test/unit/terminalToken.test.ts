@@ -243,3 +243,16 @@ describe('telematics-token: the command against a real channel', function () {
 		assert.deepEqual(asked, []);
 	});
 });
+
+describe('telematics-token: the request and reply lines, field by field', () => {
+	const nonce = 'n';
+	const parse = (value: unknown) => parseRequest(JSON.stringify(value), (n) => n === nonce);
+	it('a pid that is a positive safe integer is kept; any other is refused as not a request', () => {
+		assert.deepEqual(parse({ v: 1, nonce, pid: 4242 }), { ok: true, request: { pid: 4242 } });
+		for (const pid of [0, -1, 1.5, '42', 2 ** 60, null]) assert.deepEqual(parse({ v: 1, nonce, pid }), { ok: false, error: 'not a request' }, String(pid));
+	});
+	it('a reply whose token is outside the token grammar is a refusal, never printed', () => {
+		const reply = parseReply(JSON.stringify({ ok: true, token: 'eyJa.eyJb.c d', expiresAt: 1, label: 'x', serviceUrl: 'https://s' }));
+		assert.equal(reply.ok, false);
+	});
+});

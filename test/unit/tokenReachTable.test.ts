@@ -34,6 +34,7 @@ describe('which requests send a token (table)', () => {
 		['a dotted name with $ after only', 'GET https://a/\nX: {{a.b$}}\n', variable('a.b'), []],
 		['a dotted name glued to a word before, its words elsewhere', 'GET https://a/\nX: {{xa.b + a + b}}\n', variable('a.b'), []],
 		['a dotted name glued to a word after, its words elsewhere', 'GET https://a/\nX: {{a.bx + b}}\n', variable('a.b'), []],
+		['a name split over a line break is no reference to it (no client reads one over lines)', 'GET https://a/\nX: {{to\nk}}\n', variable('tok'), []],
 		['a name of no word at all', 'GET https://a/\nX: {{-}}\n', variable('-'), ['GET https://a/']],
 		['a name after a closed reference, with no opening of its own', 'GET https://a/\nX: {{a}}..t}}\n', variable('t'), []],
 		// Text outside references, and definitions inside a block, read nothing.
@@ -133,5 +134,11 @@ describe('which requests send an account\'s token elsewhere, with two accounts o
 		const text = 'GET https://else.example.net/a\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN_ADMIN}}\n\n###\nGET https://user.example.com/b\nAuthorization: Bearer {{TELEMATICS_TOKEN_USER}}\n\n###\nGET https://admin.example.org/c\nAuthorization: Bearer {{$dotenv TELEMATICS_TOKEN_USER}}\n';
 		const exposed = [{ name: 'TELEMATICS_TOKEN_ADMIN', accountId: 'admin' }, { name: 'TELEMATICS_TOKEN_USER', accountId: 'user' }];
 		assert.deepEqual((await foreignSends(text, accounts, exposed)).map((s) => [s.requestLine, s.host, s.accountId]), [[0, 'else.example.net', 'admin'], [8, 'admin.example.org', 'user']]);
+	});
+
+	it('a reference whose variable the file does not say reads the environment only when a token is exposed', async () => {
+		const text = `GET https://user.example.com/own\nAuthorization: Bearer ${USER}\n\n###\nGET https://else.example.net/\nAuthorization: Bearer {{$processEnv %which}}\n`;
+		assert.deepEqual(await foreignSends(text, accounts, []), [], 'nothing exposed: the written token stays at home');
+		assert.deepEqual((await foreignSends(text, accounts, [{ name: 'TELEMATICS_TOKEN', accountId: 'user' }])).map((s) => s.host), ['else.example.net']);
 	});
 });

@@ -91,8 +91,9 @@ export function serviceUrlFor(serviceUrl: string, path: string, query?: Record<s
 	} catch {
 		return fail('The account\'s service URL cannot be read; log in again.');
 	}
-	const [pathPart = '', ...rest] = path.split('?');
-	const queryPart = rest.join('?');
+	const mark = path.indexOf('?');
+	const pathPart = mark < 0 ? path : path.slice(0, mark);
+	const queryPart = mark < 0 ? '' : path.slice(mark + 1);
 	const decoded = fullyDecoded(pathPart);
 	const decodedQuery = fullyDecoded(queryPart);
 	if (decoded === undefined || decodedQuery === undefined) return fail('The path holds a percent sign that is not an escape; write "%25" for "%".');

@@ -67,16 +67,19 @@ function toNumber(value: unknown): number | undefined {
 	return undefined;
 }
 
+/** The body as JSON, or undefined (empty, blank or broken). */
 export function tryParseJson(body: string): unknown {
-	if (!body.trim()) return undefined;
+	// Stryker disable BlockStatement: an empty catch returns undefined all the same
 	try {
 		return JSON.parse(body) as unknown;
 	} catch {
 		return undefined;
 	}
+	// Stryker restore BlockStatement
 }
 
 export function looksLikeHtml(body: string, contentType: string | undefined): boolean {
+	// Stryker disable next-line StringLiteral: any fallback without "html" in it reads the same
 	return /\bhtml\b/i.test(contentType ?? '') || /^\s*<(!doctype|html|head|body)\b/i.test(body);
 }
 
@@ -91,11 +94,13 @@ export function readErrors(value: unknown): ValidationDetail[] {
 			if (typeof item === 'string') {
 				const message = text(item);
 				if (message) details.push({ key: '', message });
-			} else if (isRecord(item)) {
-				const key = text(pick(item, 'Key', 'Field', 'PropertyName', 'Name', 'Code')) ?? '';
-				const message = text(pick(item, 'Message', 'ErrorMessage', 'Description', 'Error')) ?? '';
-				if (key || message) details.push({ key, message });
+				continue;
 			}
+			// Stryker disable next-line ConditionalExpression: pick() finds nothing in what is not a record, and an item with neither key nor message is left out
+			if (!isRecord(item)) continue;
+			const key = text(pick(item, 'Key', 'Field', 'PropertyName', 'Name', 'Code')) ?? '';
+			const message = text(pick(item, 'Message', 'ErrorMessage', 'Description', 'Error')) ?? '';
+			if (key || message) details.push({ key, message });
 		}
 	} else if (isRecord(value)) {
 		for (const [key, messages] of Object.entries(value)) {
@@ -144,6 +149,7 @@ export function readTokens(result: unknown): Partial<TokenResponse> {
 
 /** `Retry-After` as seconds: a number of seconds or an HTTP date. */
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+	// Stryker disable next-line ConditionalExpression,MethodExpression: a blank value is no number and no date either, so undefined all the same
 	if (!value?.trim()) return undefined;
 	const seconds = toNumber(value);
 	if (seconds !== undefined) return Math.max(0, Math.ceil(seconds));
@@ -152,8 +158,7 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
 }
 
 function header(headers: Record<string, string>, name: string): string | undefined {
-	const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
-	return key === undefined ? undefined : headers[key];
+	return Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
 }
 
 function isSuccess(status: number): boolean {

@@ -2,7 +2,7 @@
 // environment of `http-client.private.env.json`, `{{TELEMATICS_TOKEN}}` is that account's token, the way
 // JetBrains' `$auth.token("id")` names a configuration. The setting is hand-edited JSON: read as data,
 // a pair that is not a valid environment and account name is left out. Pure: no `vscode`, no I/O.
-import { checkAccountName } from '../sessions/accountNames';
+import { isAccountName } from '../sessions/accountNames';
 
 /** An environment's name as the JSON env files and REST Client's setting use it: no `$` (`$shared` is every environment's). */
 const ENVIRONMENT = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -21,9 +21,7 @@ export function environmentBindings(value: unknown): ReadonlyMap<string, string>
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) return bindings;
 	for (const [environment, account] of Object.entries(value as Record<string, unknown>)) {
 		if (bindings.size >= MAX_BINDINGS) break;
-		if (!isEnvironmentName(environment) || typeof account !== 'string') continue;
-		const checked = checkAccountName(account, []);
-		if (checked.ok && checked.value === account) bindings.set(environment, account);
+		if (isEnvironmentName(environment) && typeof account === 'string' && isAccountName(account)) bindings.set(environment, account);
 	}
 	return bindings;
 }

@@ -225,6 +225,7 @@ export interface ExposedVariable {
  * `{{TELEMATICS_TOKEN}}`, each name read as a word; a reference whose variable the file does not say
  * may read any of them).
  */
+// Stryker disable next-line ArrayDeclaration: a default of something that is no exposed variable names no account, and is passed over
 export async function foreignSends(text: string, accounts: readonly AccountToken[], exposed: readonly ExposedVariable[] = [], read?: { file: ParsedFile; jwts: readonly FoundJwt[]; variables?: VariableReadings }): Promise<ForeignSend[]> {
 	const file = read?.file ?? parseRestFile(text);
 	const variables = read?.variables ?? variableReadings(file);

