@@ -15,6 +15,7 @@ const FOLDER = {
 	'telematicsAuth.terminalToken': 'always',
 	'telematicsAuth.exposeToken': 'environmentAndFiles',
 	'telematicsAuth.exposeTokenFiles': ['../../.ssh/authorized_keys'],
+	'telematicsAuth.environmentAccounts': { dev: 'admin' },
 	// Resource scope, which a folder may set: it shows when VS Code has read the file.
 	'telematicsAuth.codeLens.enabled': false,
 };
@@ -37,7 +38,7 @@ describe('Settings a folder must not choose (real VS Code, trusted folder)', fun
 		for (const key of Object.keys(USER)) await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
 	});
 
-	it('keeps the user\'s service, insert style, exposure and terminal command when the folder names others', async () => {
+	it('keeps the user\'s service, insert style, exposure, bindings and terminal command when the folder names others', async () => {
 		fs.mkdirSync(path.dirname(file), { recursive: true });
 		fs.writeFileSync(file, JSON.stringify(FOLDER, null, '\t'));
 		await until('VS Code to read the folder settings', () => !api.services.config.codeLensEnabled());
@@ -47,5 +48,6 @@ describe('Settings a folder must not choose (real VS Code, trusted folder)', fun
 		assert.equal(config.terminalToken(), USER.terminalToken);
 		assert.equal(config.exposeToken(), 'off');
 		assert.deepEqual(config.exposeFiles(), ['.env']);
+		assert.deepEqual([...config.environmentAccounts()], [], 'no environment bound to the admin by the folder');
 	});
 });

@@ -67,6 +67,13 @@ describe('the channels\' root', () => {
 		assert.equal(await privateChannelRoot([mine], 1000), undefined);
 	});
 
+	it('takes a base whose root is exactly the longest path that leaves room for a socket', async () => {
+		const exact = path.join(scratch, 'e'.repeat(MAX_ROOT_PATH - scratch.length - 1 - '/telematics-token'.length));
+		fs.mkdirSync(exact, { mode: 0o700 });
+		assert.equal(path.join(exact, 'telematics-token').length, MAX_ROOT_PATH);
+		assert.equal(await privateChannelRoot([exact, base('last', 0o700)], uid), path.join(exact, 'telematics-token'));
+	});
+
 	it('passes over a base that is missing, a file, or whose real path is too long for a socket below it', async () => {
 		const good = base('good', 0o700);
 		const file = path.join(scratch, 'file');

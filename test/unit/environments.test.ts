@@ -2,7 +2,7 @@
 // (huge, broken, deep, odd values) adding nothing and never throwing, and a file's own definition winning.
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { environmentsGiving, MAX_ENVIRONMENT_FILE_CHARS, readDotenv, readEnvironmentObject, readHttpClientEnv, readHttpyacJson, withEnvironments } from '../../src/core/restFile/environments';
+import { environmentsGiving, httpyacLooksElsewhere, MAX_ENVIRONMENT_FILE_CHARS, readDotenv, readEnvironmentObject, readHttpClientEnv, readHttpyacJson, withEnvironments } from '../../src/core/restFile/environments';
 import { requestDestinations, variableReadings } from '../../src/core/restFile/requestHost';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 
@@ -128,5 +128,25 @@ describe('environments: which ones send a request to a host (named in the questi
 		assert.deepEqual(environmentsGiving(read, 'relay.example'), []);
 		assert.deepEqual(environmentsGiving(new Map(), 'collector.example'), []);
 	});
+});
+
+describe('environments: an httpYac configuration that looks elsewhere', () => {
+	const rows: Array<[string, string | null | undefined, string | null | undefined, boolean]> = [
+		['no package.json, no .httpyac.json', undefined, undefined, false],
+		['a package.json without httpyac', '{"name": "x", "scripts": {}}', undefined, false],
+		['a package.json with an httpyac section', '{"name": "x", "httpyac": {"environments": {}}}', undefined, true],
+		['a .httpyac.json with environments only', undefined, '{"environments": {"dev": {}}}', false],
+		['a .httpyac.json with envDirName', undefined, '{"envDirName": "../secrets"}', true],
+		['broken JSON in both: nothing moved', '{ not json', '{', false],
+		['a package.json past the bound cannot be read through: unknown', `{"x": "${'a'.repeat(MAX_ENVIRONMENT_FILE_CHARS)}"}`, undefined, true],
+		['a package.json there but not read (a link, too large, not UTF-8): unknown', null, undefined, true],
+		['a .httpyac.json past the bound: unknown', undefined, `{"x": "${'a'.repeat(MAX_ENVIRONMENT_FILE_CHARS)}"}`, true],
+		['a package.json of exactly the bound is read', `{"x": "${'a'.repeat(MAX_ENVIRONMENT_FILE_CHARS - 9)}"}`, undefined, false],
+		['a .httpyac.json of exactly the bound is read', undefined, `{"x": "${'a'.repeat(MAX_ENVIRONMENT_FILE_CHARS - 9)}"}`, false],
+		['a .httpyac.json there but not read: unknown', undefined, null, true],
+		['httpyac only on the prototype is no section', '{"__proto__": {"httpyac": {}}}', undefined, false],
+	];
+	it('the rows at the bound are exactly the bound', () => assert.equal(`{"x": "${'a'.repeat(MAX_ENVIRONMENT_FILE_CHARS - 9)}"}`.length, MAX_ENVIRONMENT_FILE_CHARS));
+	for (const [name, pkg, own, expected] of rows) it(`${name} → ${expected ? 'environments unknown' : 'read as usual'}`, () => assert.equal(httpyacLooksElsewhere(pkg, own), expected));
 });
 

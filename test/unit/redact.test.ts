@@ -73,3 +73,9 @@ describe('clipText', () => {
 		assert.equal(clipText('x'.repeat(MAX_CLIP + 1)), `${'x'.repeat(MAX_CLIP)}…`);
 	});
 });
+
+describe('redact: every short JWT in a text, not only the first', () => {
+	it('two JWTs whose parts are short are both masked', () => {
+		assert.equal(redact('x eyJhbGc.eyJzdWI.sig and eyJhbGd.eyJzdWJ.sih end'), 'x *** and *** end');
+	});
+});

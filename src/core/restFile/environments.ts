@@ -94,3 +94,20 @@ export function environmentsGiving(environments: EnvironmentReadings, host: stri
 	}
 	return [...found].sort();
 }
+
+/**
+ * Whether httpYac's configuration may take environments from where this reader does not look: an
+ * `httpyac` section in `package.json` (a configuration as good as `.httpyac.json`, which may hold
+ * anything), or an `envDirName` in `.httpyac.json` (another folder of dotenv files). Then the
+ * environments say nothing for sure, and the names they would fill stay "does not say". Each file's
+ * text; undefined when there is none; null when one is there but was not read (a link, too large):
+ * httpYac may read it, so that too counts as looking elsewhere.
+ */
+export function httpyacLooksElsewhere(packageJson: string | null | undefined, httpyacJson: string | null | undefined): boolean {
+	if (packageJson === null || httpyacJson === null) return true;
+	if ((packageJson?.length ?? 0) > MAX_ENVIRONMENT_FILE_CHARS || (httpyacJson?.length ?? 0) > MAX_ENVIRONMENT_FILE_CHARS) return true;
+	const pkg = packageJson === undefined ? undefined : parseBounded(packageJson);
+	const own = httpyacJson === undefined ? undefined : parseBounded(httpyacJson);
+	return (isObject(pkg) && Object.hasOwn(pkg, 'httpyac')) || (isObject(own) && Object.hasOwn(own, 'envDirName'));
+}
+

@@ -44,6 +44,7 @@ export function parseRequest(line: string, matchesNonce: (nonce: string) => bool
 	if (v !== 1 || typeof nonce !== 'string' || Object.keys(rest).length > 0) return { ok: false, error: 'not a request' };
 	if (!matchesNonce(nonce)) return { ok: false, error: 'refused' };
 	if (account !== undefined && (typeof account !== 'string' || account.length === 0 || account.length > 256)) return { ok: false, error: 'not a request' };
+	// Stryker disable next-line ConditionalExpression: Number.isSafeInteger is false for anything but a number
 	if (pid !== undefined && !(typeof pid === 'number' && Number.isSafeInteger(pid) && pid > 0)) return { ok: false, error: 'not a request' };
 	return { ok: true, request: { ...(account !== undefined && { account }), ...(pid !== undefined && { pid }) } };
 }
@@ -69,6 +70,7 @@ export function parseReply(line: string): Reply {
 	}
 	const reply = value as Partial<Record<string, unknown>>;
 	if (reply?.ok === false && typeof reply.error === 'string') return { ok: false, error: oneLine(reply.error) };
+	// Stryker disable next-line ConditionalExpression: Number.isFinite is false for anything but a number
 	if (reply?.ok === true && isSafeToken(reply.token) && typeof reply.expiresAt === 'number' && Number.isFinite(reply.expiresAt)
 		&& typeof reply.label === 'string' && typeof reply.serviceUrl === 'string') {
 		return { ok: true, token: reply.token, expiresAt: reply.expiresAt, label: reply.label, serviceUrl: reply.serviceUrl };

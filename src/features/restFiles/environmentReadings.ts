@@ -5,12 +5,13 @@
 // JSON only), and REST Client's `rest-client.environmentVariables`. Only regular files (no link is
 // followed, nor a folder whose real path leads out of the workspace folder), bounded. More readings can
 // only add hosts, so a source read too many is harmless; one missed could hide a host, so a folder with
-// an httpYac JavaScript config (which may set any variable, and is never run) gets no environment
-// values at all: its undefined names stay "does not say", as do those a skipped folder would give.
+// an httpYac JavaScript config (which may set any variable, and is never run), an `httpyac` section in
+// package.json or an `envDirName` (environments elsewhere) gets no environment values at all: its
+// undefined names stay "does not say", as do those a skipped folder would give.
 import { readdir, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import vscode = require('vscode');
-import { MAX_ENVIRONMENT_FILE_CHARS, readDotenv, readEnvironmentObject, readHttpClientEnv, readHttpyacJson, withEnvironments, type EnvironmentReadings } from '../../core/restFile/environments';
+import { httpyacLooksElsewhere, MAX_ENVIRONMENT_FILE_CHARS, readDotenv, readEnvironmentObject, readHttpClientEnv, readHttpyacJson, withEnvironments, type EnvironmentReadings } from '../../core/restFile/environments';
 import { variableReadings, type VariableReadings } from '../../core/restFile/requestHost';
 import type { ParsedFile } from '../../core/restFile/requestParser';
 import { readRegularFile } from '../../platform/regularFile';
@@ -31,6 +32,12 @@ function readerFor(name: string): ((text: string, into: EnvironmentReadings) => 
 
 /** An httpYac configuration that is code (`.httpyac.js`, `httpyac.config.mjs`, …): what it sets cannot be read. */
 const CODE_CONFIG = /^(\.httpyac|httpyac\.config|\.httpyac\.config)\.(c|m)?(j|t)s$/;
+
+/** A regular file's text within the bound; undefined when there is none; null when one is there but is not read. */
+async function textOf(file: string): Promise<string | null | undefined> {
+	const result = await readRegularFile(file, MAX_ENVIRONMENT_FILE_CHARS).catch(() => null);
+	return result === null || result.kind === 'refused' ? null : result.kind === 'text' ? result.text : undefined;
+}
 
 async function readInto(file: string, read: (text: string, into: EnvironmentReadings) => EnvironmentReadings, into: EnvironmentReadings): Promise<void> {
 	const result = await readRegularFile(file, MAX_ENVIRONMENT_FILE_CHARS).catch(() => undefined);
@@ -53,8 +60,11 @@ export async function environmentReadings(uri: vscode.Uri): Promise<EnvironmentR
 	if (root !== undefined) {
 		const top = await readdir(root).catch(() => [] as string[]);
 		if (top.some((name) => CODE_CONFIG.test(name))) return new Map();
+		const packageJson = await textOf(join(root, 'package.json'));
+		const httpyacJson = await textOf(join(root, '.httpyac.json'));
+		if (httpyacLooksElsewhere(packageJson, httpyacJson)) return new Map();
 		folders.push(join(root, 'env'));
-		await readInto(join(root, '.httpyac.json'), readHttpyacJson, readings);
+		if (typeof httpyacJson === 'string') readHttpyacJson(httpyacJson, readings);
 	}
 	// A folder reached through a link that leads out of the workspace folder is not read.
 	const realRoot = root === undefined ? undefined : await realpath(root).catch(() => undefined);
