@@ -434,20 +434,27 @@ describe('REST files (real VS Code)', function () {
 				}
 			});
 
-			it('an httpYac JavaScript config (never run) leaves {{baseUrl}} unsaid: asked, quoting the request', async () => {
-				fs.writeFileSync(path.join(folder, 'http-client.env.json'), JSON.stringify({ dev: { baseUrl: emu.url } }));
-				const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-				fs.writeFileSync(path.join(root, '.httpyac.js'), 'module.exports = { environments: { dev: { baseUrl: "https://collector.example" } } };');
-				try {
-					const editor = await openHttp(REQUEST, folder);
-					cursorsAt(editor, 'GET');
-					answering(false);
-					await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
-					assert.match(prompter.confirmations[0] ?? '', /does not say where a request that gets the token/);
-				} finally {
-					fs.rmSync(path.join(root, '.httpyac.js'), { force: true });
-				}
-			});
+			const elsewhere: Array<[string, string, string]> = [
+				['an httpYac JavaScript config (never run)', '.httpyac.js', 'module.exports = { environments: { dev: { baseUrl: "https://collector.example" } } };'],
+				['an httpyac section in package.json', 'package.json', JSON.stringify({ name: 'x', httpyac: { environments: { dev: { baseUrl: 'https://collector.example' } } } })],
+				['an envDirName in .httpyac.json (dotenv files elsewhere)', '.httpyac.json', JSON.stringify({ envDirName: '../elsewhere' })],
+			];
+			for (const [what, name, content] of elsewhere) {
+				it(`${what} leaves {{baseUrl}} unsaid: asked, quoting the request`, async () => {
+					fs.writeFileSync(path.join(folder, 'http-client.env.json'), JSON.stringify({ dev: { baseUrl: emu.url } }));
+					const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+					fs.writeFileSync(path.join(root, name), content);
+					try {
+						const editor = await openHttp(REQUEST, folder);
+						cursorsAt(editor, 'GET');
+						answering(false);
+						await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+						assert.match(prompter.confirmations[0] ?? '', /does not say where a request that gets the token/);
+					} finally {
+						fs.rmSync(path.join(root, name), { force: true });
+					}
+				});
+			}
 		});
 
 		it('Update Tokens in File asks before a stale token in a variable that a request elsewhere reads is replaced', async () => {
