@@ -417,17 +417,22 @@ describe('REST files (real VS Code)', function () {
 				});
 			}
 
+			/** Insert on REQUEST in the folder asks, saying the file does not say where {{baseUrl}} goes. */
+			async function assertAskedUnsaid(): Promise<void> {
+				const editor = await openHttp(REQUEST, folder);
+				cursorsAt(editor, 'GET');
+				answering(false);
+				await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+				assert.match(prompter.confirmations[0] ?? '', /does not say where a request that gets the token/);
+			}
+
 			it('an env/ folder that links out of the workspace folder is not read: {{baseUrl}} stays unsaid, and asked', async () => {
 				const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 				const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'outside-env-'));
 				fs.writeFileSync(path.join(outside, '.env'), `baseUrl=${emu.url}\n`);
 				fs.symlinkSync(outside, path.join(root, 'env'));
 				try {
-					const editor = await openHttp(REQUEST, folder);
-					cursorsAt(editor, 'GET');
-					answering(false);
-					await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
-					assert.match(prompter.confirmations[0] ?? '', /does not say where a request that gets the token/);
+					await assertAskedUnsaid();
 				} finally {
 					fs.rmSync(path.join(root, 'env'), { force: true });
 					fs.rmSync(outside, { recursive: true, force: true });
@@ -445,11 +450,7 @@ describe('REST files (real VS Code)', function () {
 					const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 					fs.writeFileSync(path.join(root, name), content);
 					try {
-						const editor = await openHttp(REQUEST, folder);
-						cursorsAt(editor, 'GET');
-						answering(false);
-						await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
-						assert.match(prompter.confirmations[0] ?? '', /does not say where a request that gets the token/);
+						await assertAskedUnsaid();
 					} finally {
 						fs.rmSync(path.join(root, name), { force: true });
 					}
