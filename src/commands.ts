@@ -21,6 +21,7 @@ export const Command = {
 	showActions: 'telematicsAuth.showActions',
 	showLog: 'telematicsAuth.showLog',
 	chooseTokenExposure: 'telematicsAuth.chooseTokenExposure',
+	bindEnvironment: 'telematicsAuth.bindEnvironment',
 	tryDemo: 'telematicsAuth.tryDemo',
 	openSample: 'telematicsAuth.openSample',
 } as const;

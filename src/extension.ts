@@ -25,6 +25,7 @@ import { onFirstRestDocument } from './features/shared/restDocuments';
 import { StatusBar } from './features/statusBar/statusBar';
 import { TerminalToken } from './features/terminal/terminalToken';
 import { registerExposureCommand } from './features/tokens/exposureCommand';
+import { registerBindEnvironmentCommand } from './features/tokens/bindEnvironmentCommand';
 import { registerTokenCommands } from './features/tokens/tokenCommands';
 import { TokenExposure } from './features/tokens/tokenExposure';
 import { registerWalkthroughCommands } from './features/walkthrough/demo';
@@ -93,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 		registerTokenCommands(services),
 		registerRestFileCommands(services),
 		registerExposureCommand(services),
+		registerBindEnvironmentCommand(services),
 		registerWalkthroughCommands(services),
 		...registerAgentTools(services),
 	);

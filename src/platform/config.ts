@@ -112,6 +112,15 @@ export class Config implements vscode.Disposable {
 		return environmentBindings(this.value('environmentAccounts', isObject));
 	}
 
+	/** Binds `environment` to the account named `name`, or removes its binding (undefined); the other entries stay as written. */
+	async setEnvironmentAccount(environment: string, name: string | undefined): Promise<void> {
+		const current = this.value('environmentAccounts', isObject) as Record<string, unknown>;
+		const next: Record<string, unknown> = { ...current };
+		if (name === undefined) delete next[environment];
+		else next[environment] = name;
+		await this.section.update('environmentAccounts', next, vscode.ConfigurationTarget.Global);
+	}
+
 	/** Rename Account: the bindings to `from` follow the account to `to`. */
 	async renameInBindings(from: string, to: string): Promise<void> {
 		const renamed = renamedBindings(this.value('environmentAccounts', isObject), from, to);

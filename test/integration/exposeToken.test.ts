@@ -114,9 +114,13 @@ describe('The live token for REST clients, no token in any file (real VS Code + 
 	it('an environment bound to an account sends that account\'s token through httpyac, whichever is active; after its logout, none (issue 30)', async () => {
 		await settings().update('exposeTokenFiles', ['http-client.private.env.json'], vscode.ConfigurationTarget.Global);
 		await settings().update('exposeToken', 'environmentAndFiles', vscode.ConfigurationTarget.Global);
-		await settings().update('environmentAccounts', { prod: 'admin', dev: 'user' }, vscode.ConfigurationTarget.Global);
 		const user = await logIn(api, emu, 'user');
 		const admin = await logIn(api, emu, 'admin');
+		// Bound through the command (the palette and the Accounts view's menu ask for both; a caller may name them).
+		await vscode.commands.executeCommand('telematicsAuth.bindEnvironment', { environment: 'prod', accountId: admin.account.id });
+		await vscode.commands.executeCommand('telematicsAuth.bindEnvironment', { environment: 'dev', accountId: user.account.id });
+		assert.equal(await vscode.commands.executeCommand('telematicsAuth.bindEnvironment', { environment: '$shared', accountId: admin.account.id }), undefined, '$shared cannot be bound');
+		assert.deepEqual(settings().get('environmentAccounts'), { prod: 'admin', dev: 'user' });
 		const environment = (name: string) => (JSON.parse(fs.readFileSync(jetbrains(), 'utf8')) as Record<string, Record<string, string>>)[name];
 		const written = () => fs.existsSync(jetbrains()) && environment('prod')?.TELEMATICS_TOKEN === token(admin) && environment('dev')?.TELEMATICS_TOKEN === token(user);
 		await until('each bound environment with its account\'s token', written);
@@ -149,5 +153,10 @@ describe('The live token for REST clients, no token in any file (real VS Code + 
 		assert.ok(!fs.readFileSync(jetbrains(), 'utf8').includes(last));
 		assert.deepEqual(await sendWithHttpyac(folder, 'live.http', file, ['dev']), [200]);
 		assert.equal(emu.stats.lastMeAuthorization, `Bearer ${token(user)}`);
+
+		// Unbound, dev is an environment like any other again: the active account's token.
+		await vscode.commands.executeCommand('telematicsAuth.bindEnvironment', { environment: 'dev', unbind: true });
+		assert.deepEqual(settings().get('environmentAccounts'), { prod: 'ops' });
+		await until('dev with the active account\'s token', () => environment('dev')?.TELEMATICS_TOKEN === token(user));
 	});
 });
