@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { RiggedEmulator } from '../emulator/rig';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from './testApi';
-import { commandSession, logIn, settings, until, useEmulatorSuite } from './loginHelpers';
+import { commandSession, logIn, ourLenses, settings, until, useEmulatorSuite } from './loginHelpers';
 
 import * as httpyac from 'httpyac';
 
@@ -133,6 +133,13 @@ describe('The live token for REST clients, no token in any file (real VS Code + 
 			assert.deepEqual(await sendWithHttpyac(folder, 'live.http', file, ['dev']), [200]);
 			assert.equal(emu.stats.lastMeAuthorization, `Bearer ${token(user)}`, 'dev is the user\'s');
 		}
+
+		// The lens above {{TELEMATICS_TOKEN}} names the bindings beside the active account.
+		const lensUri = vscode.Uri.file(path.join(folder, 'live.http'));
+		await vscode.workspace.openTextDocument(lensUri);
+		const titles = await until('the lens with the bindings', async () => ourLenses(await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', lensUri)).map((l) => l.command!.title),
+			{ accept: (l) => l.some((title) => title.includes('prod → admin · dev → user')), timeoutMs: 5000 });
+		assert.ok(titles.some((title) => /^\$\(account\) TELEMATICS_TOKEN: admin \(active\) · valid for .* · prod → admin · dev → user$/.test(title)), titles.join(' | '));
 
 		// A refresh and a rename: the binding follows the account.
 		await commandSession(api, 'telematicsAuth.refresh', { accountId: admin.account.id });

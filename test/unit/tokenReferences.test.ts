@@ -15,7 +15,7 @@ describe('references to the exposed tokens', () => {
 		assert.deepEqual(tokenReferences(text), [
 			{ line: 1, variable: 'TELEMATICS_TOKEN_ADMIN' },
 			{ line: 2, variable: 'TELEMATICS_TOKEN' },
-			{ line: 4, variable: 'TELEMATICS_TOKEN_USER_2' },
+			{ line: 4, variable: 'TELEMATICS_TOKEN_USER_2', environment: true },
 			{ line: 5, setting: 'TELEMATICS_TOKEN' },
 		]);
 		assert.deepEqual(tokenReferences('X: {{$dotenv %telematicsToken}}\nY: {{$processEnv  %t_2 }}\nZ: {{%x}} {{$processEnv %a-b}}'), [{ line: 0, setting: 'telematicsToken' }, { line: 1, setting: 't_2' }]);
@@ -25,7 +25,7 @@ describe('references to the exposed tokens', () => {
 		const text = Array.from({ length: 500 }, (_, i) => (i % 2 ? `X: {{TELEMATICS_TOKEN_A${i}}}` : 'text')).join('\r\n');
 		const found = tokenReferences(text);
 		assert.equal(found.length, 250);
-		assert.deepEqual(found[3], { line: 7, variable: 'TELEMATICS_TOKEN_A7' });
+		assert.deepEqual(found[3], { line: 7, variable: 'TELEMATICS_TOKEN_A7', environment: true });
 	});
 });
 

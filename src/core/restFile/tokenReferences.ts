@@ -10,14 +10,17 @@ import { isObject } from './envFiles';
  * A reference, a `$processEnv`/`$dotenv` one or a bare environment variable, to one of our variables;
  * or a `%name` one, whose variable the current REST Client environment's `name` says.
  */
-const REFERENCE = new RegExp(`\\{\\{\\s*(?:(?:\\$(?:processEnv|dotenv)\\s+)?(${TOKEN_VARIABLE_SOURCE}|TELEMATICS_TOKEN)|\\$(?:processEnv|dotenv)\\s+%(\\w{1,64}))\\s*\\}\\}`, 'g');
+const REFERENCE = new RegExp(`\\{\\{\\s*(?:(\\$(?:processEnv|dotenv)\\s+)?(${TOKEN_VARIABLE_SOURCE}|TELEMATICS_TOKEN)|\\$(?:processEnv|dotenv)\\s+%(\\w{1,64}))\\s*\\}\\}`, 'g');
 
 /** Our variables, as REST Client's setting may name them for `%name`. */
 const OUR_VARIABLE = new RegExp(`^(?:${TOKEN_VARIABLE_SOURCE}|TELEMATICS_TOKEN)$`);
 
 export type TokenReference =
-	/** `TELEMATICS_TOKEN` (the active account) or `TELEMATICS_TOKEN_<NAME>`. */
-	| { line: number; variable: string }
+	/**
+	 * `TELEMATICS_TOKEN` (the active account) or `TELEMATICS_TOKEN_<NAME>`. `environment`: a bare
+	 * `{{TELEMATICS_TOKEN}}`, which a client fills from its environment (where a bound one holds another account's).
+	 */
+	| { line: number; variable: string; environment?: true }
 	/** `%name`: the variable is the value of `name` in REST Client's current environment. */
 	| { line: number; setting: string };
 
@@ -30,7 +33,8 @@ export function tokenReferences(text: string): TokenReference[] {
 		for (let at = text.indexOf('\n', counted); at >= 0 && at < match.index; at = text.indexOf('\n', at + 1)) line++;
 		counted = match.index;
 		if (found.at(-1)?.line === line) continue;
-		found.push(match[1] !== undefined ? { line, variable: match[1] } : { line, setting: match[2]! });
+		if (match[2] !== undefined) found.push({ line, variable: match[2], ...(match[1] === undefined && { environment: true as const }) });
+		else found.push({ line, setting: match[3]! });
 	}
 	return found;
 }

@@ -55,7 +55,7 @@ export class TokenCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
 		}
 		for (const reference of tokenReferences(text)) {
 			const range = document.lineAt(reference.line).range;
-			lenses.push('variable' in reference ? this.referenceLens(range, reference.variable, now) : this.indirectLens(range, reference.setting, document.uri));
+			lenses.push('variable' in reference ? this.referenceLens(range, reference.variable, now, reference.environment === true) : this.indirectLens(range, reference.setting, document.uri));
 		}
 		return lenses;
 	}
@@ -75,7 +75,8 @@ export class TokenCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
 		return new vscode.CodeLens(range, { title: `$(account) %${setting}: ${whose.join(' · ')}${read.length > 6 ? ' · …' : ''}`, tooltip: t('The account whose token this reference reads in each REST Client environment.'), command: '' });
 	}
 
-	private referenceLens(range: vscode.Range, variable: string, now: number): vscode.CodeLens {
+	/** `fromEnvironment`: a bare `{{TELEMATICS_TOKEN}}`, which a bound environment fills with its own account's token. */
+	private referenceLens(range: vscode.Range, variable: string, now: number, fromEnvironment: boolean): vscode.CodeLens {
 		const t = vscode.l10n.t;
 		const { store, config } = this.services;
 		const session = variable === TOKEN_KEY ? store.active() : store.list().find((s) => s.account.name !== undefined && tokenVariableFor(s.account.name) === variable);
@@ -88,7 +89,12 @@ export class TokenCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
 			return new vscode.CodeLens(range, { title: `$(warning) ${variable}: ${who}, ${t('but no token is exposed')} · ${t('Choose How Tools Get the Token…')}`, command: Command.chooseTokenExposure });
 		}
 		const left = session.state === 'valid' && session.tokens ? t('valid for {0}', formatRemaining(session.tokens.expiresAt - now, t)) : t('needs a refresh or a new login');
-		return new vscode.CodeLens(range, { title: `$(account) ${variable}: ${who} · ${left}`, tooltip: t('The token this reference reads, kept current by Telematics Auth.'), command: '' });
+		const bound = fromEnvironment && variable === TOKEN_KEY ? [...config.environmentAccounts()].slice(0, 4).map(([environment, name]) => `${environment} → ${name}`) : [];
+		return new vscode.CodeLens(range, {
+			title: `$(account) ${variable}: ${who} · ${left}${bound.length ? ` · ${bound.join(' · ')}` : ''}`,
+			tooltip: bound.length ? t('The token this reference reads: the active account\'s, and in a bound environment that account\'s (telematicsAuth.environmentAccounts).') : t('The token this reference reads, kept current by Telematics Auth.'),
+			command: '',
+		});
 	}
 
 	dispose(): void {
