@@ -2,11 +2,11 @@
 // (huge, broken, deep, odd values) adding nothing and never throwing, and a file's own definition winning.
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { environmentsGiving, httpyacLooksElsewhere, MAX_ENVIRONMENT_FILE_CHARS, readDotenv, readEnvironmentObject, readHttpClientEnv, readHttpyacJson, withEnvironments } from '../../src/core/restFile/environments';
+import { environmentsByHost, httpyacLooksElsewhere, MAX_ENVIRONMENT_FILE_CHARS, readDotenv, readEnvironmentObject, readHttpClientEnv, readHttpyacJson, withEnvironments, type EnvironmentReadings } from '../../src/core/restFile/environments';
 import { requestDestinations, variableReadings } from '../../src/core/restFile/requestHost';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 
-const values = (readings: Map<string, { value: string; environment: string }[]>, name: string) => (readings.get(name) ?? []).map((v) => `${v.environment}=${v.value}`);
+const values = (readings: EnvironmentReadings, name: string) => [...(readings.get(name)?.values() ?? [])].map((v) => `${v.environment}=${v.value}`);
 
 describe('environments: what each client\'s file gives a variable', () => {
 	it('http-client.env.json: every environment and $shared', () => {
@@ -35,7 +35,7 @@ describe('environments: what each client\'s file gives a variable', () => {
 
 	it('bounds are bounds: 64 environments, 512 variables, 4096-character values, 256 KB files', () => {
 		const envs = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`e${i}`, { h: `v${i}` }]));
-		assert.equal(readHttpClientEnv(JSON.stringify(envs)).get('h')!.length, 64);
+		assert.equal(readHttpClientEnv(JSON.stringify(envs)).get('h')!.size, 64);
 		const vars = Object.fromEntries(Array.from({ length: 513 }, (_, i) => [`v${i}`, 'x']));
 		assert.equal(readHttpClientEnv(JSON.stringify({ dev: vars })).size, 512);
 		assert.equal(readDotenv(Array.from({ length: 513 }, (_, i) => `v${i}=x`).join('\n')).size, 512);
@@ -77,14 +77,14 @@ describe('environments: what each client\'s file gives a variable', () => {
 			readHttpyacJson(text);
 			readDotenv(text);
 			const read = readHttpClientEnv(JSON.stringify(json));
-			for (const list of read.values()) for (const v of list) assert.equal(typeof v.value, 'string');
+			for (const list of read.values()) for (const v of list.values()) assert.equal(typeof v.value, 'string');
 		}));
 	});
 });
 
 describe('environments: the host check reads through them', () => {
 	const SERVICE = 'https://user.telematicssdk.com';
-	const hosts = (text: string, env: Map<string, { value: string; environment: string }[]>) => {
+	const hosts = (text: string, env: EnvironmentReadings) => {
 		const file = parseRestFile(text);
 		return [...new Set(requestDestinations(file, file.requests, withEnvironments(variableReadings(file), env)).map((d) => d.host ?? '?'))].sort();
 	};
@@ -118,10 +118,13 @@ describe('environments: which ones send a request to a host (named in the questi
 	}));
 	readDotenv('baseUrl=https://collector.example\n', read, 'prod.env');
 
+	const environmentsGiving = (readings: typeof read, host: string) => environmentsByHost(readings).get(host) ?? [];
+
 	it('every environment with a URL or host on it, sorted, each once', () => {
 		assert.deepEqual(environmentsGiving(read, 'collector.example'), ['prod', 'prod.env', 'stage']);
 		assert.deepEqual(environmentsGiving(read, 'localhost'), ['dev']);
 		assert.deepEqual(environmentsGiving(read, 'user.telematicssdk.com'), ['$shared']);
+		assert.deepEqual([...environmentsByHost(read).keys()].sort(), ['collector.example', 'localhost', 'user.telematicssdk.com'], 'a value that references a variable gives no host');
 	});
 
 	it('a host no value is on: none (a reference is not followed here)', () => {

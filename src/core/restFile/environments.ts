@@ -21,14 +21,16 @@ export interface EnvironmentValue {
 	environment: string;
 }
 
-export type EnvironmentReadings = Map<string, EnvironmentValue[]>;
+/** Each name's values, each environment's value once (keyed by environment and value, so adding stays constant time however many a name gets). */
+export type EnvironmentReadings = Map<string, Map<string, EnvironmentValue>>;
 
 function add(readings: EnvironmentReadings, name: string, value: unknown, environment: string): void {
 	if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return;
 	const text = String(value);
 	if (text.length > MAX_VALUE_CHARS) return;
-	const values = readings.get(name) ?? readings.set(name, []).get(name)!;
-	if (!values.some((v) => v.value === text && v.environment === environment)) values.push({ value: text, environment });
+	const values = readings.get(name) ?? readings.set(name, new Map()).get(name)!;
+	const key = `${environment}\n${text}`;
+	if (!values.has(key)) values.set(key, { value: text, environment });
 }
 
 /** An object of environments, each an object of variables (the JSON files' shape, and REST Client's setting). */
@@ -79,20 +81,24 @@ export function withEnvironments(file: VariableReadings, environments: Environme
 	if (environments.size === 0) return file;
 	const merged = new Map<string, readonly string[]>(file);
 	for (const [name, values] of environments) {
-		if (!merged.has(name)) merged.set(name, [...new Set(values.map((v) => v.value))]);
+		if (!merged.has(name)) merged.set(name, [...new Set([...values.values()].map((v) => v.value))]);
 	}
 	return merged;
 }
 
-/** The environments one of whose values is a URL or host on `host` (so the question can say where it comes from), sorted. */
-export function environmentsGiving(environments: EnvironmentReadings, host: string): string[] {
-	const found = new Set<string>();
+/**
+ * For each host a value of the environments is a URL or host on, the environments that give it,
+ * sorted (so the question can say where a host comes from). One pass over the values: a warning on
+ * every request of a file looks its host up here rather than reading them all again.
+ */
+export function environmentsByHost(environments: EnvironmentReadings): ReadonlyMap<string, readonly string[]> {
+	const byHost = new Map<string, Set<string>>();
 	for (const values of environments.values()) {
-		for (const { value, environment } of values) {
-			if (!found.has(environment) && targetHosts(value, new Map()).includes(host)) found.add(environment);
+		for (const { value, environment } of values.values()) {
+			for (const host of targetHosts(value, new Map())) if (host !== undefined) (byHost.get(host) ?? byHost.set(host, new Set()).get(host)!).add(environment);
 		}
 	}
-	return [...found].sort();
+	return new Map([...byHost].map(([host, names]) => [host, [...names].sort()]));
 }
 
 /**

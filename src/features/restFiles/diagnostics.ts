@@ -7,6 +7,7 @@ import { parseRestFile, type ParsedFile } from '../../core/restFile/requestParse
 import { foreignSends } from '../../core/restFile/tokenReach';
 import { exposedVariables } from '../shared/exposedVariables';
 import { readingsWithEnvironments } from './environmentReadings';
+import { environmentsByHost } from '../../core/restFile/environments';
 import { environmentsNote } from './tokenDestinations';
 import { hostOf } from '../../core/util/url';
 import { identityOf } from '../../core/restFile/tokenMatch';
@@ -51,6 +52,8 @@ async function foreignHostDiagnostics(document: vscode.TextDocument, text: strin
 	// Variables the file does not define take their values from the clients' environments.
 	const readings = await readingsWithEnvironments(read.file, document.uri);
 	const sends = await foreignSends(text, accounts, exposed, { ...read, variables: readings.variables });
+	// Which environments send each host there: read once for all the warnings of the file.
+	const byHost = sends.some((send) => send.host !== undefined) ? environmentsByHost(readings.environments) : new Map<string, readonly string[]>();
 	return sends.flatMap((send) => {
 		const account = services.store.get(send.accountId)?.account;
 		if (!account) return []; // logged out while the sites were checked
@@ -61,7 +64,7 @@ async function foreignHostDiagnostics(document: vscode.TextDocument, text: strin
 			: vscode.l10n.t(
 				'This request sends the token of {0} to {1}, not to its service ({2}). Whoever runs {1} can act as {0} until the token expires; send it only if you trust that host.',
 				account.label, send.host, hostOf(account.serviceUrl),
-			) + environmentsNote(readings.environments, send.host), vscode.DiagnosticSeverity.Warning);
+			) + environmentsNote(byHost, send.host), vscode.DiagnosticSeverity.Warning);
 		diagnostic.source = 'Telematics Auth';
 		diagnostic.code = 'tokenToAnotherSite';
 		return [diagnostic];
