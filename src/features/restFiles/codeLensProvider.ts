@@ -13,6 +13,7 @@ import { displayText } from '../../core/util/displayText';
 import { TOKEN_KEY } from '../../core/restFile/envFiles';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import { formatRemaining } from '../../core/util/time';
+import type { Session } from '../../core/sessions/types';
 
 export function hasLens(jwt: FoundJwt): boolean {
 	return jwt.context === 'variable' || (jwt.context === 'header' && jwt.name?.toLowerCase() === 'authorization');
@@ -60,6 +61,12 @@ export class TokenCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
 		return lenses;
 	}
 
+	/** The account whose token `variable` holds: the active one's for `TELEMATICS_TOKEN`, else the one its name makes. */
+	private sessionReadBy(variable: string): Session | undefined {
+		const { store } = this.services;
+		return variable === TOKEN_KEY ? store.active() : store.list().find((s) => s.account.name !== undefined && tokenVariableFor(s.account.name) === variable);
+	}
+
 	/** Above `{{$processEnv %telematicsToken}}`: the account each REST Client environment's `telematicsToken` names. */
 	private indirectLens(range: vscode.Range, setting: string, uri: vscode.Uri): vscode.CodeLens {
 		const t = vscode.l10n.t;
@@ -67,9 +74,8 @@ export class TokenCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
 		if (read.length === 0) {
 			return new vscode.CodeLens(range, { title: `$(question) %${setting}: ${t('no REST Client environment sets {0}', setting)}`, tooltip: t('Set "{0}": "TELEMATICS_TOKEN_ADMIN" in an environment of rest-client.environmentVariables: the name of the variable, never a token.', setting), command: '' });
 		}
-		const accounts = this.services.store.list();
 		const whose = read.slice(0, 6).map(({ environment, variable }) => {
-			const session = variable === undefined ? undefined : variable === TOKEN_KEY ? this.services.store.active() : accounts.find((s) => s.account.name !== undefined && tokenVariableFor(s.account.name) === variable);
+			const session = variable === undefined ? undefined : this.sessionReadBy(variable);
 			return `${displayText(environment, 40)} → ${session?.account.name ?? (variable === undefined ? t('not a Telematics variable') : t('no such account'))}`;
 		});
 		return new vscode.CodeLens(range, { title: `$(account) %${setting}: ${whose.join(' · ')}${read.length > 6 ? ' · …' : ''}`, tooltip: t('The account whose token this reference reads in each REST Client environment.'), command: '' });
@@ -78,8 +84,8 @@ export class TokenCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
 	/** `fromEnvironment`: a bare `{{TELEMATICS_TOKEN}}`, which a bound environment fills with its own account's token. */
 	private referenceLens(range: vscode.Range, variable: string, now: number, fromEnvironment: boolean): vscode.CodeLens {
 		const t = vscode.l10n.t;
-		const { store, config } = this.services;
-		const session = variable === TOKEN_KEY ? store.active() : store.list().find((s) => s.account.name !== undefined && tokenVariableFor(s.account.name) === variable);
+		const { config } = this.services;
+		const session = this.sessionReadBy(variable);
 		if (!session) {
 			const wanted = variable === TOKEN_KEY ? t('no account is logged in') : t('no logged-in account is named {0}', variable.slice(TOKEN_KEY.length + 1).toLowerCase().replace(/_/g, '-'));
 			return new vscode.CodeLens(range, { title: `$(question) ${variable}: ${wanted} · ${t('Log In…')}`, command: Command.login });

@@ -40,13 +40,17 @@ export async function resolveAccount(services: Services, arg: unknown, options: 
 	return pickAccount(services, options.placeHolder ?? vscode.l10n.t('Select a Telematics account'));
 }
 
-/** The person picks one of `sessions` (every logged-in account by default), names first. */
-export async function pickAccount(services: Services, placeHolder: string, sessions: readonly Session[] = services.store.list(), title?: string): Promise<Session | undefined> {
+/** `sessions` as the account pickers offer them. */
+export function accountChoices(services: Services, sessions: readonly Session[]): AccountChoice[] {
 	const activeId = services.store.active()?.account.id;
-	const choices: AccountChoice[] = sessions.map((s) => ({
+	return sessions.map((s) => ({
 		id: s.account.id, name: s.account.name ?? '', label: s.account.label, kind: s.account.kind,
 		serviceUrl: s.account.serviceUrl, instanceId: s.account.instanceId, active: s.account.id === activeId,
 	}));
-	const id = await services.prompts.current.pickAccount(choices, placeHolder, title);
+}
+
+/** The person picks one of `sessions` (every logged-in account by default), names first. */
+export async function pickAccount(services: Services, placeHolder: string, sessions: readonly Session[] = services.store.list(), title?: string): Promise<Session | undefined> {
+	const id = await services.prompts.current.pickAccount(accountChoices(services, sessions), placeHolder, title);
 	return sessions.find((s) => s.account.id === id);
 }

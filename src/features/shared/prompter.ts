@@ -16,6 +16,16 @@ function validation(step: LoginStep, value: string): string | undefined {
 	return checked.ok ? undefined : checked.message;
 }
 
+/** An account as a quick pick row, name first (every account picker shows it so). */
+export function accountItem(account: AccountChoice): vscode.QuickPickItem & { id: string } {
+	return {
+		label: `$(${account.kind === 'admin' ? 'shield' : 'person'}) ${account.name}`,
+		description: [displayText(account.label), account.active ? vscode.l10n.t('active') : undefined].filter(Boolean).join(' · '),
+		detail: displayText(`${account.serviceUrl} · ${account.instanceId}`, 200),
+		id: account.id,
+	};
+}
+
 export class ScreenPrompter implements Prompter {
 	async pickKind(): Promise<AccountKind | undefined> {
 		const items: (vscode.QuickPickItem & { accountKind: AccountKind })[] = [
@@ -43,13 +53,7 @@ export class ScreenPrompter implements Prompter {
 	}
 
 	async pickAccount(accounts: readonly AccountChoice[], placeHolder: string, title?: string): Promise<string | undefined> {
-		const items = accounts.map((a) => ({
-			label: `$(${a.kind === 'admin' ? 'shield' : 'person'}) ${a.name}`,
-			description: [displayText(a.label), a.active ? vscode.l10n.t('active') : undefined].filter(Boolean).join(' · '),
-			detail: displayText(`${a.serviceUrl} · ${a.instanceId}`, 200),
-			id: a.id,
-		}));
-		const picked = await vscode.window.showQuickPick(items, { title: title === undefined ? undefined : displayText(title, 200), placeHolder, matchOnDescription: true, matchOnDetail: true });
+		const picked = await vscode.window.showQuickPick(accounts.map(accountItem), { title: title === undefined ? undefined : displayText(title, 200), placeHolder, matchOnDescription: true, matchOnDetail: true });
 		return picked?.id;
 	}
 

@@ -8,7 +8,8 @@ import type { Services } from '../../services';
 import { Command } from '../../commands';
 import { registerCommand } from '../shared/registerCommand';
 import { notify } from '../shared/notify';
-import { accountIdOf } from '../shared/accountPicker';
+import { accountChoices, accountIdOf } from '../shared/accountPicker';
+import { accountItem } from '../shared/prompter';
 import { environmentReadings } from '../restFiles/environmentReadings';
 
 /** `{ environment, accountId }` binds; `{ environment, unbind: true }` removes the binding. */
@@ -66,9 +67,9 @@ export async function bindEnvironment(services: Services, arg?: unknown): Promis
 		const sessions = services.store.list();
 		const unbind = t('$(close) Remove the Binding');
 		const session = id !== undefined ? services.store.get(id) : await (async () => {
-			const picked = await vscode.window.showQuickPick([
-				...sessions.map((s) => ({ label: `$(${s.account.kind === 'admin' ? 'shield' : 'person'}) ${s.account.name ?? ''}`, description: displayText(s.account.label), id: s.account.id as string | undefined })),
-				...(services.config.environmentAccounts().has(environment) ? [{ label: unbind, description: undefined, id: undefined }] : []),
+			const picked = await vscode.window.showQuickPick<vscode.QuickPickItem & { id?: string }>([
+				...accountChoices(services, sessions).map(accountItem),
+				...(services.config.environmentAccounts().has(environment) ? [{ label: unbind }] : []),
 			], { title: t('Bind {0} to an Account', environment), placeHolder: t('Whose token is {{TELEMATICS_TOKEN}} in {0}?', environment) });
 			if (!picked) return null;
 			return picked.id === undefined ? undefined : services.store.get(picked.id);
