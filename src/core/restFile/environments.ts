@@ -30,6 +30,7 @@ function add(readings: EnvironmentReadings, name: string, value: unknown, enviro
 	if (text.length > MAX_VALUE_CHARS) return;
 	const values = readings.get(name) ?? readings.set(name, new Map()).get(name)!;
 	const key = `${environment}\n${text}`;
+	// Stryker disable next-line ConditionalExpression: setting a key again stores the same value in the same place
 	if (!values.has(key)) values.set(key, { value: text, environment });
 }
 
