@@ -1,0 +1,49 @@
+// Finding operations: by id, by the request a file or the agent makes, by words. Pure: no I/O, no `vscode`.
+import { OPERATIONS, type HostKey, type Operation } from './operations';
+
+/** The operation with this id. */
+export function operationById(id: string): Operation | undefined {
+	return OPERATIONS.find((op) => op.id === id);
+}
+
+/** The path's segments, lower case (the service routes case-insensitively), without empty ones. */
+function segments(path: string): string[] {
+	return path.split('?')[0]!.split('/').filter((s) => s !== '').map((s) => s.toLowerCase());
+}
+
+const TEMPLATE_PART = /^\{[^}]+\}$/;
+
+/**
+ * The operation a request is, by method, host key and path (query ignored, case-insensitive, a trailing
+ * slash or none). A literal segment beats a `{parameter}` at the same place, so `/trips/get/v1/` is
+ * the user's list and not a trip's details.
+ */
+export function operationFor(method: string, host: HostKey, path: string): Operation | undefined {
+	const wanted = segments(path);
+	let best: { op: Operation; literals: number } | undefined;
+	for (const op of OPERATIONS) {
+		if (op.host !== host || op.method !== method.toUpperCase()) continue;
+		const template = segments(op.path);
+		if (template.length !== wanted.length) continue;
+		let literals = 0;
+		const fits = template.every((part, i) => {
+			if (TEMPLATE_PART.test(part)) return wanted[i] !== '';
+			literals++;
+			return part === wanted[i];
+		});
+		if (fits && (!best || literals > best.literals)) best = { op, literals };
+	}
+	return best?.op;
+}
+
+/**
+ * The operations whose id, path, summary or method hold every word of `query` (case-insensitive); all of
+ * them for an empty query. In the description's order.
+ */
+export function searchOperations(query: string): Operation[] {
+	const words = query.toLowerCase().split(/\s+/).filter((w) => w !== '');
+	return OPERATIONS.filter((op) => {
+		const text = `${op.id} ${op.method} ${op.host} ${op.path} ${op.summary}`.toLowerCase();
+		return words.every((word) => text.includes(word));
+	});
+}
