@@ -9,7 +9,7 @@ import type { Session } from '../../src/core/sessions/types';
 import type { TestHandles } from '../../src/extension';
 import { testApiOf, type TestApi } from './testApi';
 import type { AccountResult } from '../../src/core/sessions/types';
-import type { AccountChoice, GitExposure, LoginField, LoginStep, Prompter, StepAnswer, TerminalTokenQuestion, TrackedFileAnswer } from '../../src/core/models/prompter';
+import type { AccountChoice, GitExposure, LoginBudgetAnswer, LoginBudgetQuestion, LoginField, LoginStep, Prompter, StepAnswer, TerminalTokenQuestion, TrackedFileAnswer } from '../../src/core/models/prompter';
 
 export const EXTENSION_ID = 'telematics-tools.telematics-auth';
 
@@ -93,6 +93,15 @@ export class ScriptedPrompter implements Prompter {
 	async askTerminalToken(question: TerminalTokenQuestion): Promise<boolean> {
 		this.terminalAsked.push(question);
 		return this.terminalAnswers.shift() ?? false;
+	}
+
+	/** Answers to "N logins to this service lately: log in anyway?", first to last (then neither), and each question. */
+	readonly budgetAnswers: LoginBudgetAnswer[] = [];
+	readonly budgetAsked: LoginBudgetQuestion[] = [];
+
+	async askLoginBudget(question: LoginBudgetQuestion): Promise<LoginBudgetAnswer> {
+		this.budgetAsked.push(question);
+		return this.budgetAnswers.shift();
 	}
 
 	/** Names to pick, first to last (then Escape), and each pick offered: its title and the names in order. */
