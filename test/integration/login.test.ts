@@ -252,11 +252,12 @@ describe('Login (real VS Code)', () => {
 		assert.equal(emu.stats.loginCalls, 5);
 	});
 
-	it('after a 429 the login says until when, and every login to that service says so without calling it', async () => {
+	it('after a 429 the login says until when, and every login to that service says so without calling it, Log In Again before asking anything', async () => {
+		const session = await logIn(api, emu, 'user');
 		emu.setFaults({ login: 'rateLimited', count: 1 });
 		api.setPrompter(ScriptedPrompter.answering(adminCredentials(emu), 'admin'));
 		assert.equal(await vscode.commands.executeCommand('telematicsAuth.loginAdmin'), undefined);
-		assert.equal(emu.stats.loginCalls, 1);
+		assert.equal(emu.stats.loginCalls, 2);
 		assert.match(lastError(api) ?? '', /^Could not log in to .*\. The service answered "too many logins" \(HTTP 429\) and blocks logins until \d\d:\d\d \(in (1m|\d+s)\)\./);
 
 		const prompter = ScriptedPrompter.answering(userCredentials(emu), 'user');
@@ -265,7 +266,15 @@ describe('Login (real VS Code)', () => {
 		const warning = api.messages().at(-1);
 		assert.equal(warning?.severity, 'warning');
 		assert.match(warning?.text ?? '', /blocks logins from this machine until \d\d:\d\d \((in 1m|in \d+s)\).*Nothing was sent/);
-		assert.equal(emu.stats.loginCalls, 1, 'the service was not called');
+		assert.deepEqual(warning?.actions, ['Refresh Demo Driver Instead'], 'the account of that service can still be refreshed');
+		assert.equal(emu.stats.loginCalls, 2, 'the service was not called');
 		assert.equal(prompter.budgetAsked.length, 0);
+
+		const again = ScriptedPrompter.answering(userCredentials(emu), 'user');
+		api.setPrompter(again);
+		assert.equal(await vscode.commands.executeCommand('telematicsAuth.loginAgain', { accountId: session.account.id }), undefined);
+		assert.equal(again.asked.length, 0, 'Log In Again says so before asking for anything');
+		assert.match(api.messages().at(-1)?.text ?? '', /blocks logins from this machine until/);
+		assert.equal(emu.stats.loginCalls, 2);
 	});
 });

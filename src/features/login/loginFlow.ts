@@ -6,7 +6,7 @@ import type { Services } from '../../services';
 import { checkDeviceToken, checkEmail, checkInstanceId, checkOptionalInstanceId, checkPassword, checkServiceUrl } from '../../core/models/loginInput';
 import type { Session } from '../../core/sessions/types';
 import { withoutTrailingSlashes } from '../../core/util/url';
-import { logIn, type LoginAnswers } from '../shared/logIn';
+import { logIn, tellIfBlocked, type LoginAnswers } from '../shared/logIn';
 import { runSteps, type LoginStep } from '../../core/models/prompter';
 
 /** What a login again starts with. The password is never prefilled. */
@@ -85,6 +85,8 @@ export async function askLogin(services: Services, kind: AccountKind, prefill: L
  * cancelled or failed (the failure was shown; nothing stored changed).
  */
 export async function runLoginFlow(services: Services, kind: AccountKind, prefill: LoginPrefill = {}): Promise<Session | undefined> {
+	// Log In Again knows the service: while it blocks logins, say so before asking for anything.
+	if (prefill.serviceUrl && tellIfBlocked(services, kind, { ...prefill, serviceUrl: prefill.serviceUrl })) return undefined;
 	const answers = await askLogin(services, kind, prefill);
 	if (!answers) {
 		services.log.info(`Login as ${kind} cancelled; nothing changed.`);

@@ -9,6 +9,7 @@ import { accountIdFor } from '../../core/sessions/accountId';
 import { blockedText, rateLimitedText, serviceOrigin } from '../../core/sessions/loginBudget';
 import { accountLabel, tokensFromLogin } from '../../core/sessions/tokenAnswer';
 import type { Session } from '../../core/sessions/types';
+import { displayText } from '../../core/util/displayText';
 import { errorMessage } from '../../core/util/errorMessage';
 import { hostOf } from '../../core/util/url';
 import { formatRemaining, isoTime } from '../../core/util/time';
@@ -24,15 +25,36 @@ export interface LoginAnswers {
 	password: string;
 }
 
+/** Where a login would go, as far as it is known (Log In Again knows it before asking anything). */
+type LoginTarget = Pick<LoginAnswers, 'serviceUrl' | 'instanceId'> & { login?: string };
+
 /**
  * An account of the service that can be refreshed instead of logging in: the one this login would
  * replace, else one of the same kind, else any (a refresh never counts against the login budget).
  */
-function refreshableAccount(services: Services, kind: AccountKind, answers: LoginAnswers): Session | undefined {
-	const origin = serviceOrigin(answers.serviceUrl);
+function refreshableAccount(services: Services, kind: AccountKind, target: LoginTarget): Session | undefined {
+	const origin = serviceOrigin(target.serviceUrl);
 	const candidates = services.store.list().filter((s) => s.tokens && s.state !== 'needsLogin' && serviceOrigin(s.account.serviceUrl) === origin);
-	const same = accountIdFor(kind, answers.serviceUrl, answers.instanceId, answers.login);
+	const same = target.login === undefined ? undefined : accountIdFor(kind, target.serviceUrl, target.instanceId, target.login);
 	return candidates.find((s) => s.account.id === same) ?? candidates.find((s) => s.account.kind === kind) ?? candidates[0];
+}
+
+/**
+ * While the service blocks logins (its 429), says until when, with Refresh where an account of
+ * the service can be refreshed, and returns true: no login goes there before then.
+ */
+export function tellIfBlocked(services: Services, kind: AccountKind, target: LoginTarget): boolean {
+	const decision = services.loginBudget.decide(target.serviceUrl);
+	if (decision.kind !== 'blocked') return false;
+	const host = hostOf(target.serviceUrl);
+	const refreshable = refreshableAccount(services, kind, target);
+	services.log.warn(`Login to ${host} not sent: the service blocks logins until ${isoTime(decision.until)}.`);
+	const refresh = refreshable && vscode.l10n.t('Refresh {0} Instead', displayText(refreshable.account.label));
+	const text = blockedText(host, decision.until, services.clock.now(), vscode.l10n.t);
+	void notify('warning', text, ...(refresh ? [refresh] : [])).then((chosen) => {
+		if (chosen !== undefined && chosen === refresh && refreshable) void refreshAccount(services, refreshable);
+	});
+	return true;
 }
 
 /**
@@ -41,19 +63,11 @@ function refreshableAccount(services: Services, kind: AccountKind, answers: Logi
  * person chose instead is done here; its session comes back as `refreshed`.
  */
 async function budgetAllows(services: Services, kind: AccountKind, answers: LoginAnswers): Promise<{ go: boolean; refreshed?: Session }> {
+	if (tellIfBlocked(services, kind, answers)) return { go: false };
 	const decision = services.loginBudget.decide(answers.serviceUrl);
-	if (decision.kind === 'go') return { go: true };
+	if (decision.kind !== 'ask') return { go: true };
 	const host = hostOf(answers.serviceUrl);
 	const refreshable = refreshableAccount(services, kind, answers);
-	if (decision.kind === 'blocked') {
-		services.log.warn(`Login to ${host} not sent: the service blocks logins until ${isoTime(decision.until)}.`);
-		const refresh = refreshable && vscode.l10n.t('Refresh {0} Instead', refreshable.account.label);
-		const text = blockedText(host, decision.until, services.clock.now(), vscode.l10n.t);
-		void notify('warning', text, ...(refresh ? [refresh] : [])).then((chosen) => {
-			if (chosen !== undefined && chosen === refresh && refreshable) void refreshAccount(services, refreshable);
-		});
-		return { go: false };
-	}
 	const answer = await services.prompts.current.askLoginBudget({ count: decision.count, sinceMs: decision.sinceMs, refreshable: refreshable?.account.label });
 	if (answer === 'refresh' && refreshable) {
 		services.log.info(`${decision.count} logins to ${host} within the hour: refreshing ${refreshable.account.label} instead.`);

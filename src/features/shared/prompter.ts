@@ -120,7 +120,8 @@ export class ScreenPrompter implements Prompter {
 	async askLoginBudget(question: LoginBudgetQuestion): Promise<LoginBudgetAnswer> {
 		const { message, detail } = askText(question.count, question.sinceMs, vscode.l10n.t);
 		const logIn = vscode.l10n.t('Log In Anyway');
-		const refresh = question.refreshable === undefined ? undefined : vscode.l10n.t('Refresh {0} Instead', question.refreshable);
+		// The label may come from the service (a JWT claim): one short line on a button.
+		const refresh = question.refreshable === undefined ? undefined : vscode.l10n.t('Refresh {0} Instead', displayText(question.refreshable));
 		const details = [detail, refresh ? vscode.l10n.t('Refreshing the token of {0} does not count as a login.', question.refreshable ?? '') : ''].filter(Boolean).join('\n\n');
 		const choice = await vscode.window.showWarningMessage(dialogText(message), { modal: true, detail: dialogText(details) }, logIn, ...(refresh ? [refresh] : []));
 		return choice === logIn ? 'login' : choice !== undefined && choice === refresh ? 'refresh' : undefined;
