@@ -7,6 +7,7 @@ import vscode = require('vscode');
 import { createServiceClient } from './core/api/serviceClient';
 import { PrompterSlot } from './core/models/prompter';
 import { Lease } from './core/sessions/lease';
+import { LoginBudget } from './core/sessions/loginBudget';
 import { RefreshScheduler } from './core/sessions/refreshScheduler';
 import { SessionStore } from './core/sessions/sessionStore';
 import { systemClock } from './core/util/clock';
@@ -80,7 +81,8 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 	});
 	const ticker = new Ticker(systemClock);
 	add(ticker);
-	const services: Services = { context, config, log, output, clock: systemClock, ticker, store, scheduler, api, prompts: new PrompterSlot(new ScreenPrompter()), ready };
+	const loginBudget = new LoginBudget(context.globalState, systemClock);
+	const services: Services = { context, config, log, output, clock: systemClock, ticker, store, scheduler, api, loginBudget, prompts: new PrompterSlot(new ScreenPrompter()), ready };
 	const recentMessages = testMode ? recordMessages() : () => [];
 
 	const statusBar = new StatusBar(services);

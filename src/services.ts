@@ -8,6 +8,7 @@ import type { RedactingLog } from './core/util/logger';
 import type { Clock } from './core/util/clock';
 import type { Ticker } from './core/util/ticker';
 import type { PrompterSlot } from './core/models/prompter';
+import type { LoginBudget } from './core/sessions/loginBudget';
 
 export interface Services {
 	readonly context: vscode.ExtensionContext;
@@ -23,6 +24,8 @@ export interface Services {
 	readonly scheduler: RefreshScheduler;
 	/** The API client; its network code (undici, dist/undici.js) loads on the first request. */
 	readonly api: ApiClient;
+	/** The logins sent to each service from this machine, and its blocks (globalState). */
+	readonly loginBudget: LoginBudget;
 	/** Asks the person: the login steps and the confirmations (a test may answer instead). */
 	readonly prompts: PrompterSlot;
 	/** Settles once the stored sessions have been read (commands wait for it: registerCommand.ts). */

@@ -33,7 +33,10 @@ export interface EmulatorConfig {
 	/** Becomes the JWT `exp` (iat + this) and `ExpiresIn` (seconds). */
 	accessTokenLifetimeSeconds: number;
 	refreshTokenLifetimeSeconds: number;
-	/** Per client IP; failed and successful logins both count. */
+	/**
+	 * Per client IP; failed and successful logins both count. The default plays the vendor's account:
+	 * 5 a minute, then every login refused for an hour with a 429 and `Retry-After`.
+	 */
 	loginRateLimit: LoginRateLimit;
 	/**
 	 * When true (the default), a service bound to a loopback address answers Login only for a
@@ -69,7 +72,7 @@ export function defaultConfig(): EmulatorConfig {
 		admins: DEMO_ADMINS.map((a) => ({ ...a })),
 		accessTokenLifetimeSeconds: 7200,
 		refreshTokenLifetimeSeconds: 90 * 24 * 60 * 60,
-		loginRateLimit: { max: 5, windowSeconds: 60, blockSeconds: 600 },
+		loginRateLimit: { max: 5, windowSeconds: 60, blockSeconds: 3600 },
 		loopbackHostOnly: true,
 		requireInstanceHeaderForAdmin: false,
 		singleRefreshTokenPerSubject: true,

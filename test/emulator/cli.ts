@@ -28,7 +28,7 @@ Options:
   --host HOST              address to listen on (default 127.0.0.1)
   --token-lifetime S       access token lifetime in seconds (default 7200)
   --refresh-lifetime S     refresh token lifetime in seconds (default 90 days)
-  --rate-limit M/W/B       login rate limit: M logins per W seconds, then blocked B seconds (default 5/60/600)
+  --rate-limit M/W/B       login rate limit: M logins per W seconds, then blocked B seconds (default 5/60/3600)
   --fault ENDPOINT=MODE    login|refresh = ${FAULT_MODES.join('|')} (repeatable)
   --fault-count N          apply the faults to the next N requests only
   --slow-ms N              delay for the 'slow' fault (default 2000)
@@ -181,7 +181,7 @@ function integer(flag: string, text: string, min: number, max = Number.MAX_SAFE_
 
 function rateLimit(text: string): RigConfig['loginRateLimit'] {
 	const parts = text.split('/');
-	if (parts.length !== 3) throw new CliError('--rate-limit takes MAX/WINDOW/BLOCK, e.g. 5/60/600.');
+	if (parts.length !== 3) throw new CliError('--rate-limit takes MAX/WINDOW/BLOCK, e.g. 5/60/3600.');
 	const [max, windowSeconds, blockSeconds] = parts.map((p) => integer('--rate-limit', p, 0)) as [number, number, number];
 	return { max, windowSeconds, blockSeconds };
 }

@@ -42,7 +42,7 @@ describe('Login (real VS Code)', () => {
 		assert.equal(session.account.kind, 'admin');
 		assert.equal(session.account.label, credentials.login);
 		assert.equal(api.services.store.active()?.account.id, session.account.id);
-		assert.deepEqual(prompter.asked.map((s) => `${s.step}/${s.totalSteps} ${s.prompt}`), ['1/4 Service URL', '2/4 API InstanceID', '3/4 API login (email)', '4/4 API password']);
+		assert.deepEqual(prompter.asked.map((s) => `${s.step}/${s.totalSteps} ${s.prompt}`), ['1/4 Service URL', '2/4 API InstanceID (leave empty if your credentials have none)', '3/4 API login (email)', '4/4 API password']);
 		assert.deepEqual(prompter.asked.map((s) => s.password), [false, false, false, true]);
 	});
 
@@ -185,5 +185,96 @@ describe('Login (real VS Code)', () => {
 			emu.setFaults({});
 			emu.setAccessTokenLifetime(7200);
 		}
+	});
+	it('logs an admin in with an empty API InstanceID: no InstanceId header, no InstanceID shown, and Log In Again works', async () => {
+		const credentials = adminCredentials(emu);
+		const prompter = ScriptedPrompter.answering({ ...credentials, instanceId: '' }, 'admin');
+		api.setPrompter(prompter);
+		const session = await commandSession(api, 'telematicsAuth.loginAdmin');
+		assert.ok(session);
+		assert.match(prompter.asked[1]?.prompt ?? '', /leave empty if your credentials have none/);
+		assert.deepEqual(emu.stats.lastLoginHeaders, { 'Content-Type': 'application/json-patch+json' }, 'no InstanceId header');
+		assert.equal(session.account.instanceId, undefined);
+		const tooltip = await until('the admin in the status bar', () => (api.statusBar().text.includes(credentials.login) ? api.statusBar().tooltip : undefined));
+		assert.doesNotMatch(tooltip, /Instance ID/, 'the tooltip shows no empty InstanceID');
+		const node = (await api.tree()).accounts.find((a) => a.label.includes(credentials.login));
+		assert.ok(node);
+		assert.ok(node.children.length > 0);
+		assert.ok(node.children.every((row) => !row.label.startsWith('Instance ID')), `the Accounts view shows no InstanceID row: ${node.children.map((r) => r.label).join(' | ')}`);
+		assert.doesNotMatch(node.tooltip ?? '', /Instance ID/);
+
+		const again = new ScriptedPrompter([
+			(s) => ({ value: s.value ?? '' }), (s) => ({ value: s.value ?? '' }), (s) => ({ value: s.value ?? '' }), { value: credentials.password },
+		], 'admin');
+		api.setPrompter(again);
+		const relogged = await commandSession(api, 'telematicsAuth.loginAgain', { accountId: session.account.id });
+		assert.deepEqual(again.asked.map((s) => s.value), [credentials.serviceUrl, undefined, credentials.login, undefined], 'prefilled: no InstanceID to prefill');
+		assert.equal(relogged?.account.id, session.account.id);
+		assert.equal(emu.stats.loginCalls, 2);
+		assert.equal('InstanceId' in (emu.stats.lastLoginHeaders ?? {}), false, 'again no InstanceId header');
+	});
+
+	it('a user still needs the User Group InstanceID, and sends it', async () => {
+		const credentials = userCredentials(emu);
+		const prompter = new ScriptedPrompter([{ value: credentials.serviceUrl }, { value: '' }, { value: credentials.instanceId }, { value: credentials.login }, { value: credentials.password }]);
+		api.setPrompter(prompter);
+		assert.ok(await commandSession(api, 'telematicsAuth.loginUser'));
+		assert.equal(prompter.asked[2]?.field, 'instanceId', 'an empty InstanceID is asked again');
+		assert.match(prompter.asked[2]?.validationMessage ?? '', /Enter the InstanceID/);
+		assert.equal(emu.stats.lastLoginHeaders?.InstanceId, credentials.instanceId);
+	});
+
+	it('the fifth login to a service within the hour is asked about first: neither sends nothing, Refresh refreshes instead, Log In Anyway sends it', async () => {
+		for (let i = 0; i < 4; i++) await logIn(api, emu, 'user');
+		assert.equal(emu.stats.loginCalls, 4);
+
+		const declining = ScriptedPrompter.answering(userCredentials(emu), 'user');
+		api.setPrompter(declining);
+		assert.equal(await vscode.commands.executeCommand('telematicsAuth.loginUser'), undefined);
+		assert.equal(declining.budgetAsked.length, 1);
+		assert.equal(declining.budgetAsked[0]?.count, 4);
+		assert.equal(declining.budgetAsked[0]?.refreshable, 'Demo Driver', 'the account of that service is offered for a refresh');
+		assert.equal(emu.stats.loginCalls, 4, 'nothing was sent');
+
+		const refreshing = ScriptedPrompter.answering(userCredentials(emu), 'user');
+		refreshing.budgetAnswers.push('refresh');
+		api.setPrompter(refreshing);
+		const refreshed = await commandSession(api, 'telematicsAuth.loginUser');
+		assert.equal(refreshed?.account.label, 'Demo Driver');
+		assert.equal(emu.stats.refreshCalls, 1, 'refreshed instead');
+		assert.equal(emu.stats.loginCalls, 4, 'and no login sent');
+
+		const anyway = ScriptedPrompter.answering(userCredentials(emu), 'user');
+		anyway.budgetAnswers.push('login');
+		api.setPrompter(anyway);
+		assert.ok(await commandSession(api, 'telematicsAuth.loginUser'));
+		assert.equal(anyway.budgetAsked[0]?.count, 4, 'a refresh never counts');
+		assert.equal(emu.stats.loginCalls, 5);
+	});
+
+	it('after a 429 the login says until when, and every login to that service says so without calling it, Log In Again before asking anything', async () => {
+		const session = await logIn(api, emu, 'user');
+		emu.setFaults({ login: 'rateLimited', count: 1 });
+		api.setPrompter(ScriptedPrompter.answering(adminCredentials(emu), 'admin'));
+		assert.equal(await vscode.commands.executeCommand('telematicsAuth.loginAdmin'), undefined);
+		assert.equal(emu.stats.loginCalls, 2);
+		assert.match(lastError(api) ?? '', /^Could not log in to .*\. The service answered "too many logins" \(HTTP 429\) and blocks logins until \d\d:\d\d \(in (1m|\d+s)\)\./);
+
+		const prompter = ScriptedPrompter.answering(userCredentials(emu), 'user');
+		api.setPrompter(prompter);
+		assert.equal(await vscode.commands.executeCommand('telematicsAuth.loginUser'), undefined);
+		const warning = api.messages().at(-1);
+		assert.equal(warning?.severity, 'warning');
+		assert.match(warning?.text ?? '', /blocks logins from this machine until \d\d:\d\d \((in 1m|in \d+s)\).*Nothing was sent/);
+		assert.deepEqual(warning?.actions, ['Refresh Demo Driver Instead'], 'the account of that service can still be refreshed');
+		assert.equal(emu.stats.loginCalls, 2, 'the service was not called');
+		assert.equal(prompter.budgetAsked.length, 0);
+
+		const again = ScriptedPrompter.answering(userCredentials(emu), 'user');
+		api.setPrompter(again);
+		assert.equal(await vscode.commands.executeCommand('telematicsAuth.loginAgain', { accountId: session.account.id }), undefined);
+		assert.equal(again.asked.length, 0, 'Log In Again says so before asking for anything');
+		assert.match(api.messages().at(-1)?.text ?? '', /blocks logins from this machine until/);
+		assert.equal(emu.stats.loginCalls, 2);
 	});
 });

@@ -5,11 +5,12 @@ import * as vscode from 'vscode';
 import { DEMO_ADMINS, DEMO_USERS, LIFTED_RATE_LIMIT, type RiggedEmulator, startEmulator } from '../emulator/rig';
 import type { AccountKind } from '../../src/core/api/types';
 import { secretKeyFor } from '../../src/core/sessions/storedSecret';
+import { LOGIN_ATTEMPTS_KEY } from '../../src/core/sessions/loginBudget';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestHandles } from '../../src/extension';
 import { testApiOf, type TestApi } from './testApi';
 import type { AccountResult } from '../../src/core/sessions/types';
-import type { AccountChoice, GitExposure, LoginField, LoginStep, Prompter, StepAnswer, TerminalTokenQuestion, TrackedFileAnswer } from '../../src/core/models/prompter';
+import type { AccountChoice, GitExposure, LoginBudgetAnswer, LoginBudgetQuestion, LoginField, LoginStep, Prompter, StepAnswer, TerminalTokenQuestion, TrackedFileAnswer } from '../../src/core/models/prompter';
 
 export const EXTENSION_ID = 'telematics-tools.telematics-auth';
 
@@ -95,6 +96,15 @@ export class ScriptedPrompter implements Prompter {
 		return this.terminalAnswers.shift() ?? false;
 	}
 
+	/** Answers to "N logins to this service lately: log in anyway?", first to last (then neither), and each question. */
+	readonly budgetAnswers: LoginBudgetAnswer[] = [];
+	readonly budgetAsked: LoginBudgetQuestion[] = [];
+
+	async askLoginBudget(question: LoginBudgetQuestion): Promise<LoginBudgetAnswer> {
+		this.budgetAsked.push(question);
+		return this.budgetAnswers.shift();
+	}
+
 	/** Names to pick, first to last (then Escape), and each pick offered: its title and the names in order. */
 	readonly accountPicks: string[] = [];
 	readonly accountsOffered: Array<{ title?: string; names: string[] }> = [];
@@ -132,6 +142,14 @@ export async function commandSession(api: TestApi, command: string, ...args: unk
 
 export async function logOutAll(api: TestApi): Promise<void> {
 	for (const s of api.services.store.list()) await api.services.store.remove(s.account.id);
+}
+
+/**
+ * Forgets the logins this machine counted (core/sessions/loginBudget.ts): the suites log in far more
+ * often than a person, and the budget's question must come only where a test asks for it.
+ */
+export async function forgetLoginBudget(api: TestApi): Promise<void> {
+	await api.services.context.globalState.update(LOGIN_ATTEMPTS_KEY, undefined);
 }
 
 export interface EmulatorSuite {
@@ -173,6 +191,7 @@ export function useEmulatorSuite(options: EmulatorSuiteOptions, started: (suite:
 		started({ api, emu });
 	});
 
+	beforeEach(() => forgetLoginBudget(api!));
 	if (options.logOutBetweenTests) beforeEach(() => logOutAll(api!));
 	const lifetime = options.accessTokenLifetimeSeconds;
 	if (lifetime !== undefined) beforeEach(() => emu!.setAccessTokenLifetime(lifetime));
@@ -181,6 +200,7 @@ export function useEmulatorSuite(options: EmulatorSuiteOptions, started: (suite:
 		if (api) {
 			api.setPrompter(undefined);
 			await logOutAll(api);
+			await forgetLoginBudget(api);
 		}
 		for (const key of ['baseUrl', ...options.resetsSettings ?? []]) {
 			await settings().update(key, undefined, vscode.ConfigurationTarget.Global);

@@ -70,7 +70,7 @@ describe('Status bar (real VS Code)', () => {
 
 		await vscode.commands.executeCommand('telematicsAuth.logout', { accountId: user.account.id });
 		await until('the user is gone', () => !snapshot(api).text.includes(user.account.label));
-		assert.ok(!plain(snapshot(api).tooltip).includes(user.account.instanceId), 'the tooltip no longer describes the user');
+		assert.ok(!plain(snapshot(api).tooltip).includes(user.account.instanceId!), 'the tooltip no longer describes the user');
 
 		await vscode.commands.executeCommand('telematicsAuth.logout', { accountId: admin.account.id });
 		await until('the login offer is back', () => snapshot(api).text === '$(sign-in) Telematics: Log In');

@@ -105,6 +105,13 @@ describe('API client against the emulator', function () {
 		assert.equal(tokens.deviceToken, undefined);
 	});
 
+	it('logs an admin in without an API InstanceID: no InstanceId header at all, as the vendor\'s current samples', async () => {
+		const { instanceId: _none, ...withoutInstance } = adminLogin(emulator.url, 'string');
+		const tokens = remember(await client.login(withoutInstance, OPTIONS));
+		assert.deepEqual(emulator.stats.lastLoginHeaders, { 'Content-Type': 'application/json-patch+json' });
+		assert.match(tokens.accessToken, /^eyJ/);
+	});
+
 	it('logs an admin in with LoginFields as a JSON-encoded string', async () => {
 		remember(await client.login(adminLogin(emulator.url, 'string'), OPTIONS));
 		assert.deepEqual(emulator.stats.lastLoginBody, { LoginFields: JSON.stringify({ email: ADMIN.email }), Password: ADMIN.password });

@@ -171,7 +171,7 @@ describe('emulator: pure parts', () => {
 
 	it('resolveConfig fills the defaults', () => {
 		const config = resolveConfig({ loginRateLimit: { max: 1 } as RigConfig['loginRateLimit'], port: undefined });
-		assert.deepEqual(config.loginRateLimit, { max: 1, windowSeconds: 60, blockSeconds: 600 });
+		assert.deepEqual(config.loginRateLimit, { max: 1, windowSeconds: 60, blockSeconds: 3600 });
 		assert.equal(config.port, 0);
 		assert.equal(config.host, '127.0.0.1');
 		assert.equal(config.accessTokenLifetimeSeconds, 7200);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServiceUrl, type Checked } from '../../src/core/models/loginInput';
+import { checkDeviceToken, checkEmail, checkInstanceId, checkOptionalInstanceId, checkPassword, checkServiceUrl, type Checked } from '../../src/core/models/loginInput';
 import { isLoopbackHost } from '../../src/core/util/url';
 
 /** `value`: accepted and normalized to this; `says`: rejected with a message containing this. */
@@ -54,6 +54,15 @@ check('checkInstanceId', checkInstanceId, [
 	{ input: 'demo-user-instance', value: 'demo-user-instance' },
 	{ input: '', says: /Enter the InstanceID/ },
 	{ input: ' \t ', says: /Enter the InstanceID/ },
+	{ input: 'abc def', says: /spaces/ },
+	{ input: 'abc\r\nX-Injected: 1', says: /spaces or line breaks/ },
+]);
+
+// The admin's API InstanceID: empty means none (no InstanceId header); anything typed is checked as above.
+check('checkOptionalInstanceId', checkOptionalInstanceId, [
+	{ input: '', value: '' },
+	{ input: ' \t ', value: '' },
+	{ input: ' demo-api-instance ', value: 'demo-api-instance' },
 	{ input: 'abc def', says: /spaces/ },
 	{ input: 'abc\r\nX-Injected: 1', says: /spaces or line breaks/ },
 ]);

@@ -16,6 +16,7 @@ class ScriptedPrompter implements Prompter {
 	async askTrackedFile(): Promise<'cancel'> { return 'cancel'; }
 	async askReplaceForeign(): Promise<boolean> { return false; }
 	async askTerminalToken(): Promise<boolean> { return false; }
+	async askLoginBudget(): Promise<undefined> { return undefined; }
 	async pickAccount(): Promise<string | undefined> { return undefined; }
 }
 

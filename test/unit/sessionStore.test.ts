@@ -29,6 +29,12 @@ describe('accountIdFor', () => {
 		['instance', accountIdFor('admin', 'https://user.example.test', 'inst-b', 'alice@example.test')],
 		['login', accountIdFor('admin', 'https://user.example.test', 'inst-a', 'bob@example.test')],
 	];
+	it('an admin without an API InstanceID has an id of its own, the same for none and empty', () => {
+		const none = accountIdFor('admin', 'https://user.example.test', undefined, 'alice@example.test');
+		assert.equal(accountIdFor('admin', 'https://user.example.test', '', 'alice@example.test'), none);
+		assert.notEqual(none, accountIdFor('admin', 'https://user.example.test', 'inst-a', 'alice@example.test'));
+	});
+
 	for (const [what, id] of different) {
 		it(`differs when the ${what} differs`, () => {
 			assert.notEqual(id, accountIdFor('admin', 'https://user.example.test', 'inst-a', 'alice@example.test'));
@@ -92,6 +98,18 @@ describe('SessionStore', () => {
 		await other.load();
 		assert.deepEqual(other.list(), store.list());
 		assert.equal(other.active()?.tokens?.accessToken, 'access-a1');
+	});
+
+	it('an admin without an API InstanceID is stored with none (no empty field), and loads again beside older records', async () => {
+		const { store } = openWindow();
+		await store.load();
+		const older = await store.saveLogin(alice, tokens('a1'));
+		const session = await store.saveLogin({ kind: 'admin', serviceUrl: 'https://user.example.test', login: 'ops@example.test', label: 'ops@example.test' }, tokens('o1'));
+		assert.equal('instanceId' in session.account, false);
+		const other = openWindow().store;
+		await other.load();
+		assert.deepEqual(other.list().map((s) => [s.account.label, s.account.instanceId]), [[older.account.label, older.account.instanceId], ['ops@example.test', undefined]]);
+		assert.equal(other.get(session.account.id)?.tokens?.accessToken, 'access-o1');
 	});
 
 	it('is not ready until the first load has read every secret; ready then resolves and list() has them', async () => {

@@ -96,6 +96,13 @@ describe('treeModel', () => {
 			assert.equal(rows.find((r) => r.key === 'lastRefresh')?.description, 'never');
 		});
 
+		it('an admin without an API InstanceID shows no Instance ID row', () => {
+			const base = session('admin', H);
+			const { instanceId: _none, ...account } = base.account;
+			const rows = accountRows({ ...base, account }, NOW, undefined, options);
+			assert.deepEqual(rows.map((r) => r.key), ['service', 'expiry', 'refreshToken', 'lastRefresh', 'claims']);
+		});
+
 		it('a missing refresh token says so', () => {
 			const rows = accountRows(session('admin', H, 'valid', { refreshToken: '' }), NOW, undefined, options);
 			assert.equal(rows.find((r) => r.key === 'refreshToken')?.description, 'missing');

@@ -29,10 +29,11 @@ export function loginBody(request: LoginRequest): string {
 /**
  * The Login headers. Users also send `InstanceKey` (the same value as Password), as the
  * spec's reference request does; admins do not, since their password is not an InstanceKey.
+ * An admin without an API InstanceID sends no `InstanceId`, as the vendor's current samples do.
  */
 export function loginHeaders(request: LoginRequest): Record<string, string> {
 	return {
-		'InstanceId': request.instanceId,
+		...(request.instanceId && { 'InstanceId': request.instanceId }),
 		...(request.kind === 'user' && { 'InstanceKey': request.password }),
 		'Content-Type': 'application/json-patch+json',
 		'Accept': 'application/json',

@@ -25,8 +25,8 @@ export interface LoginRequest {
 	kind: AccountKind;
 	/** Service base URL without a trailing slash, e.g. `https://user.telematicssdk.com`. */
 	baseUrl: string;
-	/** User Group InstanceID (user) or API InstanceID (admin). */
-	instanceId: string;
+	/** User Group InstanceID (user) or API InstanceID (admin); an admin may have none (no `InstanceId` header then). */
+	instanceId?: string;
 	/** The user's DeviceToken (user) or the API Login, an email (admin). */
 	login: string;
 	/** User Group InstanceKey (user) or API Password (admin). Secret. */

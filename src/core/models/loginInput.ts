@@ -81,6 +81,11 @@ export function checkInstanceId(input: string, t: Translate = untranslated): Che
 	return checkPlainToken(input, instanceIdMessages(t));
 }
 
+/** The admin's API InstanceID, which the vendor's current credentials may not have: empty is accepted, as `''` (no `InstanceId` header). */
+export function checkOptionalInstanceId(input: string, t: Translate = untranslated): Checked {
+	return input.trim() ? checkInstanceId(input, t) : ok('');
+}
+
 /** The user's DeviceToken (some services accept a JWT in its place). */
 export function checkDeviceToken(input: string, t: Translate = untranslated): Checked {
 	return checkPlainToken(input, deviceTokenMessages(t));

@@ -52,6 +52,18 @@ export interface TerminalTokenQuestion {
 	commandLine?: string;
 }
 
+/** Before a login that would be the fifth to a service within the hour (core/sessions/loginBudget.ts). */
+export interface LoginBudgetQuestion {
+	/** Logins sent to the service within the hour, the first of them `sinceMs` ago. */
+	count: number;
+	sinceMs: number;
+	/** An account of that service that still has a refresh token: Refresh is offered instead (its label). */
+	refreshable?: string;
+}
+
+/** Log in anyway, refresh the offered account instead, or neither. */
+export type LoginBudgetAnswer = 'login' | 'refresh' | undefined;
+
 /** An account a person may pick (names first: the name is how files and terminals call it). */
 export interface AccountChoice {
 	id: string;
@@ -59,7 +71,7 @@ export interface AccountChoice {
 	label: string;
 	kind: AccountKind;
 	serviceUrl: string;
-	instanceId: string;
+	instanceId?: string;
 	active: boolean;
 }
 
@@ -76,6 +88,8 @@ export interface Prompter {
 	askReplaceForeign(schemes: readonly string[]): Promise<boolean>;
 	/** Whether the program may have the token (for its terminal, or this once when it has none). */
 	askTerminalToken(question: TerminalTokenQuestion): Promise<boolean>;
+	/** Whether to send a login the service may answer with its block (refreshing does not count). */
+	askLoginBudget(question: LoginBudgetQuestion): Promise<LoginBudgetAnswer>;
 	/** One of `accounts`, by id; `title` says what for (a request's line and target). Undefined: cancelled. */
 	pickAccount(accounts: readonly AccountChoice[], placeHolder: string, title?: string): Promise<string | undefined>;
 }

@@ -110,10 +110,8 @@ export function accountRows(session: Session, now: number, status: RefreshStatus
 	const t = options.t ?? untranslated;
 	const formatTime = options.formatTime ?? ((ms: number) => formatClockTime(ms, now));
 	const { account, tokens } = session;
-	const rows: RowModel[] = [
-		{ key: 'service', icon: 'globe', label: t('Service'), description: account.serviceUrl },
-		{ key: 'instanceId', icon: 'symbol-key', label: t('Instance ID'), description: account.instanceId },
-	];
+	const rows: RowModel[] = [{ key: 'service', icon: 'globe', label: t('Service'), description: account.serviceUrl }];
+	if (account.instanceId) rows.push({ key: 'instanceId', icon: 'symbol-key', label: t('Instance ID'), description: account.instanceId });
 	if (account.kind === 'user') {
 		rows.push({
 			key: 'deviceToken',

@@ -20,12 +20,12 @@ export function normalizeServiceUrl(serviceUrl: string): string {
  * The normalized tuple behind an id. Instance IDs are GUIDs (case-insensitive); an admin
  * login is an email (case-insensitive); a device token is kept as typed, only trimmed.
  */
-export function accountKey(kind: AccountKind, serviceUrl: string, instanceId: string, login: string): string {
+export function accountKey(kind: AccountKind, serviceUrl: string, instanceId: string | undefined, login: string): string {
 	const normalizedLogin = kind === 'admin' ? login.trim().toLowerCase() : login.trim();
-	return JSON.stringify([kind, normalizeServiceUrl(serviceUrl), instanceId.trim().toLowerCase(), normalizedLogin]);
+	return JSON.stringify([kind, normalizeServiceUrl(serviceUrl), (instanceId ?? '').trim().toLowerCase(), normalizedLogin]);
 }
 
 /** sha256 of the normalized tuple, hex, first 16 characters. */
-export function accountIdFor(kind: AccountKind, serviceUrl: string, instanceId: string, login: string): string {
+export function accountIdFor(kind: AccountKind, serviceUrl: string, instanceId: string | undefined, login: string): string {
 	return createHash('sha256').update(accountKey(kind, serviceUrl, instanceId, login)).digest('hex').slice(0, 16);
 }

@@ -7,7 +7,8 @@ import type { AccountKind, RefreshRequest, RequestOptions, TokenResponse } from 
 export interface NewAccount {
 	kind: AccountKind;
 	serviceUrl: string;
-	instanceId: string;
+	/** Absent for an admin who logged in without an API InstanceID. */
+	instanceId?: string;
 	login: string;
 	label: string;
 }

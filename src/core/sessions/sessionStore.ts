@@ -148,7 +148,7 @@ export class SessionStore implements Disposable {
 				kind: newAccount.kind,
 				label: newAccount.label,
 				name: previous?.account.name ?? defaultName(newAccount.kind, this.namesBesides()),
-				instanceId: newAccount.instanceId,
+				...(newAccount.instanceId ? { instanceId: newAccount.instanceId } : {}),
 				serviceUrl: newAccount.serviceUrl,
 				createdAt: previous?.account.createdAt ?? this.clock.now(),
 			};

@@ -69,7 +69,7 @@ export function isAccountRecord(value: unknown): value is AccountRecord {
 		r.id.length > 0 &&
 		(r.kind === 'user' || r.kind === 'admin') &&
 		typeof r.label === 'string' &&
-		typeof r.instanceId === 'string' &&
+		(r.instanceId === undefined || typeof r.instanceId === 'string') &&
 		typeof r.serviceUrl === 'string' &&
 		typeof r.createdAt === 'number' &&
 		(r.name === undefined || typeof r.name === 'string')

@@ -14,7 +14,8 @@ export interface AccountRecord {
 	 * environment name the account. Given by the store; absent only in records stored before names.
 	 */
 	name?: string;
-	instanceId: string;
+	/** User Group InstanceID or API InstanceID; absent for an admin who logged in without one. */
+	instanceId?: string;
 	serviceUrl: string;
 	/** Epoch ms of the first login. */
 	createdAt: number;

@@ -3,10 +3,10 @@
 import vscode = require('vscode');
 import type { AccountKind } from '../../core/api/types';
 import type { Services } from '../../services';
-import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServiceUrl } from '../../core/models/loginInput';
+import { checkDeviceToken, checkEmail, checkInstanceId, checkOptionalInstanceId, checkPassword, checkServiceUrl } from '../../core/models/loginInput';
 import type { Session } from '../../core/sessions/types';
 import { withoutTrailingSlashes } from '../../core/util/url';
-import { logIn, type LoginAnswers } from '../shared/logIn';
+import { logIn, tellIfBlocked, type LoginAnswers } from '../shared/logIn';
 import { runSteps, type LoginStep } from '../../core/models/prompter';
 
 /** What a login again starts with. The password is never prefilled. */
@@ -46,11 +46,11 @@ function loginSteps(services: Services, kind: AccountKind, prefill: LoginPrefill
 		{
 			field: 'instanceId',
 			title,
-			prompt: user ? vscode.l10n.t('User Group InstanceID') : vscode.l10n.t('API InstanceID'),
-			placeholder: user ? vscode.l10n.t('The InstanceID of your user group') : vscode.l10n.t('The API InstanceID from the management page'),
+			prompt: user ? vscode.l10n.t('User Group InstanceID') : vscode.l10n.t('API InstanceID (leave empty if your credentials have none)'),
+			placeholder: user ? vscode.l10n.t('The InstanceID of your user group') : vscode.l10n.t('The API InstanceID from the management page, or empty'),
 			value: prefill.instanceId,
 			password: false,
-			check: (value) => checkInstanceId(value, t),
+			check: (value) => (user ? checkInstanceId(value, t) : checkOptionalInstanceId(value, t)),
 		},
 		{
 			field: 'login',
@@ -72,11 +72,12 @@ function loginSteps(services: Services, kind: AccountKind, prefill: LoginPrefill
 	];
 }
 
-/** Asks the four fields; undefined when the person cancelled. */
+/** Asks the four fields; undefined when the person cancelled. An admin's empty InstanceID is left out. */
 export async function askLogin(services: Services, kind: AccountKind, prefill: LoginPrefill = {}): Promise<LoginAnswers | undefined> {
 	const values = await runSteps(services.prompts.current, loginSteps(services, kind, prefill));
-	if (!values?.serviceUrl || !values.instanceId || !values.login || values.password === undefined) return undefined;
-	return { serviceUrl: values.serviceUrl, instanceId: values.instanceId, login: values.login, password: values.password };
+	if (!values?.serviceUrl || values.instanceId === undefined || !values.login || values.password === undefined) return undefined;
+	if (kind === 'user' && !values.instanceId) return undefined;
+	return { serviceUrl: values.serviceUrl, ...(values.instanceId ? { instanceId: values.instanceId } : {}), login: values.login, password: values.password };
 }
 
 /**
@@ -84,6 +85,8 @@ export async function askLogin(services: Services, kind: AccountKind, prefill: L
  * cancelled or failed (the failure was shown; nothing stored changed).
  */
 export async function runLoginFlow(services: Services, kind: AccountKind, prefill: LoginPrefill = {}): Promise<Session | undefined> {
+	// Log In Again knows the service: while it blocks logins, say so before asking for anything.
+	if (prefill.serviceUrl && tellIfBlocked(services, kind, { ...prefill, serviceUrl: prefill.serviceUrl })) return undefined;
 	const answers = await askLogin(services, kind, prefill);
 	if (!answers) {
 		services.log.info(`Login as ${kind} cancelled; nothing changed.`);

@@ -2,7 +2,6 @@
 // a person is told when an automatic refresh fails. A login only starts from a person's command or button.
 import vscode = require('vscode');
 import { checkAccountName } from '../../core/sessions/accountNames';
-import { ApiError } from '../../core/api/errors';
 import type { AccountKind } from '../../core/api/types';
 import type { Services } from '../../services';
 import type { RefreshFailure } from '../../core/sessions/contracts';
@@ -13,7 +12,7 @@ import { accountIdOf, pickAccount, resolveAccount } from '../shared/accountPicke
 import { errorText, showError } from '../shared/showError';
 import { prefillFor, runLoginFlow } from './loginFlow';
 import { notify } from '../shared/notify';
-import { formatRemaining } from '../../core/util/time';
+import { refreshAccount } from '../shared/refreshAccount';
 import { Command, type CommandId } from '../../commands';
 import { registerCommand } from '../shared/registerCommand';
 
@@ -27,27 +26,8 @@ export function registerSessionCommands(services: Services): vscode.Disposable {
 		return accountResult(await runLoginFlow(services, session.account.kind, prefillFor(session)));
 	};
 
-	const refreshOne = async (session: Session): Promise<AccountResult | undefined> => {
-		const { label } = session.account;
-		try {
-			const { session: current, refreshed } = await vscode.window.withProgress(
-				{ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Refreshing the token for {0}…', label) },
-				() => services.scheduler.refreshOnRequest(session.account.id),
-			);
-			const left = current.tokens ? formatRemaining(current.tokens.expiresAt - services.clock.now()) : '';
-			vscode.window.setStatusBarMessage(refreshed
-				? `$(check) ${vscode.l10n.t('Token for {0} refreshed (valid for {1})', label, left)}`
-				: `$(check) ${vscode.l10n.t('The token for {0} was obtained moments ago and is valid for {1}: not refreshed again yet', label, left)}`, 5000);
-			return accountResult(current);
-		} catch (e) {
-			const needsLogin = e instanceof ApiError && (e.kind === 'badCredentials' || e.kind === 'forbidden');
-			showError(services, e, {
-				prefix: vscode.l10n.t('Could not refresh the token for {0}.', label),
-				actions: needsLogin ? [{ title: vscode.l10n.t('Log In Again'), run: () => loginAgain({ accountId: session.account.id }) }] : [],
-			});
-			return undefined;
-		}
-	};
+	const refreshOne = async (session: Session): Promise<AccountResult | undefined> =>
+		accountResult(await refreshAccount(services, session, () => loginAgain({ accountId: session.account.id })));
 
 	const commands: Partial<Record<CommandId, (...args: never[]) => unknown>> = {
 		[Command.loginUser]: loginAs('user'),

@@ -1,21 +1,83 @@
 // Login with cancellable progress, the answer stored through the one road of core/sessions/tokenAnswer.ts:
 // the step after the login questions, and the demo's login. A failed or cancelled login changes nothing.
+// Every Login sent is counted against the service's login budget (core/sessions/loginBudget.ts) first.
 import vscode = require('vscode');
 import { ApiError } from '../../core/api/errors';
 import type { AccountKind } from '../../core/api/types';
 import type { Services } from '../../services';
+import { accountIdFor } from '../../core/sessions/accountId';
+import { blockedText, rateLimitedText, serviceOrigin } from '../../core/sessions/loginBudget';
 import { accountLabel, tokensFromLogin } from '../../core/sessions/tokenAnswer';
 import type { Session } from '../../core/sessions/types';
+import { displayText } from '../../core/util/displayText';
+import { errorMessage } from '../../core/util/errorMessage';
 import { hostOf } from '../../core/util/url';
-import { formatRemaining } from '../../core/util/time';
+import { formatRemaining, isoTime } from '../../core/util/time';
 import { showError } from './showError';
 import { notify, withNotificationProgress } from './notify';
+import { refreshAccount } from './refreshAccount';
 
 export interface LoginAnswers {
 	serviceUrl: string;
-	instanceId: string;
+	/** Absent for an admin without an API InstanceID. */
+	instanceId?: string;
 	login: string;
 	password: string;
+}
+
+/** Where a login would go, as far as it is known (Log In Again knows it before asking anything). */
+type LoginTarget = Pick<LoginAnswers, 'serviceUrl' | 'instanceId'> & { login?: string };
+
+/**
+ * An account of the service that can be refreshed instead of logging in: the one this login would
+ * replace, else one of the same kind, else any (a refresh never counts against the login budget).
+ */
+function refreshableAccount(services: Services, kind: AccountKind, target: LoginTarget): Session | undefined {
+	const origin = serviceOrigin(target.serviceUrl);
+	const candidates = services.store.list().filter((s) => s.tokens && s.state !== 'needsLogin' && serviceOrigin(s.account.serviceUrl) === origin);
+	const same = target.login === undefined ? undefined : accountIdFor(kind, target.serviceUrl, target.instanceId, target.login);
+	return candidates.find((s) => s.account.id === same) ?? candidates.find((s) => s.account.kind === kind) ?? candidates[0];
+}
+
+/**
+ * While the service blocks logins (its 429), says until when, with Refresh where an account of
+ * the service can be refreshed, and returns true: no login goes there before then.
+ */
+export function tellIfBlocked(services: Services, kind: AccountKind, target: LoginTarget): boolean {
+	const decision = services.loginBudget.decide(target.serviceUrl);
+	if (decision.kind !== 'blocked') return false;
+	const host = hostOf(target.serviceUrl);
+	const refreshable = refreshableAccount(services, kind, target);
+	services.log.warn(`Login to ${host} not sent: the service blocks logins until ${isoTime(decision.until)}.`);
+	const refresh = refreshable && vscode.l10n.t('Refresh {0} Instead', displayText(refreshable.account.label));
+	const text = blockedText(host, decision.until, services.clock.now(), vscode.l10n.t);
+	void notify('warning', text, ...(refresh ? [refresh] : [])).then((chosen) => {
+		if (chosen !== undefined && chosen === refresh && refreshable) void refreshAccount(services, refreshable);
+	});
+	return true;
+}
+
+/**
+ * Whether the login may go out: not while the service blocks logins (said, with Refresh where an
+ * account can be), and only after asking when it would be the fifth within the hour. A refresh the
+ * person chose instead is done here; its session comes back as `refreshed`.
+ */
+async function budgetAllows(services: Services, kind: AccountKind, answers: LoginAnswers): Promise<{ go: boolean; refreshed?: Session }> {
+	if (tellIfBlocked(services, kind, answers)) return { go: false };
+	const decision = services.loginBudget.decide(answers.serviceUrl);
+	if (decision.kind !== 'ask') return { go: true };
+	const host = hostOf(answers.serviceUrl);
+	const refreshable = refreshableAccount(services, kind, answers);
+	const answer = await services.prompts.current.askLoginBudget({ count: decision.count, sinceMs: decision.sinceMs, refreshable: refreshable?.account.label });
+	if (answer === 'refresh' && refreshable) {
+		services.log.info(`${decision.count} logins to ${host} within the hour: refreshing ${refreshable.account.label} instead.`);
+		return { go: false, refreshed: await refreshAccount(services, refreshable) };
+	}
+	if (answer !== 'login') {
+		services.log.info(`${decision.count} logins to ${host} within the hour: login not sent.`);
+		return { go: false };
+	}
+	return { go: true };
 }
 
 /**
@@ -25,9 +87,12 @@ export interface LoginAnswers {
 export async function logIn(services: Services, kind: AccountKind, answers: LoginAnswers, tryAgain: () => unknown): Promise<Session | undefined> {
 	const { serviceUrl, instanceId, login, password } = answers;
 	const host = hostOf(serviceUrl);
+	const allowed = await budgetAllows(services, kind, answers);
+	if (!allowed.go) return allowed.refreshed;
 	const masking = services.log.addSecrets([password, kind === 'user' ? login : undefined]);
 	try {
 		services.log.info(`Logging in as ${kind} to ${host}…`);
+		await Promise.resolve(services.loginBudget.recordAttempt(serviceUrl)).catch((e: unknown) => services.log.warn(`Could not count the login to ${host}: ${errorMessage(e)}`));
 		const response = await withNotificationProgress(
 			vscode.l10n.t('Logging in to {0}…', host),
 			(token) => {
@@ -35,7 +100,7 @@ export async function logIn(services: Services, kind: AccountKind, answers: Logi
 				const cancel = token.onCancellationRequested(() => controller.abort());
 				return services.api
 					.login(
-						{ kind, baseUrl: serviceUrl, instanceId, login, password, loginFieldsFormat: services.config.loginFieldsFormat() },
+						{ kind, baseUrl: serviceUrl, ...(instanceId ? { instanceId } : {}), login, password, loginFieldsFormat: services.config.loginFieldsFormat() },
 						{ timeoutMs: services.config.requestTimeoutMs(), signal: controller.signal, proxy: services.config.proxy() },
 					)
 					.finally(() => cancel.dispose());
@@ -45,7 +110,7 @@ export async function logIn(services: Services, kind: AccountKind, answers: Logi
 		const { tokens, expiryNote } = tokensFromLogin(kind, login, response, services.clock.now());
 		if (expiryNote) services.log.warn(`The new token: ${expiryNote}.`);
 		const label = accountLabel(kind, login, response.accessToken);
-		const session = await services.store.saveLogin({ kind, serviceUrl, instanceId, login, label }, tokens);
+		const session = await services.store.saveLogin({ kind, serviceUrl, ...(instanceId ? { instanceId } : {}), login, label }, tokens);
 		const left = formatRemaining(tokens.expiresAt - services.clock.now());
 		services.log.info(`Logged in as ${kind} ${label} to ${host}; token valid for ${left}.`);
 		void notify('info', vscode.l10n.t('Logged in as {0} (token valid for {1}).', label, left));
@@ -54,6 +119,19 @@ export async function logIn(services: Services, kind: AccountKind, answers: Logi
 		if (e instanceof ApiError && e.kind === 'cancelled') {
 			services.log.info('Login cancelled; nothing changed.');
 			return undefined;
+		}
+		if (e instanceof ApiError && e.kind === 'rateLimited') {
+			const until = await services.loginBudget.recordBlock(serviceUrl, e.retryAfterSeconds).catch((error: unknown) => {
+				services.log.warn(`Could not keep the block of ${host}: ${errorMessage(error)}`);
+				return undefined;
+			});
+			if (until !== undefined) {
+				services.log.warn(`${host} blocks logins until ${isoTime(until)} (HTTP 429).`);
+				showError(services, new ApiError(e.kind, rateLimitedText(until, services.clock.now(), vscode.l10n.t), e.status, e.details, e.retryAfterSeconds), {
+					prefix: vscode.l10n.t('Could not log in to {0}.', host),
+				});
+				return undefined;
+			}
 		}
 		showError(services, e, {
 			prefix: vscode.l10n.t('Could not log in to {0}.', host),

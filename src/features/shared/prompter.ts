@@ -3,7 +3,8 @@
 import vscode = require('vscode');
 import type { AccountKind } from '../../core/api/types';
 import { dialogText } from '../../core/util/displayText';
-import type { AccountChoice, GitExposure, LoginStep, Prompter, StepAnswer, TerminalTokenQuestion, TrackedFileAnswer } from '../../core/models/prompter';
+import type { AccountChoice, GitExposure, LoginBudgetAnswer, LoginBudgetQuestion, LoginStep, Prompter, StepAnswer, TerminalTokenQuestion, TrackedFileAnswer } from '../../core/models/prompter';
+import { askText } from '../../core/sessions/loginBudget';
 import { displayText } from '../../core/util/displayText';
 
 interface UrlItem extends vscode.QuickPickItem {
@@ -21,7 +22,7 @@ export function accountItem(account: AccountChoice): vscode.QuickPickItem & { id
 	return {
 		label: `$(${account.kind === 'admin' ? 'shield' : 'person'}) ${account.name}`,
 		description: [displayText(account.label), account.active ? vscode.l10n.t('active') : undefined].filter(Boolean).join(' · '),
-		detail: displayText(`${account.serviceUrl} · ${account.instanceId}`, 200),
+		detail: displayText([account.serviceUrl, account.instanceId].filter(Boolean).join(' · '), 200),
 		id: account.id,
 	};
 }
@@ -37,7 +38,7 @@ export class ScreenPrompter implements Prompter {
 			{
 				accountKind: 'admin',
 				label: `$(shield) ${vscode.l10n.t('Admin')}`,
-				detail: vscode.l10n.t('API InstanceID, API login (email) and API password from the management page'),
+				detail: vscode.l10n.t('API login (email) and API password from the management page, and the API InstanceID where you have one'),
 			},
 		];
 		const picked = await vscode.window.showQuickPick(items, {
@@ -114,6 +115,16 @@ export class ScreenPrompter implements Prompter {
 		].join('\n\n');
 		const choice = await vscode.window.showWarningMessage(dialogText(message), { modal: true, detail: dialogText(detail) }, allow, deny);
 		return choice === allow;
+	}
+
+	async askLoginBudget(question: LoginBudgetQuestion): Promise<LoginBudgetAnswer> {
+		const { message, detail } = askText(question.count, question.sinceMs, vscode.l10n.t);
+		const logIn = vscode.l10n.t('Log In Anyway');
+		// The label may come from the service (a JWT claim): one short line on a button.
+		const refresh = question.refreshable === undefined ? undefined : vscode.l10n.t('Refresh {0} Instead', displayText(question.refreshable));
+		const details = [detail, refresh ? vscode.l10n.t('Refreshing the token of {0} does not count as a login.', question.refreshable ?? '') : ''].filter(Boolean).join('\n\n');
+		const choice = await vscode.window.showWarningMessage(dialogText(message), { modal: true, detail: dialogText(details) }, logIn, ...(refresh ? [refresh] : []));
+		return choice === logIn ? 'login' : choice !== undefined && choice === refresh ? 'refresh' : undefined;
 	}
 
 	/** VS Code itself shows `(n/4)` after the title from `step`/`totalSteps`. */

@@ -68,7 +68,7 @@ export function accountTooltip(session: Session, status: RefreshStatus | undefin
 	const line = (name: string, value: string) => md.appendMarkdown(`${name}: ${markdownText(value)}  \n`);
 	md.appendMarkdown(`$(${account.kind === 'admin' ? 'shield' : 'account'}) **${markdownText(account.label)}** — ${account.kind === 'admin' ? t('Admin') : t('User')}${active ? ` (${t('active')})` : ''}\n\n`);
 	if (account.name) md.appendMarkdown(`${t('Name')}: \`${account.name}\` (\`${tokenVariableFor(account.name)}\`)\n\n`);
-	line(t('Instance ID'), account.instanceId);
+	if (account.instanceId) line(t('Instance ID'), account.instanceId);
 	line(t('Service'), account.serviceUrl);
 	const clock = (ms: number) => formatClockTime(ms, now);
 	if (tokens) {
