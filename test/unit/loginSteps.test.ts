@@ -17,6 +17,7 @@ class ScriptedPrompter implements Prompter {
 	async askReplaceForeign(): Promise<boolean> { return false; }
 	async askTerminalToken(): Promise<boolean> { return false; }
 	async pickAccount(): Promise<string | undefined> { return undefined; }
+	async askBeforeSending(): Promise<'refuse'> { return 'refuse'; }
 }
 
 const STEPS: Omit<LoginStep, 'step' | 'totalSteps'>[] = [
