@@ -15,7 +15,7 @@ const MAX_TARGET_CHARS = 80;
 
 interface Rule {
 	method: string;
-	/** Matched against the whole decoded path, without case (the platform's routes ignore it), a trailing `/` allowed. */
+	/** Matched against the end of the path, decoded and as written, without case (the platform's routes ignore it). */
 	path: RegExp;
 	name: string;
 	target: (segment: string | undefined) => string;
@@ -60,11 +60,14 @@ export function irreversibleOperation(method: string, path: string): Irreversibl
 	const raw = path.split(/[?#]/, 1)[0] ?? '';
 	const plain = decoded(raw);
 	if (plain === undefined) return verb === 'GET' || verb === 'HEAD' ? undefined : { name: 'An operation whose path cannot be read', target: `the path "${shown(raw)}"` };
-	const folded = plain.replace(/\/{2,}/g, '/').replace(/(.)\/+$/, '$1');
-	for (const rule of RULES) {
-		if (rule.method !== verb) continue;
-		const match = rule.path.exec(folded);
-		if (match) return { name: rule.name, target: rule.target(match[1]) };
+	const fold = (text: string): string => text.replace(/\/{2,}/g, '/').replace(/(.)\/+$/, '$1');
+	// Both as decoded and as written: a router that keeps "%2F" inside a segment reads `users/a%2Fb` as one id.
+	for (const form of [fold(plain), fold(raw)]) {
+		for (const rule of RULES) {
+			if (rule.method !== verb) continue;
+			const match = rule.path.exec(form);
+			if (match) return { name: rule.name, target: rule.target(match[1]) };
+		}
 	}
 	return undefined;
 }
