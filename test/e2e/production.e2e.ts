@@ -24,20 +24,20 @@ describe('A production account (real VS Code in Chromium)', function () {
 		const wb = env.workbench;
 		await logInAsUser(wb, USER);
 		await wb.waitForStatus(LABEL);
-		// VS Code draws an item's background colour as its inline style.
-		const background = async (): Promise<string> => (await wb.statusItem().getAttribute('style')) ?? '';
+		// VS Code draws the theme's warning background through the item's class (`warning-kind`).
+		const background = async (): Promise<string> => (await wb.statusItem().getAttribute('class')) ?? '';
 		const before = await background();
 		await wb.clearNotifications();
 
 		await wb.runCommand('Telematics: Mark Account as Production');
-		await wb.waitForQuickInput(/Mark which account as production\?/);
+		await wb.waitForQuickInput(new RegExp(`user${LABEL}`)); // the only account that is not production yet
 		await wb.page.press(QUICK_INPUT_BOX, 'Enter');
 		const status = await wb.waitForStatus(/PRODUCTION/);
 		assert.ok(status.text.includes(LABEL), status.text);
 		assert.match(status.ariaLabel, /^production: Telematics account /);
-		const after = await waitFor('the warning background', background, (style) => /background-color/.test(style) && style !== before);
-		assert.doesNotMatch(before, /background-color/, `not coloured before: ${before}`);
-		assert.match(after, /background-color/, `coloured: ${after}`);
+		const after = await waitFor('the warning background', background, (classes) => /\bwarning-kind\b/.test(classes));
+		assert.doesNotMatch(before, /\b(warning|error)-kind\b/, `not coloured before: ${before}`);
+		assert.match(after, /\bwarning-kind\b/);
 
 		await wb.openActivity('Telematics');
 		await waitFor('PRODUCTION in the Accounts view', () => wb.treeRows(), (rows) => rows.some((row) => row.includes(LABEL) && row.includes('PRODUCTION')));

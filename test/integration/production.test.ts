@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RiggedEmulator } from '../emulator/rig';
 import type { AccountResult, Session } from '../../src/core/sessions/types';
+import { RequestTool } from '../../src/features/agentTools/agentTools';
 import type { TestApi } from './testApi';
 import { logIn, ScriptedPrompter, useEmulatorSuite } from './loginHelpers';
 
@@ -91,6 +92,10 @@ describe('Production accounts (real VS Code)', function () {
 		assert.ok(asked);
 		assert.deepEqual({ kind: asked.question.kind, account: asked.account, method: asked.method, url: asked.url, body: asked.body, snooze: asked.offerSnooze },
 			{ kind: 'production', account: 'user', method: 'POST', url: `${emu.url}/v1/Trips`, body: '{"name":"x"}', snooze: true });
+
+		const prepared = await new RequestTool(api.services).prepareInvocation({ input: { method: 'POST', path: '/v1/Trips' } });
+		assert.equal(prepared.confirmationMessages?.title, 'Send POST to the production account user?', 'VS Code\'s own confirmation says it too');
+		assert.match(await vscode.lm.invokeTool('telematics_accounts', { input: {}, toolInvocationToken: undefined }).then(textOf), /- "user" \(.*\): user, production \(changing requests ask the person\), active;/);
 
 		prompter.sendAnswers.push('send');
 		assert.match(await invoke({ method: 'POST', path: '/v1/Trips', body: { name: 'x' } }), /^POST .* → HTTP 404/);
