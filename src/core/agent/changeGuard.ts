@@ -38,16 +38,8 @@ export class Snoozes {
 	}
 
 	isSnoozed(accountId: string): boolean {
-		const until = this.until.get(accountId);
-		if (until === undefined) return false;
-		if (this.clock.now() < until) return true;
+		if (this.clock.now() < (this.until.get(accountId) ?? -Infinity)) return true;
 		this.until.delete(accountId);
 		return false;
-	}
-
-	/** Ends the snooze of `accountId` (its production mark changed), or of every account. */
-	clear(accountId?: string): void {
-		if (accountId === undefined) this.until.clear();
-		else this.until.delete(accountId);
 	}
 }

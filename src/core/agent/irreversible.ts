@@ -18,11 +18,11 @@ interface Rule {
 	/** Matched against the end of the path, decoded and as written, without case (the platform's routes ignore it). */
 	path: RegExp;
 	name: string;
-	target: (segment: string | undefined) => string;
+	target: (segment: string) => string;
 }
 
-const shown = (segment: string | undefined): string => {
-	const text = (segment ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+const shown = (segment: string): string => {
+	const text = segment.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 	return text.length > MAX_TARGET_CHARS ? `${text.slice(0, MAX_TARGET_CHARS - 1)}…` : text;
 };
 
@@ -57,16 +57,19 @@ function decoded(text: string): string | undefined {
  */
 export function irreversibleOperation(method: string, path: string): IrreversibleOperation | undefined {
 	const verb = method.toUpperCase();
-	const raw = path.split(/[?#]/, 1)[0] ?? '';
+	const raw = path.split(/[?#]/, 1)[0]!; // split always gives one part, '' for an empty path
 	const plain = decoded(raw);
 	if (plain === undefined) return verb === 'GET' || verb === 'HEAD' ? undefined : { name: 'An operation whose path cannot be read', target: `the path "${shown(raw)}"` };
-	const fold = (text: string): string => text.replace(/\/{2,}/g, '/').replace(/(.)\/+$/, '$1');
+	const fold = (text: string): string => text.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1');
 	// Both as decoded and as written: a router that keeps "%2F" inside a segment reads `users/a%2Fb` as one id.
 	for (const form of [fold(plain), fold(raw)]) {
 		for (const rule of RULES) {
 			if (rule.method !== verb) continue;
 			const match = rule.path.exec(form);
-			if (match) return { name: rule.name, target: rule.target(match[1]) };
+			if (!match) continue;
+			// Stryker disable next-line StringLiteral: only the rule without a segment gets the default, and it ignores it
+			const [, segment = ''] = match;
+			return { name: rule.name, target: rule.target(segment) };
 		}
 	}
 	return undefined;

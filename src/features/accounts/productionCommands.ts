@@ -8,6 +8,7 @@ import { accountResult, type AccountResult, type Session } from '../../core/sess
 import type { Services } from '../../services';
 import { accountIdOf, pickAccount, resolveAccount } from '../shared/accountPicker';
 import { notify } from '../shared/notify';
+import { showError } from '../shared/showError';
 import { registerCommand } from '../shared/registerCommand';
 
 /** Some logged-in account is production / is not: the palette offers Unmark / Mark. */
@@ -28,10 +29,20 @@ async function chooseAccount(services: Services, arg: unknown, production: boole
 	return pickAccount(services, placeHolder, candidates);
 }
 
+/** Stores the mark; a failure (globalState refused the write) is shown, and the account stays as it was. */
+async function saved(services: Services, session: Session, production: boolean): Promise<boolean> {
+	try {
+		return await services.store.setProduction(session.account.id, production);
+	} catch (error) {
+		showError(services, error, { prefix: vscode.l10n.t('Could not save whether {0} is production.', session.account.label) });
+		return false;
+	}
+}
+
 async function mark(services: Services, arg: unknown): Promise<AccountResult | undefined> {
 	const session = await chooseAccount(services, arg, true, vscode.l10n.t('Mark which account as production?'));
 	if (!session) return undefined;
-	await services.store.setProduction(session.account.id, true);
+	if (!await saved(services, session, true)) return undefined;
 	services.log.info(`Marked ${session.account.label} as production.`);
 	vscode.window.setStatusBarMessage(`$(flame) ${vscode.l10n.t('{0} is a production account: the agent\'s changing requests ask first', session.account.label)}`, 5000);
 	return accountResult(services.store.get(session.account.id));
@@ -47,7 +58,7 @@ async function unmark(services: Services, arg: unknown): Promise<AccountResult |
 		vscode.l10n.t('Unmark'),
 	);
 	if (!confirmed) return undefined;
-	await services.store.setProduction(session.account.id, false);
+	if (!await saved(services, session, false)) return undefined;
 	services.log.info(`Unmarked ${session.account.label} as production.`);
 	return accountResult(services.store.get(session.account.id));
 }

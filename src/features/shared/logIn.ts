@@ -86,7 +86,7 @@ function tellLoggedIn(services: Services, session: Session, loggedIn: string): v
 		const no = vscode.l10n.t('Not Production');
 		void notify('info', `${loggedIn} ${vscode.l10n.t('Is it a production account? The agent\'s changing requests to a production account ask first.')}`, yes, no).then(async (choice) => {
 			if (choice === yes || choice === no) await services.store.setProduction(account.id, choice === yes);
-		});
+		}).then(undefined, (error: unknown) => showError(services, error, { prefix: vscode.l10n.t('Could not save whether {0} is production.', account.label) }));
 		return;
 	}
 	void notify('info', loggedIn);
