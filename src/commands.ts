@@ -10,6 +10,8 @@ export const Command = {
 	switchAccount: 'telematicsAuth.switchAccount',
 	renameAccount: 'telematicsAuth.renameAccount',
 	makeActive: 'telematicsAuth.makeActive',
+	markProduction: 'telematicsAuth.markProduction',
+	unmarkProduction: 'telematicsAuth.unmarkProduction',
 	refresh: 'telematicsAuth.refresh',
 	refreshAll: 'telematicsAuth.refreshAll',
 	copyAccessToken: 'telematicsAuth.copyAccessToken',

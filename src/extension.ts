@@ -15,6 +15,7 @@ import { Ticker } from './core/util/ticker';
 import { errorMessage } from './core/util/errorMessage';
 import { RedactingLog, sessionSecrets } from './core/util/logger';
 import { registerAccountActions } from './features/accounts/accountActions';
+import { registerProductionCommands } from './features/accounts/productionCommands';
 import { registerAgentTools } from './features/agentTools/agentTools';
 import { AccountsView } from './features/accounts/accountsView';
 import { registerAuthenticationProvider } from './features/authProvider/authProvider';
@@ -93,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 		registerAuthenticationProvider(services),
 		registerSessionCommands(services),
 		registerAccountActions(services),
+		registerProductionCommands(services),
 		registerTokenCommands(services),
 		registerRestFileCommands(services),
 		registerExposureCommand(services),

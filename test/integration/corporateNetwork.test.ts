@@ -107,6 +107,17 @@ describe('Corporate network: HTTPS signed by a CA only the OS store holds (real 
 		assert.deepEqual(proxy.targets.slice(before), ['telematics.test:443']);
 	});
 
+	it('a login to a company host (neither the vendor\'s nor this machine) asks, lightly, whether the account is production', async () => {
+		await http().update('proxy', proxy.url, vscode.ConfigurationTarget.Global);
+		const session = await logInAt('https://telematics.test', 'admin');
+		assert.ok(session?.tokens, lastError(api));
+		assert.equal(session.account.production, undefined, 'not production until the person says');
+		const asked = api.messages().at(-1);
+		assert.match(asked?.text ?? '', /^Logged in as .*\. Is it a production account\?/);
+		assert.deepEqual(asked?.actions, ['Mark as Production', 'Not Production']);
+		assert.equal(api.statusBar().backgroundColor, undefined);
+	});
+
 	it('logs in through the proxy HTTPS_PROXY named when VS Code started, and refreshes through it', () => withOwnProxy(async (envProxy) => {
 		const paths = await fetchedDuring(async () => {
 			const session = await logInAt('https://telematics.test', 'user');

@@ -10,7 +10,7 @@ import type { Session } from '../../src/core/sessions/types';
 import type { TestHandles } from '../../src/extension';
 import { testApiOf, type TestApi } from './testApi';
 import type { AccountResult } from '../../src/core/sessions/types';
-import type { AccountChoice, GitExposure, LoginBudgetAnswer, LoginBudgetQuestion, LoginField, LoginStep, Prompter, StepAnswer, TerminalTokenQuestion, TrackedFileAnswer } from '../../src/core/models/prompter';
+import type { AccountChoice, GitExposure, LoginBudgetAnswer, LoginBudgetQuestion, LoginField, LoginStep, Prompter, SendAnswer, SendQuestion, StepAnswer, TerminalTokenQuestion, TrackedFileAnswer } from '../../src/core/models/prompter';
 
 export const EXTENSION_ID = 'telematics-tools.telematics-auth';
 
@@ -111,8 +111,21 @@ export class ScriptedPrompter implements Prompter {
 
 	async pickAccount(accounts: readonly AccountChoice[], _placeHolder: string, title?: string): Promise<string | undefined> {
 		this.accountsOffered.push({ title, names: accounts.map((a) => a.name) });
+		this.choicesOffered.push([...accounts]);
 		const name = this.accountPicks.shift();
 		return accounts.find((a) => a.name === name)?.id;
+	}
+
+	/** Every account list offered, as the picker got it. */
+	readonly choicesOffered: AccountChoice[][] = [];
+
+	/** Answers to the agent's "send this?" modal, first to last (then refuse), and each question. */
+	readonly sendAnswers: SendAnswer[] = [];
+	readonly sendAsked: SendQuestion[] = [];
+
+	async askBeforeSending(question: SendQuestion): Promise<SendAnswer> {
+		this.sendAsked.push(question);
+		return this.sendAnswers.shift() ?? 'refuse';
 	}
 }
 

@@ -18,6 +18,7 @@ class ScriptedPrompter implements Prompter {
 	async askTerminalToken(): Promise<boolean> { return false; }
 	async askLoginBudget(): Promise<undefined> { return undefined; }
 	async pickAccount(): Promise<string | undefined> { return undefined; }
+	async askBeforeSending(): Promise<'refuse'> { return 'refuse'; }
 }
 
 const STEPS: Omit<LoginStep, 'step' | 'totalSteps'>[] = [

@@ -2,6 +2,7 @@
 // screen; integration tests answer through TestApi.setPrompter), and the login steps it walks.
 import type { AccountKind } from '../api/types';
 import type { Checked } from './loginInput';
+import type { ChangeQuestion } from '../agent/changeGuard';
 
 export type LoginField = 'serviceUrl' | 'instanceId' | 'login' | 'password';
 
@@ -73,7 +74,26 @@ export interface AccountChoice {
 	serviceUrl: string;
 	instanceId?: string;
 	active: boolean;
+	/** A production account (production.ts): the picker says so. */
+	production: boolean;
 }
+
+/** A request the agent asks to send that must be asked about first (core/agent/changeGuard.ts). */
+export interface SendQuestion {
+	question: ChangeQuestion;
+	/** The account's name and label. */
+	account: string;
+	label: string;
+	method: string;
+	url: string;
+	/** The body as it will be sent, if any (shown cut). */
+	body?: string;
+	/** Whether "Allow for 10 Minutes" is offered (the production question; never an irreversible one). */
+	offerSnooze: boolean;
+}
+
+/** Send it; send it and let this account's changing requests go without a question for 10 minutes; or not at all. */
+export type SendAnswer = 'send' | 'snooze' | 'refuse';
 
 export interface Prompter {
 	/** "User or Admin", for the plain Log In command. Undefined: cancelled. */
@@ -92,6 +112,8 @@ export interface Prompter {
 	askLoginBudget(question: LoginBudgetQuestion): Promise<LoginBudgetAnswer>;
 	/** One of `accounts`, by id; `title` says what for (a request's line and target). Undefined: cancelled. */
 	pickAccount(accounts: readonly AccountChoice[], placeHolder: string, title?: string): Promise<string | undefined>;
+	/** A modal question before the agent's request that changes a production account or cannot be undone. */
+	askBeforeSending(question: SendQuestion): Promise<SendAnswer>;
 }
 
 /** Holds the prompter in use, so tests can swap in theirs. */

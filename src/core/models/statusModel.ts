@@ -6,12 +6,13 @@ import type { Session } from '../sessions/types';
 import { untranslated, type Translate } from '../util/translate';
 import { formatRemaining, spellRemaining } from '../util/time';
 import { Command } from '../../commands';
+import { isProduction } from '../sessions/production';
 
 export { untranslated, type Translate };
 
 export type Severity = 'none' | 'warning' | 'error';
 
-export type StatusPhase = 'loading' | 'noSession' | 'valid' | 'refreshing' | 'expired' | 'needsLogin';
+export type StatusPhase = 'loading' | 'noSession' | 'noActive' | 'valid' | 'refreshing' | 'expired' | 'needsLogin';
 
 export interface StatusDescription {
 	phase: StatusPhase;
@@ -20,9 +21,11 @@ export interface StatusDescription {
 	/** Spelled-out words for screen readers. */
 	accessibilityLabel: string;
 	/** What a click runs. */
-	command: typeof Command.login | typeof Command.showActions;
+	command: typeof Command.login | typeof Command.showActions | typeof Command.switchAccount;
 	/** Milliseconds until the text or severity next changes on its own; undefined: only an event changes it. */
 	nextTickMs?: number;
+	/** The active account is production (production.ts): at least a warning background, and said in words. */
+	production?: boolean;
 }
 
 const SECOND = 1000;
@@ -79,10 +82,37 @@ export function loadingStatus(t: Translate = untranslated): StatusDescription {
 }
 
 /**
+ * Accounts are logged in but none is active (the active one went away and the others are production, which
+ * never becomes active by itself): the person chooses.
+ */
+export function noActiveStatus(t: Translate = untranslated): StatusDescription {
+	return {
+		phase: 'noActive',
+		text: `$(account) ${t('Telematics: Choose Account')}`,
+		severity: 'none',
+		accessibilityLabel: t('Telematics: no active account. Choose one'),
+		command: Command.switchAccount,
+	};
+}
+
+/**
  * The status bar's text, background severity and next wake-up for the active session.
  * Warning: inside the refresh window or after a failed refresh. Error: expired or needs login.
+ * A production account is at least a warning, and its text and spoken label say "production".
  */
 export function describeStatus(session: Session | undefined, status: RefreshStatus | undefined, now: number, marginMs: number, t: Translate = untranslated): StatusDescription {
+	const described = describeSession(session, status, now, marginMs, t);
+	if (!session || !isProduction(session.account)) return described;
+	return {
+		...described,
+		production: true,
+		text: described.text.replace(/^(\$\([^)]+\) )/, `$1${t('PRODUCTION')} · `),
+		severity: described.severity === 'error' ? 'error' : 'warning',
+		accessibilityLabel: `${t('production')}: ${described.accessibilityLabel}`,
+	};
+}
+
+function describeSession(session: Session | undefined, status: RefreshStatus | undefined, now: number, marginMs: number, t: Translate): StatusDescription {
 	if (!session) {
 		return {
 			phase: 'noSession',

@@ -7,6 +7,7 @@ import { untranslated } from '../util/translate';
 import { effectiveState } from './statusModel';
 import { decodeClaims } from '../sessions/token';
 import type { Session } from '../sessions/types';
+import { isProduction } from '../sessions/production';
 import { describeExpiry, type ExpiryTextOptions, formatClockTime, formatRemaining } from '../util/time';
 
 export { describeExpiry };
@@ -19,13 +20,15 @@ export interface AccountNodeModel {
 	kind: Session['account']['kind'];
 	active: boolean;
 	state: Session['state'];
+	/** A production account (production.ts). */
+	production: boolean;
 	/** Codicon id. */
-	icon: 'person' | 'shield' | 'warning';
+	icon: 'person' | 'shield' | 'warning' | 'flame';
 	/** Theme color id for the icon, if not the default. */
 	iconColor?: 'list.warningForeground' | 'list.errorForeground';
 	/** `active · 1h 59m`, `1h 59m`, `expired`, `log in again`. */
 	description: string;
-	/** `account.<kind>[.active][.expired|.needsLogin]`, matched by package.json menus. */
+	/** `account.<kind>[.active][.expired|.needsLogin][.production]`, matched by package.json menus. */
 	contextValue: string;
 }
 
@@ -57,6 +60,7 @@ export function accountContextValue(session: Session, activeId: string | undefin
 	let value = `account.${session.account.kind}`;
 	if (session.account.id === activeId) value += '.active';
 	if (state !== 'valid') value += `.${state}`;
+	if (isProduction(session.account)) value += '.production';
 	return value;
 }
 
@@ -64,6 +68,7 @@ export function accountNode(session: Session, now: number, activeId: string | un
 	const t = options.t ?? untranslated;
 	const state = effectiveState(session, now);
 	const active = session.account.id === activeId;
+	const production = isProduction(session.account);
 	const status = state === 'needsLogin'
 		? t('log in again')
 		: state === 'expired' ? t('expired') : formatRemaining(session.tokens!.expiresAt - now);
@@ -72,10 +77,11 @@ export function accountNode(session: Session, now: number, activeId: string | un
 		label: session.account.label,
 		kind: session.account.kind,
 		active,
+		production,
 		state,
-		icon: state === 'valid' ? (session.account.kind === 'admin' ? 'shield' : 'person') : 'warning',
+		icon: state !== 'valid' ? 'warning' : production ? 'flame' : session.account.kind === 'admin' ? 'shield' : 'person',
 		// The short name first (`user`, `admin-2`): what files, terminals and the agent call the account.
-		description: [session.account.name, active ? t('active') : undefined, status].filter(Boolean).join(' · '),
+		description: [session.account.name, production ? t('PRODUCTION') : undefined, active ? t('active') : undefined, status].filter(Boolean).join(' · '),
 		contextValue: accountContextValue(session, activeId, now),
 	};
 	if (state !== 'valid') node.iconColor = state === 'needsLogin' ? 'list.errorForeground' : 'list.warningForeground';

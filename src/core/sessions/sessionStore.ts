@@ -3,7 +3,7 @@
 import { Emitter } from '../util/emitter';
 import { silentLog, type Log } from '../util/log';
 import { accountIdFor } from './accountId';
-import { ACCOUNTS_KEY, ACTIVE_KEY, isAccountRecord, parsePayload, SECRET_PREFIX, secretKeyFor, secretText } from './storedSecret';
+import { ACCOUNTS_KEY, ACTIVE_KEY, isAccountRecord, normalizedRecord, parsePayload, SECRET_PREFIX, secretKeyFor, secretText } from './storedSecret';
 import type { NewAccount, TokenWrite } from './contracts';
 import type { AccountRecord, MementoBackend, SecretBackend, Session, SessionState, StoredTokens, StoreEntry } from './types';
 import { LogoutMarks } from './logoutMarks';
@@ -12,6 +12,7 @@ import { RecheckTimers } from './recheckTimers';
 import { SpentRefreshTokens } from './spentRefreshTokens';
 import { SPENT_PREFIX } from './lease';
 import { checkAccountName, defaultName, withNames } from './accountNames';
+import { activeAccount, fallbackActive } from './production';
 import { systemClock, type Clock } from '../util/clock';
 import type { Disposable } from '../types';
 
@@ -148,6 +149,7 @@ export class SessionStore implements Disposable {
 				kind: newAccount.kind,
 				label: newAccount.label,
 				name: previous?.account.name ?? defaultName(newAccount.kind, this.namesBesides()),
+				...(previous?.account.production !== undefined && { production: previous.account.production }),
 				...(newAccount.instanceId ? { instanceId: newAccount.instanceId } : {}),
 				serviceUrl: newAccount.serviceUrl,
 				createdAt: previous?.account.createdAt ?? this.clock.now(),
@@ -256,6 +258,23 @@ export class SessionStore implements Disposable {
 		});
 	}
 
+	/**
+	 * Says whether the account is production (production.ts). Other windows read it from the index the next
+	 * time they follow a change, and the agent's request reads it again before it sends.
+	 */
+	setProduction(id: string, production: boolean): Promise<boolean> {
+		return this.serialize(async () => {
+			const entry = this.find(id);
+			if (!entry) return false;
+			if (entry.account.production === production) return true;
+			const account = { ...entry.account, production };
+			await this.memento.update(ACCOUNTS_KEY, this.entries.map((e) => (e.account.id === id ? account : e.account)));
+			this.entries = this.entries.map((e) => (e.account.id === id ? { ...e, account } : e));
+			this.changeEmitter.fire();
+			return true;
+		});
+	}
+
 	/** Log out: deletes the secret and the index entry. */
 	remove(id: string): Promise<void> {
 		return this.serialize(async () => {
@@ -277,7 +296,8 @@ export class SessionStore implements Disposable {
 			await this.memento.update(ACCOUNTS_KEY, remaining.map((e) => e.account));
 			this.entries = remaining;
 			if (this.activeId === id) {
-				const next = remaining[Math.min(index, remaining.length - 1)]?.account.id;
+				// The next account that is not production: switching into production is the person's act.
+				const next = fallbackActive(remaining.map((e) => e.account), index);
 				this.activeId = next;
 				try {
 					await this.memento.update(ACTIVE_KEY, next);
@@ -517,10 +537,10 @@ export class SessionStore implements Disposable {
 			if (!isAccountRecord(r) || seen.has(r.id)) return false;
 			seen.add(r.id);
 			return true;
-		}));
+		}).map(normalizedRecord));
 	}
 
-	/** The stored active account if it exists, else the first account, else none. */
+	/** The stored active account if it exists, else the first that is not production, else none (production.ts). */
 	private readActive(): string | undefined {
 		let stored: unknown;
 		try {
@@ -528,8 +548,7 @@ export class SessionStore implements Disposable {
 		} catch {
 			stored = this.activeId;
 		}
-		if (typeof stored === 'string' && this.find(stored)) return stored;
-		return this.entries[0]?.account.id;
+		return activeAccount(stored, this.entries.map((e) => e.account));
 	}
 
 	private async readRaw(id: string): Promise<string | undefined> {

@@ -61,6 +61,13 @@ export function parsePayload(raw: string): SecretPayload | undefined {
 	return payload;
 }
 
+/** A record as the store keeps it: a `production` flag that is not a boolean is dropped (the host decides). */
+export function normalizedRecord(record: AccountRecord): AccountRecord {
+	if (record.production === undefined || typeof record.production === 'boolean') return record;
+	const { production: _dropped, ...rest } = record;
+	return rest;
+}
+
 export function isAccountRecord(value: unknown): value is AccountRecord {
 	if (typeof value !== 'object' || value === null) return false;
 	const r = value as Record<string, unknown>;

@@ -14,6 +14,11 @@ export interface AccountRecord {
 	 * environment name the account. Given by the store; absent only in records stored before names.
 	 */
 	name?: string;
+	/**
+	 * Whether the person said the account is production (production.ts). Absent in records stored
+	 * before the flag and until the person says: then the account's host decides.
+	 */
+	production?: boolean;
 	/** User Group InstanceID or API InstanceID; absent for an admin who logged in without one. */
 	instanceId?: string;
 	serviceUrl: string;

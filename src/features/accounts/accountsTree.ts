@@ -55,7 +55,7 @@ function accountItem(services: Services, element: AccountTreeNode): vscode.TreeI
 	item.iconPath = new vscode.ThemeIcon(node.icon, node.iconColor ? new vscode.ThemeColor(node.iconColor) : undefined);
 	item.tooltip = accountTooltip(session, scheduler.status(session.account.id), now, node.active);
 	item.accessibilityInformation = {
-		label: vscode.l10n.t('{0}, {1} account, {2}', node.label, node.kind === 'admin' ? vscode.l10n.t('admin') : vscode.l10n.t('user'), node.description),
+		label: vscode.l10n.t('{0}, {1} account, {2}', node.label, node.production ? vscode.l10n.t('production {0}', node.kind === 'admin' ? vscode.l10n.t('admin') : vscode.l10n.t('user')) : node.kind === 'admin' ? vscode.l10n.t('admin') : vscode.l10n.t('user'), node.description),
 	};
 	return item;
 }

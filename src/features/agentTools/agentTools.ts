@@ -1,8 +1,9 @@
 // The telematics API for the agent in chat: `telematics_accounts` lists the logged-in accounts, and
 // `telematics_request` calls an account's service with its live bearer. The token never reaches the
 // model: not in a result, not in an error, not in the log. Requests that change something ask the person
-// first (prepareInvocation); a refused or expired token is refreshed by the scheduler's rules, never by a
-// login.
+// first (prepareInvocation), and those to a production account or that cannot be undone ask again from
+// inside the tool (askBeforeChange.ts), since chat's auto-approve skips the first; a refused or expired token
+// is refreshed by the scheduler's rules, never by a login.
 import vscode = require('vscode');
 import { asksFirst, checkInput, describeAnswer, serviceUrlFor, type AgentRequestInput } from '../../core/agent/serviceRequest';
 import { ApiError } from '../../core/api/errors';
@@ -11,6 +12,8 @@ import { spellRemaining } from '../../core/util/time';
 import { redact } from '../../core/util/redact';
 import { sessionSecrets } from '../../core/util/logger';
 import { liveSession } from '../shared/freshToken';
+import { isProduction } from '../../core/sessions/production';
+import { askBeforeChange, Snoozes } from './askBeforeChange';
 import type { Services } from '../../services';
 
 export const ACCOUNTS_TOOL = 'telematics_accounts';
@@ -58,14 +61,18 @@ class AccountsTool implements vscode.LanguageModelTool<Record<string, never>> {
 			const left = s.tokens && s.state !== 'needsLogin'
 				? s.tokens.expiresAt > now ? vscode.l10n.t('token valid for {0}', spellRemaining(s.tokens.expiresAt - now, vscode.l10n.t)) : vscode.l10n.t('token expired (refreshed on the next request when it can be)')
 				: vscode.l10n.t('needs a new login by the person');
-			return `- "${nameOf(s)}" (${s.account.label}): ${s.account.kind}${s.account.id === activeId ? ', active' : ''}; service ${s.account.serviceUrl}; ${left}`;
+			return `- "${nameOf(s)}" (${s.account.label}): ${s.account.kind}${isProduction(s.account) ? ', production (changing requests ask the person)' : ''}${s.account.id === activeId ? ', active' : ''}; service ${s.account.serviceUrl}; ${left}`;
 		});
 		return text([vscode.l10n.t('Logged-in Telematics accounts (name them as "account" in telematics_request; the active one is used when none is named):'), ...rows].join('\n'));
 	}
 }
 
 export class RequestTool implements vscode.LanguageModelTool<unknown> {
-	constructor(private readonly services: Services) {}
+	constructor(
+		private readonly services: Services,
+		/** This window's "Allow for 10 Minutes", by account (memory only). */
+		private readonly snoozes = new Snoozes(services.clock),
+	) {}
 
 	/** The question before a request that changes something: the account, the method, the full URL and the body's size. */
 	async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): Promise<vscode.PreparedToolInvocation> {
@@ -80,10 +87,13 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 		const invocationMessage = vscode.l10n.t('{0} {1} as {2}', input.method, shown, account);
 		if (!asksFirst(input.method)) return { invocationMessage };
 		const body = input.body === undefined ? vscode.l10n.t('no body') : vscode.l10n.t('a body of {0} characters', input.body.length);
+		const production = 'session' in found && isProduction(found.session.account);
 		return {
 			invocationMessage,
 			confirmationMessages: {
-				title: vscode.l10n.t('Send {0} to the Telematics service as {1}?', input.method, account),
+				title: production
+					? vscode.l10n.t('Send {0} to the production account {1}?', input.method, account)
+					: vscode.l10n.t('Send {0} to the Telematics service as {1}?', input.method, account),
 				message: new vscode.MarkdownString(vscode.l10n.t('The agent asks to send **{0}** `{1}` with {2}, authenticated as **{3}**. It may change data on the service.', input.method, shown, body, account)),
 			},
 		};
@@ -110,6 +120,8 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 		const { account } = found.session;
 		const url = serviceUrlFor(account.serviceUrl, input.path, input.query);
 		if (!url.ok) return url.message;
+		const refused = await askBeforeChange(this.services, this.snoozes, found.session, input, url.value);
+		if (refused !== undefined) return refused;
 		const session = await liveSession(this.services, account.id);
 		if (!session) return `${vscode.l10n.t('The token of {0} has expired and could not be refreshed.', account.label)} ${LOG_IN_HINT()}`;
 		const { tokens } = session;

@@ -6,6 +6,7 @@ import type { Session } from '../../core/sessions/types';
 import { Command } from '../../commands';
 import type { AccountChoice } from '../../core/models/prompter';
 import { notify } from './notify';
+import { isProduction } from '../../core/sessions/production';
 
 /** What tree items and other callers pass to account commands. */
 export interface AccountArg {
@@ -45,7 +46,7 @@ export function accountChoices(services: Services, sessions: readonly Session[])
 	const activeId = services.store.active()?.account.id;
 	return sessions.map((s) => ({
 		id: s.account.id, name: s.account.name ?? '', label: s.account.label, kind: s.account.kind,
-		serviceUrl: s.account.serviceUrl, instanceId: s.account.instanceId, active: s.account.id === activeId,
+		serviceUrl: s.account.serviceUrl, instanceId: s.account.instanceId, active: s.account.id === activeId, production: isProduction(s.account),
 	}));
 }
 

@@ -16,6 +16,8 @@ import { formatRemaining, isoTime } from '../../core/util/time';
 import { showError } from './showError';
 import { notify, withNotificationProgress } from './notify';
 import { refreshAccount } from './refreshAccount';
+import { asksWhetherProduction, isProduction } from '../../core/sessions/production';
+import { Command } from '../../commands';
 
 export interface LoginAnswers {
 	serviceUrl: string;
@@ -113,7 +115,7 @@ export async function logIn(services: Services, kind: AccountKind, answers: Logi
 		const session = await services.store.saveLogin({ kind, serviceUrl, ...(instanceId ? { instanceId } : {}), login, label }, tokens);
 		const left = formatRemaining(tokens.expiresAt - services.clock.now());
 		services.log.info(`Logged in as ${kind} ${label} to ${host}; token valid for ${left}.`);
-		void notify('info', vscode.l10n.t('Logged in as {0} (token valid for {1}).', label, left));
+		tellLoggedIn(services, session, vscode.l10n.t('Logged in as {0} (token valid for {1}).', label, left));
 		return session;
 	} catch (e) {
 		if (e instanceof ApiError && e.kind === 'cancelled') {
@@ -141,4 +143,29 @@ export async function logIn(services: Services, kind: AccountKind, answers: Logi
 	} finally {
 		masking?.dispose();
 	}
+}
+
+/**
+ * The login's message, and the production question kept light: an account on the vendor's hosts is said
+ * to be production (with a way to unmark it); one on another host that is not this machine asks.
+ */
+function tellLoggedIn(services: Services, session: Session, loggedIn: string): void {
+	const { account } = session;
+	const arg = { accountId: account.id };
+	if (isProduction(account) && account.production === undefined) {
+		const unmark = vscode.l10n.t('Not Production…');
+		void notify('info', `${loggedIn} ${vscode.l10n.t('It is on the vendor\'s service, so it is a production account: the agent\'s changing requests ask first.')}`, unmark).then((choice) => {
+			if (choice === unmark) void vscode.commands.executeCommand(Command.unmarkProduction, arg);
+		});
+		return;
+	}
+	if (asksWhetherProduction(account)) {
+		const yes = vscode.l10n.t('Mark as Production');
+		const no = vscode.l10n.t('Not Production');
+		void notify('info', `${loggedIn} ${vscode.l10n.t('Is it a production account? The agent\'s changing requests to a production account ask first.')}`, yes, no).then(async (choice) => {
+			if (choice === yes || choice === no) await services.store.setProduction(account.id, choice === yes);
+		}).then(undefined, (error: unknown) => showError(services, error, { prefix: vscode.l10n.t('Could not save whether {0} is production.', account.label) }));
+		return;
+	}
+	void notify('info', loggedIn);
 }

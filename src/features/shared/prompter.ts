@@ -3,7 +3,7 @@
 import vscode = require('vscode');
 import type { AccountKind } from '../../core/api/types';
 import { dialogText } from '../../core/util/displayText';
-import type { AccountChoice, GitExposure, LoginBudgetAnswer, LoginBudgetQuestion, LoginStep, Prompter, StepAnswer, TerminalTokenQuestion, TrackedFileAnswer } from '../../core/models/prompter';
+import type { AccountChoice, GitExposure, LoginBudgetAnswer, LoginBudgetQuestion, LoginStep, Prompter, SendAnswer, SendQuestion, StepAnswer, TerminalTokenQuestion, TrackedFileAnswer } from '../../core/models/prompter';
 import { askText } from '../../core/sessions/loginBudget';
 import { displayText } from '../../core/util/displayText';
 
@@ -17,11 +17,14 @@ function validation(step: LoginStep, value: string): string | undefined {
 	return checked.ok ? undefined : checked.message;
 }
 
-/** An account as a quick pick row, name first (every account picker shows it so). */
+/** Longest part of a request body a question shows. */
+const SHOWN_BODY_CHARS = 600;
+
+/** An account as a quick pick row, name first (every account picker shows it so), production said in words. */
 export function accountItem(account: AccountChoice): vscode.QuickPickItem & { id: string } {
 	return {
-		label: `$(${account.kind === 'admin' ? 'shield' : 'person'}) ${account.name}`,
-		description: [displayText(account.label), account.active ? vscode.l10n.t('active') : undefined].filter(Boolean).join(' · '),
+		label: `$(${account.production ? 'flame' : account.kind === 'admin' ? 'shield' : 'person'}) ${account.name}`,
+		description: [account.production ? vscode.l10n.t('PRODUCTION') : undefined, displayText(account.label), account.active ? vscode.l10n.t('active') : undefined].filter(Boolean).join(' · '),
 		detail: displayText([account.serviceUrl, account.instanceId].filter(Boolean).join(' · '), 200),
 		id: account.id,
 	};
@@ -125,6 +128,25 @@ export class ScreenPrompter implements Prompter {
 		const details = [detail, refresh ? vscode.l10n.t('Refreshing the token of {0} does not count as a login.', question.refreshable ?? '') : ''].filter(Boolean).join('\n\n');
 		const choice = await vscode.window.showWarningMessage(dialogText(message), { modal: true, detail: dialogText(details) }, logIn, ...(refresh ? [refresh] : []));
 		return choice === logIn ? 'login' : choice !== undefined && choice === refresh ? 'refresh' : undefined;
+	}
+
+	async askBeforeSending(q: SendQuestion): Promise<SendAnswer> {
+		const send = vscode.l10n.t('Send');
+		const snooze = vscode.l10n.t('Allow for 10 Minutes');
+		const { question } = q;
+		const message = question.kind === 'irreversible'
+			? vscode.l10n.t('{0}: {1}? This cannot be undone.', question.operation.name, question.operation.target)
+			: vscode.l10n.t('Send {0} to the production account {1}?', q.method, q.account);
+		const body = q.body === undefined
+			? vscode.l10n.t('No body.')
+			: vscode.l10n.t('Body ({0} characters): {1}', q.body.length, q.body.length > SHOWN_BODY_CHARS ? `${q.body.slice(0, SHOWN_BODY_CHARS)}…` : q.body);
+		const detail = [
+			vscode.l10n.t('The agent asks to send {0} {1} as {2} ({3}{4}).', q.method, q.url, q.account, q.label, question.kind === 'irreversible' && !question.production ? '' : vscode.l10n.t(', production')),
+			body,
+			q.offerSnooze ? vscode.l10n.t('"Allow for 10 Minutes" sends it, and lets this window send the agent\'s changing requests to {0} without asking for 10 minutes (operations that cannot be undone still ask).', q.account) : '',
+		].filter(Boolean).join('\n\n');
+		const choice = await vscode.window.showWarningMessage(dialogText(message), { modal: true, detail: dialogText(detail) }, ...(q.offerSnooze ? [send, snooze] : [send]));
+		return choice === send ? 'send' : choice === snooze ? 'snooze' : 'refuse';
 	}
 
 	/** VS Code itself shows `(n/4)` after the title from `step`/`totalSteps`. */

@@ -7,6 +7,7 @@ import type { Session } from '../../core/sessions/types';
 import { describeExpiry, formatClockTime } from '../../core/util/time';
 import { Command } from '../../commands';
 import { markdownText } from '../../core/util/displayText';
+import { isProduction } from '../../core/sessions/production';
 
 /** Commands the tooltips' links may run; nothing else is trusted. */
 export const TOOLTIP_COMMANDS = [
@@ -19,6 +20,8 @@ export const TOOLTIP_COMMANDS = [
 	Command.showLog,
 	Command.loginUser,
 	Command.loginAdmin,
+	Command.markProduction,
+	Command.unmarkProduction,
 ];
 
 function commandLink(icon: string, title: string, command: string, args?: unknown): string {
@@ -56,6 +59,17 @@ export function loggedOutTooltip(): vscode.MarkdownString {
 	return md;
 }
 
+/** The tooltip when accounts are logged in but none is active: the person chooses one. */
+export function chooseAccountTooltip(): vscode.MarkdownString {
+	const t = vscode.l10n.t;
+	const md = newTooltip();
+	md.appendMarkdown(`**${t('Telematics Auth')}**  \n`);
+	md.appendMarkdown(markdownText(t('No account is active: a production account never becomes active by itself.'), 300));
+	md.appendMarkdown('\n\n');
+	md.appendMarkdown([commandLink('arrow-swap', t('Switch account'), Command.switchAccount), commandLink('output', t('Show log'), Command.showLog)].join(' · '));
+	return md;
+}
+
 /**
  * An account's facts and actions as trusted markdown (status bar and tree). Account data goes
  * through markdownText, so a label cannot inject links or icons. Never a token.
@@ -66,7 +80,9 @@ export function accountTooltip(session: Session, status: RefreshStatus | undefin
 	const md = newTooltip();
 	// Values may come from outside (the service, settings): markdownText makes them plain text.
 	const line = (name: string, value: string) => md.appendMarkdown(`${name}: ${markdownText(value)}  \n`);
+	const production = isProduction(account);
 	md.appendMarkdown(`$(${account.kind === 'admin' ? 'shield' : 'account'}) **${markdownText(account.label)}** — ${account.kind === 'admin' ? t('Admin') : t('User')}${active ? ` (${t('active')})` : ''}\n\n`);
+	if (production) md.appendMarkdown(`$(flame) **${t('Production account')}**: ${markdownText(t('the agent\'s changing requests ask first'), 300)}\n\n`);
 	if (account.name) md.appendMarkdown(`${t('Name')}: \`${account.name}\` (\`${tokenVariableFor(account.name)}\`)\n\n`);
 	if (account.instanceId) line(t('Instance ID'), account.instanceId);
 	line(t('Service'), account.serviceUrl);
@@ -89,6 +105,9 @@ export function accountTooltip(session: Session, status: RefreshStatus | undefin
 		active
 			? commandLink('arrow-swap', t('Switch account'), Command.switchAccount)
 			: commandLink('check', t('Make active'), Command.makeActive, arg),
+		production
+			? commandLink('circle-slash', t('Unmark production'), Command.unmarkProduction, arg)
+			: commandLink('flame', t('Mark as production'), Command.markProduction, arg),
 		commandLink('sign-out', t('Log out'), Command.logout, arg),
 		commandLink('output', t('Show log'), Command.showLog),
 	);

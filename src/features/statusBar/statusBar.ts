@@ -3,9 +3,9 @@
 import vscode = require('vscode');
 import type { Services } from '../../services';
 import type { Ticking } from '../../core/util/ticker';
-import { describeStatus, loadingStatus, type Severity, type StatusDescription } from '../../core/models/statusModel';
+import { describeStatus, loadingStatus, noActiveStatus, type Severity, type StatusDescription } from '../../core/models/statusModel';
 
-import { accountTooltip, loadingTooltip, loggedOutTooltip } from '../shared/tooltips';
+import { accountTooltip, chooseAccountTooltip, loadingTooltip, loggedOutTooltip } from '../shared/tooltips';
 
 export const STATUS_BAR_ID = 'telematicsAuth.status';
 
@@ -50,6 +50,10 @@ export class StatusBar implements vscode.Disposable, Ticking {
 			return;
 		}
 		const session = store.active();
+		if (!session && store.list().length > 0) {
+			this.show(noActiveStatus(vscode.l10n.t), chooseAccountTooltip());
+			return;
+		}
 		const status = session ? scheduler.status(session.account.id) : undefined;
 		const d = describeStatus(session, status, now, config.refreshBeforeExpiryMs(), vscode.l10n.t);
 		this.show(d, session ? accountTooltip(session, status, now, true) : loggedOutTooltip());

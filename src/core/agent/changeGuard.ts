@@ -1,0 +1,45 @@
+// Which question a request of the agent gets before it is sent, and the person's snooze of the production
+// question. Pure: no `vscode`; the snooze lives in memory only (never stored, never shared with another window).
+import type { Clock } from '../util/clock';
+import { asksFirst, type AgentMethod } from './serviceRequest';
+import { irreversibleOperation, type IrreversibleOperation } from './irreversible';
+
+/** How long "Allow for 10 Minutes" lets changing requests to one production account go without a question. */
+export const SNOOZE_MS = 10 * 60_000;
+
+/**
+ * `irreversible`: the operation cannot be undone; asked on every account, never snoozed. `production`: a
+ * changing request to a production account; asked unless the person snoozed it for that account.
+ */
+export type ChangeQuestion =
+	| { kind: 'irreversible'; operation: IrreversibleOperation; production: boolean }
+	| { kind: 'production' };
+
+/**
+ * The question before `method` `path` to an account (`production` or not, its production question
+ * `snoozed` or not), or undefined when it goes without one. VS Code's own confirmation (prepareInvocation)
+ * comes before this, and chat's auto-approve may skip it: this one is asked by the tool itself.
+ */
+export function questionBefore(method: AgentMethod, path: string, account: { production: boolean; snoozed: boolean }): ChangeQuestion | undefined {
+	const operation = irreversibleOperation(method, path);
+	if (operation) return { kind: 'irreversible', operation, production: account.production };
+	if (!asksFirst(method) || !account.production || account.snoozed) return undefined;
+	return { kind: 'production' };
+}
+
+/** The snoozes of this window, by account id: each ends SNOOZE_MS after the person allowed it. */
+export class Snoozes {
+	private readonly until = new Map<string, number>();
+
+	constructor(private readonly clock: Pick<Clock, 'now'>) {}
+
+	snooze(accountId: string): void {
+		this.until.set(accountId, this.clock.now() + SNOOZE_MS);
+	}
+
+	isSnoozed(accountId: string): boolean {
+		if (this.clock.now() < (this.until.get(accountId) ?? -Infinity)) return true;
+		this.until.delete(accountId);
+		return false;
+	}
+}
