@@ -1,6 +1,7 @@
 // Bundles the extension: extension.js (what activate() runs), and what loads on first use as bundles
 // of their own: undici.js (the network client), publicSuffix.js (the public suffix list), demo.js (the
-// built-in demo service); tokenClient.js is the terminals' telematics-token, its own process.
+// built-in demo service); tokenClient.js is the terminals' telematics-token and mcp.js their telematics-mcp,
+// each its own process.
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 
@@ -45,6 +46,7 @@ function buildOptions({ outdir, production }) {
 			publicSuffix: 'src/core/restFile/publicSuffix.ts',
 			demo: 'src/emulator/server.ts',
 			tokenClient: 'src/features/terminal/client.ts',
+			mcp: 'src/features/mcp/server.ts',
 		},
 		bundle: true,
 		format: 'cjs',

@@ -24,6 +24,7 @@ import { ScreenPrompter } from './features/shared/prompter';
 import { onFirstRestDocument } from './features/shared/restDocuments';
 import { StatusBar } from './features/statusBar/statusBar';
 import { TerminalToken } from './features/terminal/terminalToken';
+import { registerMcpServer } from './features/mcp/registerMcp';
 import { registerExposureCommand } from './features/tokens/exposureCommand';
 import { registerBindEnvironmentCommand } from './features/tokens/bindEnvironmentCommand';
 import { registerTokenCommands } from './features/tokens/tokenCommands';
@@ -122,8 +123,10 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 
 	// The terminals and the REST files' lenses and warnings act on the stored sessions: they start once those are read.
 	const started = ready.then(() => {
+		const terminals = new TerminalToken(services);
 		add(
-			new TerminalToken(services),
+			terminals,
+			...registerMcpServer(services, terminals),
 			onFirstRestDocument(() => add(startDocumentFeatures(services))),
 		);
 		return { services, statusBar, accountsView, recentMessages };

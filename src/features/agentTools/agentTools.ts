@@ -43,7 +43,7 @@ function accountFor(services: Services, name: string | undefined): { session: Se
 	return found ? { session: found } : { message: vscode.l10n.t('No logged-in Telematics account is called "{0}". The accounts: {1}.', redact(name).slice(0, 80), sessions.map((s) => `"${nameOf(s)}"`).join(', ')) };
 }
 
-class AccountsTool implements vscode.LanguageModelTool<Record<string, never>> {
+export class AccountsTool implements vscode.LanguageModelTool<Record<string, never>> {
 	constructor(private readonly services: Services) {}
 
 	async invoke(): Promise<vscode.LanguageModelToolResult> {
