@@ -1,7 +1,7 @@
 // An agent's side of telematics-mcp, with the MCP SDK's own client (Client + StdioClientTransport): started
 // as a program in a terminal starts it, it starts `telematics-mcp` (found on the PATH, as an agent finds it)
 // over stdio with its whole environment, lists the tools, makes the calls given, and writes what it got.
-//   node mcpClient.js <calls as JSON> <output file> [command]
+//   node mcpClient.js <file of the calls, as JSON> <output file> [command]
 import * as fs from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -21,8 +21,8 @@ export interface McpRun {
 }
 
 async function main(): Promise<void> {
-	const [callsJson, out, command = 'telematics-mcp'] = process.argv.slice(2);
-	const calls = JSON.parse(callsJson ?? '[]') as McpCallSpec[];
+	const [callsFile, out, command = 'telematics-mcp'] = process.argv.slice(2);
+	const calls = JSON.parse(fs.readFileSync(callsFile!, 'utf8')) as McpCallSpec[];
 	const run: McpRun = { tools: [], calls: [], stderr: '' };
 	const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
 	const transport = new StdioClientTransport({ command, args: [], env, stderr: 'pipe' });

@@ -23,8 +23,8 @@ describe('shipped bundles', function () {
 			.map(([file, output]) => [path.basename(file), Object.keys(output.inputs)]));
 	});
 
-	it('are the extension, undici, the public suffix list, the demo service and the terminal command', () => {
-		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'publicSuffix.js', 'tokenClient.js', 'undici.js']);
+	it('are the extension, undici, the public suffix list, the demo service and the terminal commands', () => {
+		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'mcp.js', 'publicSuffix.js', 'tokenClient.js', 'undici.js']);
 	});
 
 	it('load what is heavy and rarely needed with a plain require() of its own bundle, on first use', () => {
@@ -41,8 +41,8 @@ describe('shipped bundles', function () {
 				const other = seen.get(file);
 				seen.set(file, bundle);
 				if (other === undefined) continue;
-				// tokenClient.js runs in its own process (the terminal's), so nothing it holds meets the extension's.
-				if ([other, bundle].includes('tokenClient.js')) continue;
+				// tokenClient.js and mcp.js run in processes of their own (the terminal's), so nothing they hold meets the extension's.
+				if ([other, bundle].some((b) => b === 'tokenClient.js' || b === 'mcp.js')) continue;
 				assert.ok([other, bundle].includes('demo.js'), `${file} is in both ${other} and ${bundle}`);
 				const text = fs.readFileSync(path.join(root, file), 'utf8');
 				assert.doesNotMatch(text, /^export (abstract )?class |^(export )?let /m, `${file}, in ${other} and ${bundle}, holds a class or state`);
@@ -57,8 +57,13 @@ describe('shipped bundles', function () {
 			if (bundle !== 'demo.js') assert.ok(!files.some((f) => f.startsWith('src/emulator/')), `the emulator is in ${bundle}`);
 		}
 		// jwt-decode (1 KB) reads the stored tokens' claims as soon as they are read; no other library loads with the extension.
-		assert.deepEqual(inputs.get('extension.js')!.filter((f) => f.includes('node_modules')).map((f) => f.split('/')[1]), ['jwt-decode'], 'the extension loads no library but jwt-decode');
-		assert.ok(inputs.get('tokenClient.js')!.every((f) => f === 'src/features/terminal/client.ts' || f.startsWith('src/core/')), 'the terminal command is small: no library, nothing of the VS Code layer but itself');
+		assert.deepEqual(inputs.get('extension.js')!.filter((f) => f.includes('node_modules')).map((f) => f.split('node_modules/')[1]!.split('/')[0]), ['jwt-decode'], 'the extension loads no library but jwt-decode');
+		assert.ok(inputs.get('tokenClient.js')!.every((f) => /^src\/features\/terminal\/(client|channelClient)\.ts$/.test(f) || f.startsWith('src/core/')), 'the terminal command is small: no library, nothing of the VS Code layer but itself');
+		// The MCP SDK (and zod, its schemas) only in telematics-mcp's own process: never loaded by the extension.
+		for (const [bundle, files] of inputs) {
+			if (bundle !== 'mcp.js') assert.ok(!files.some((f) => /node_modules\/(@modelcontextprotocol|zod)\//.test(f)), `the MCP SDK is in ${bundle}`);
+		}
+		assert.ok(inputs.get('mcp.js')!.filter((f) => f.startsWith('src/')).every((f) => /^src\/(core\/|features\/mcp\/server\.ts$|features\/terminal\/channelClient\.ts$)/.test(f)), 'telematics-mcp holds no token logic of the window: the protocol, the channel and the SDK');
 	});
 
 	it('ship the demo service without the tests\' rig: no faults, control endpoints or hostile payloads', () => {

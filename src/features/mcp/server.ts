@@ -4,6 +4,7 @@
 // each call goes to the window over the terminal's private channel, where the chat's own tool runs it (the
 // person asked first, the request sent, the answer masked). Its process is the MCP session.
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -33,13 +34,28 @@ function described(name: McpTool): ToolContribution {
 
 const fail = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
 
+/** Whether the window's channel answers a connection (it is asked nothing). */
+function reachable(address: string): Promise<boolean> {
+	return new Promise((resolve) => {
+		const socket = connect(address, () => {
+			socket.destroy();
+			resolve(true);
+		});
+		socket.on('error', () => resolve(false));
+	});
+}
+
+function exit(message: string): never {
+	process.stderr.write(`${MCP_COMMAND_NAME}: ${message}\n`);
+	process.exit(3);
+}
+
 async function main(): Promise<void> {
 	const address = process.env[CHANNEL_ENV];
 	const nonce = process.env[NONCE_ENV];
-	if (!address || !nonce) {
-		process.stderr.write(`${MCP_COMMAND_NAME}: not in a terminal of a VS Code window with Telematics Auth (its channel is not set). Run it from such a terminal, or let VS Code start it.\n`);
-		process.exit(3);
-	}
+	if (!address || !nonce) exit('not in a terminal of a VS Code window with Telematics Auth (its channel is not set). Run it from such a terminal, or let VS Code start it.');
+	// Nothing at all without the window: no tools are offered by a server that could answer none.
+	if (!(await reachable(address))) exit(WINDOW_GONE);
 	const grant = process.env[MCP_GRANT_ENV];
 	const session = randomUUID().replace(/-/g, '');
 
