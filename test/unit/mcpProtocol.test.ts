@@ -116,13 +116,15 @@ describe('telematics-mcp for VS Code\'s own agents (the definition provider, fea
 		constructor(readonly label: string, public command: string, public args: string[] = [], public env: Record<string, string | number | null> = {}, public version?: string) {}
 	}
 	const registered: string[] = [];
-	const fakeVscode = { lm: { registerMcpServerDefinitionProvider: (id: string) => (registered.push(id), { dispose() {} }) }, McpStdioServerDefinition: FakeDefinition };
+	const fakeVscode = { version: '1.101.0', lm: { registerMcpServerDefinitionProvider: (id: string) => (registered.push(id), { dispose() {} }) }, McpStdioServerDefinition: FakeDefinition };
 
-	it('is found only where VS Code has both the registration and the definition class', () => {
+	it('is found only from VS Code 1.101, where VS Code has both the registration and the definition class', () => {
 		assert.equal(mcpApiOf(undefined), undefined);
 		assert.equal(mcpApiOf({ lm: {} }), undefined, 'VS Code 1.100');
 		assert.equal(mcpApiOf({ lm: { registerMcpServerDefinitionProvider: () => undefined } }), undefined, 'no definition class');
-		assert.equal(mcpApiOf({ lm: { registerMcpServerDefinitionProvider: 1 }, McpStdioServerDefinition: FakeDefinition }), undefined);
+		assert.equal(mcpApiOf({ ...fakeVscode, lm: { registerMcpServerDefinitionProvider: 1 } }), undefined);
+		for (const version of ['1.100.3', '1.99.0', '0.200.0', 'x', undefined]) assert.equal(mcpApiOf({ ...fakeVscode, version }), undefined, `VS Code ${version}: a draft of the API, or none`);
+		for (const version of ['1.101.0', '1.106.2', '2.0.0', '1.102.0-insider']) assert.ok(mcpApiOf({ ...fakeVscode, version }), `VS Code ${version}`);
 		const api = mcpApiOf(fakeVscode)!;
 		api.register('telematicsAuth.mcp', {} as never);
 		assert.deepEqual(registered, ['telematicsAuth.mcp']);

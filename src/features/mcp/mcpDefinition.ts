@@ -34,10 +34,15 @@ export interface McpApi {
 	Definition: StdioDefinitionClass;
 }
 
-/** `vscode`'s MCP API, found by shape: undefined in a VS Code without it (1.100 and older). */
+/** The first VS Code whose API is the one documented; 1.100 has a draft of it, under another contribution point. */
+const FIRST_VERSION = [1, 101];
+
+/** `vscode`'s MCP API, found by version and shape: undefined in a VS Code without it (1.100 and older). */
 export function mcpApiOf(api: unknown): McpApi | undefined {
 	if (typeof api !== 'object' || api === null) return undefined;
-	const { lm, McpStdioServerDefinition } = api as { lm?: { registerMcpServerDefinitionProvider?: unknown }; McpStdioServerDefinition?: unknown };
+	const { lm, McpStdioServerDefinition, version } = api as { lm?: { registerMcpServerDefinitionProvider?: unknown }; McpStdioServerDefinition?: unknown; version?: unknown };
+	const [major = 0, minor = 0] = typeof version === 'string' ? version.split('.').map((part) => Number.parseInt(part, 10)) : [];
+	if (!(major > FIRST_VERSION[0]! || (major === FIRST_VERSION[0] && minor >= FIRST_VERSION[1]!))) return undefined;
 	const register = lm?.registerMcpServerDefinitionProvider;
 	if (typeof register !== 'function' || typeof McpStdioServerDefinition !== 'function') return undefined;
 	return {
