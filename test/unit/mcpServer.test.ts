@@ -12,7 +12,7 @@ import { CHANNEL_ENV, MCP_GRANT_ENV, NONCE_ENV, type TokenRequest, type ToolRepl
 import { openTokenChannel, type TokenChannel } from '../../src/features/terminal/tokenChannel';
 
 const SERVER = path.resolve(__dirname, '../../src/features/mcp/server.js');
-const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as { contributes: { languageModelTools: Array<{ name: string; modelDescription: string }> } };
+const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as { contributes: { languageModelTools: Array<{ name: string; modelDescription: string; inputSchema: { properties: Record<string, { enum?: string[] }>; required?: string[] } }> } };
 
 describe('telematics-mcp: the server, with the SDK\'s client over stdio', function () {
 	this.timeout(30_000);
@@ -53,14 +53,21 @@ describe('telematics-mcp: the server, with the SDK\'s client over stdio', functi
 	const channelEnv = () => ({ [CHANNEL_ENV]: channel.address, [NONCE_ENV]: channel.nonce });
 	const textOf = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as Array<{ text: string }>).map((c) => c.text).join('');
 
-	it('offers the chat\'s tools, with the chat\'s descriptions and a schema for the request', async () => {
+	it('offers the chat\'s tools with the chat\'s names, descriptions and input schemas (package.json)', async () => {
 		const { tools } = await (await start(channelEnv())).listTools();
-		assert.deepEqual(tools.map((t) => t.name), ['telematics_accounts', 'telematics_request']);
-		for (const tool of tools) assert.equal(tool.description, manifest.contributes.languageModelTools.find((t) => t.name === tool.name)?.modelDescription);
-		const schema = tools[1]!.inputSchema as { properties: Record<string, { enum?: string[] }>; required: string[] };
-		assert.deepEqual(Object.keys(schema.properties).sort(), ['account', 'body', 'method', 'path', 'query']);
-		assert.deepEqual(schema.required.sort(), ['method', 'path']);
-		assert.deepEqual(schema.properties.method!.enum, ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
+		const chat = manifest.contributes.languageModelTools;
+		assert.deepEqual(tools.map((t) => t.name), chat.map((t) => t.name));
+		assert.deepEqual(tools.map((t) => t.name), ['telematics_accounts', 'telematics_operations', 'telematics_request']);
+		for (const tool of tools) {
+			const contributed = chat.find((t) => t.name === tool.name)!;
+			assert.equal(tool.description, contributed.modelDescription);
+			const schema = tool.inputSchema as { properties?: Record<string, { enum?: string[]; description?: string }>; required?: string[] };
+			assert.deepEqual(Object.keys(schema.properties ?? {}), Object.keys(contributed.inputSchema.properties), tool.name);
+			assert.deepEqual(schema.required ?? [], contributed.inputSchema.required ?? [], tool.name);
+			for (const [name, property] of Object.entries(contributed.inputSchema.properties)) {
+				assert.deepEqual(schema.properties![name]!.enum, property.enum, `${tool.name}.${name}`);
+			}
+		}
 		assert.deepEqual(asked, [], 'listing asks the window nothing');
 	});
 
@@ -103,6 +110,10 @@ describe('telematics-mcp: the server, with the SDK\'s client over stdio', functi
 		const agent = await start(channelEnv());
 		const wrong = await agent.callTool({ name: 'telematics_request', arguments: { method: 'TRACE', path: '/v1/Me' } });
 		assert.equal(wrong.isError, true);
+		const host = await agent.callTool({ name: 'telematics_operations', arguments: { host: 'https://elsewhere.example' } });
+		assert.equal(host.isError, true);
+		const query = await agent.callTool({ name: 'telematics_request', arguments: { method: 'GET', path: '/v1/Me', query: { a: { nested: 1 } } } });
+		assert.equal(query.isError, true);
 		assert.deepEqual(asked, []);
 	});
 

@@ -19,7 +19,7 @@ export const MAX_LINE_BYTES = 16 * 1024;
 export const MAX_TOOL_LINE_BYTES = 512 * 1024;
 
 /** The tools `telematics-mcp` offers, by the names the chat's tools have: the window runs the chat's tool. */
-export const MCP_TOOLS = ['telematics_accounts', 'telematics_request'] as const;
+export const MCP_TOOLS = ['telematics_accounts', 'telematics_operations', 'telematics_request'] as const;
 export type McpTool = (typeof MCP_TOOLS)[number];
 
 /** One tool call of an MCP session (one `telematics-mcp` process). */

@@ -3,9 +3,10 @@
 // process, never stored), and before every call the chat would confirm (a request that changes data), with
 // the body shown.
 import vscode = require('vscode');
-import { AccountsTool, RequestTool } from '../agentTools/agentTools';
+import { AccountsTool, OperationsTool, RequestTool } from '../agentTools/agentTools';
 import { bodyForQuestion, sessionStep } from '../../core/agent/mcpSession';
 import { checkInput } from '../../core/agent/serviceRequest';
+import { loadPlatform } from '../../core/platform/load';
 import { TerminalAllowances } from '../../core/terminal/allowance';
 import { MCP_COMMAND_NAME, type McpTool, type ToolCall, type ToolReply } from '../../core/terminal/protocol';
 import { sessionSecrets } from '../../core/util/logger';
@@ -16,6 +17,7 @@ import type { Services } from '../../services';
 /** The chat's tool that answers each MCP tool. */
 const TOOLS: Readonly<Record<McpTool, (services: Services) => vscode.LanguageModelTool<unknown>>> = {
 	telematics_accounts: (services) => new AccountsTool(services) as vscode.LanguageModelTool<unknown>,
+	telematics_operations: (services) => new OperationsTool(services),
 	telematics_request: (services) => new RequestTool(services),
 };
 
@@ -120,10 +122,10 @@ export class McpAnswers {
 	}
 
 	/** A request that changes data: the chat's confirmation, who asks, and the body (masked, cut). */
-	private askChange(call: ToolCall, confirmation: { title: string; message: string | vscode.MarkdownString }): Promise<boolean> {
+	private async askChange(call: ToolCall, confirmation: { title: string; message: string | vscode.MarkdownString }): Promise<boolean> {
 		const t = vscode.l10n.t;
 		const who = this.askers.get(call.session);
-		const checked = checkInput(call.input);
+		const checked = checkInput(call.input, await loadPlatform());
 		const body = checked.ok ? bodyForQuestion(checked.value.body, [...sessionSecrets(this.services.store.list())]) : undefined;
 		const detail = [
 			plain(confirmation.message),

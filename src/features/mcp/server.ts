@@ -10,8 +10,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { contributes, version } from '../../../package.json';
-import { AGENT_METHODS } from '../../core/agent/serviceRequest';
-import { CHANNEL_ENV, MAX_TOOL_LINE_BYTES, MCP_COMMAND_NAME, MCP_GRANT_ENV, NONCE_ENV, oneLine, parseToolReply, toolCallLine, type McpTool } from '../../core/terminal/protocol';
+import { CHANNEL_ENV, MAX_TOOL_LINE_BYTES, MCP_COMMAND_NAME, MCP_GRANT_ENV, MCP_TOOLS, NONCE_ENV, oneLine, parseToolReply, toolCallLine, type McpTool } from '../../core/terminal/protocol';
 import { askWindow } from '../terminal/channelClient';
 
 /** The window may be asking the person; a question left unanswered this long counts as no answer. */
@@ -19,17 +18,43 @@ const ANSWER_TIMEOUT_MS = 120_000;
 
 const WINDOW_GONE = `The VS Code window this ${MCP_COMMAND_NAME} belongs to is gone, or Telematics Auth is off there (telematicsAuth.terminalToken). Start the agent again from a terminal of a VS Code window with Telematics Auth.`;
 
+/** A property of a tool's input schema in package.json, as far as the tools use JSON Schema. */
+interface SchemaProperty {
+	type?: string | string[];
+	enum?: string[];
+	description?: string;
+	additionalProperties?: SchemaProperty;
+}
+
 interface ToolContribution {
 	name: string;
 	modelDescription: string;
-	inputSchema: { properties: Record<string, { description?: string }> };
+	inputSchema: { properties: Record<string, SchemaProperty>; required?: string[] };
 }
 
-/** The chat tool's description, from package.json: one text for both roads. */
-function described(name: McpTool): ToolContribution {
-	const tool = (contributes.languageModelTools as readonly ToolContribution[]).find((t) => t.name === name);
-	if (!tool) throw new Error(`${name} is not in package.json`);
-	return tool;
+/** The chat's tools that telematics-mcp offers, from package.json: one name, description and schema for both roads. */
+const TOOLS = (contributes.languageModelTools as unknown as readonly ToolContribution[]).filter((t) => MCP_TOOLS.includes(t.name as McpTool));
+
+const PRIMITIVES = { string: z.string(), number: z.number(), integer: z.number().int(), boolean: z.boolean() } as const;
+
+/** One property as zod: a value of its type or enum; anything for a property without a type (a body). The window checks every value again. */
+function zodOf(property: SchemaProperty): z.ZodType {
+	if (property.enum) return z.enum(property.enum as [string, ...string[]]);
+	const types = (Array.isArray(property.type) ? property.type : property.type === undefined ? [] : [property.type]).map((type): z.ZodType => {
+		if (type === 'object') return z.record(z.string(), property.additionalProperties ? zodOf(property.additionalProperties) : z.unknown());
+		return Object.hasOwn(PRIMITIVES, type) ? PRIMITIVES[type as keyof typeof PRIMITIVES] : z.unknown();
+	});
+	const [first, second, ...rest] = types;
+	if (!first) return z.unknown();
+	return second ? z.union([first, second, ...rest]) : first;
+}
+
+/** A tool's input schema as the SDK takes it: a zod shape, each property described, the required ones required. */
+function shapeOf(tool: ToolContribution): Record<string, z.ZodType> {
+	return Object.fromEntries(Object.entries(tool.inputSchema.properties).map(([name, property]) => {
+		const value = zodOf(property);
+		return [name, (tool.inputSchema.required?.includes(name) ? value : value.optional()).describe(property.description ?? '')];
+	}));
 }
 
 const fail = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
@@ -74,21 +99,9 @@ async function main(): Promise<void> {
 	}
 
 	const server = new McpServer({ name: 'telematics', version });
-	const accounts = described('telematics_accounts');
-	server.registerTool('telematics_accounts', { title: 'Telematics accounts', description: accounts.modelDescription, inputSchema: {} }, () => call('telematics_accounts', {}));
-	const request = described('telematics_request');
-	const about = (name: string): string => request.inputSchema.properties[name]?.description ?? '';
-	server.registerTool('telematics_request', {
-		title: 'Telematics API request',
-		description: request.modelDescription,
-		inputSchema: {
-			method: z.enum(AGENT_METHODS).describe(about('method')),
-			path: z.string().describe(about('path')),
-			query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe(about('query')),
-			body: z.unknown().optional().describe(about('body')),
-			account: z.string().optional().describe(about('account')),
-		},
-	}, (input) => call('telematics_request', input));
+	for (const tool of TOOLS) {
+		server.registerTool(tool.name, { description: tool.modelDescription, inputSchema: shapeOf(tool) }, (input: Record<string, unknown>) => call(tool.name as McpTool, input));
+	}
 	await server.connect(new StdioServerTransport());
 }
 
