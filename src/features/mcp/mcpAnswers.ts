@@ -14,7 +14,7 @@ import { redact } from '../../core/util/redact';
 import { describeAsker, terminalOfSession } from '../terminal/asker';
 import type { Services } from '../../services';
 
-/** The chat's tool that answers each MCP tool. */
+/** The chat's tool that answers each MCP tool (one of each for every session, as the chat has one). */
 const TOOLS: Readonly<Record<McpTool, (services: Services) => vscode.LanguageModelTool<unknown>>> = {
 	telematics_accounts: (services) => new AccountsTool(services) as vscode.LanguageModelTool<unknown>,
 	telematics_operations: (services) => new OperationsTool(services),
@@ -38,6 +38,7 @@ export class McpAnswers {
 	/** One open question per session: a second call waits for the same answer. */
 	private readonly questions = new Map<string, Promise<boolean>>();
 	private readonly grants: string[] = [];
+	private readonly tools = new Map<McpTool, vscode.LanguageModelTool<unknown>>();
 
 	constructor(private readonly services: Services) {}
 
@@ -105,7 +106,8 @@ export class McpAnswers {
 
 	/** The chat's tool, run for the session: asked first whenever the chat would confirm it. */
 	private async run(call: ToolCall): Promise<ToolReply> {
-		const tool = TOOLS[call.tool](this.services);
+		let tool = this.tools.get(call.tool);
+		if (!tool) this.tools.set(call.tool, (tool = TOOLS[call.tool](this.services)));
 		const cancel = new vscode.CancellationTokenSource();
 		try {
 			const prepared = await tool.prepareInvocation?.({ input: call.input }, cancel.token);
