@@ -41,6 +41,8 @@ export interface TestHandles {
 	readonly accountsView: AccountsView;
 	/** The notifications shown lately (recorded in ExtensionMode.Test only). */
 	readonly recentMessages: () => readonly ShownMessage[];
+	/** The terminals' channel: telematics-token and telematics-mcp's answers (grants for VS Code's own servers). */
+	readonly terminals: TerminalToken;
 }
 
 /** In ExtensionMode.Test, the live parts once the stored sessions are read; else nothing. */
@@ -129,7 +131,7 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 			...registerMcpServer(services, terminals),
 			onFirstRestDocument(() => add(startDocumentFeatures(services))),
 		);
-		return { services, statusBar, accountsView, recentMessages };
+		return { services, statusBar, accountsView, recentMessages, terminals };
 	});
 	if (testMode) return started;
 	started.catch((e: unknown) => log.error(`Could not start the terminals and the REST file features: ${errorMessage(e)}`));

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
-import { NONCE_ENV } from '../../src/core/terminal/protocol';
+import { MCP_GRANT_ENV, NONCE_ENV } from '../../src/core/terminal/protocol';
 import type { RiggedEmulator } from '../emulator/rig';
 import { DEMO_APP_ID, DEMO_COMPANY } from '../../src/emulator/demoData';
 import type { McpCallSpec, McpRun } from '../support/mcpClient';
@@ -167,6 +167,19 @@ describe('telematics-mcp in a real VS Code (the SDK\'s client in a real terminal
 		assert.match(run.calls[0]!.text, /HTTP 200/);
 		assert.deepEqual(prompter.questions.map((q) => q.message), ['Send PATCH to the Telematics service as admin?', 'Send PATCH to the Telematics service as admin?']);
 		assert.equal(changes(), before);
+	});
+
+	it('a server VS Code started with this window\'s grant is not asked about, its changes are; a grant the window never gave counts for nothing', async () => {
+		prompter.answers.push(false);
+		const before = changes();
+		const granted = await agentOutsideTerminals([READS[2]!, CHANGE], { ...terminalEnvironment(collection), [MCP_GRANT_ENV]: api.mcpGrant() });
+		assert.match(granted.calls[0]!.text, /HTTP 200/);
+		assert.deepEqual(prompter.questions.map((q) => q.message), ['Send PATCH to the Telematics service as admin?'], 'only the change is asked about');
+		assert.equal(granted.calls[1]!.isError, true);
+		assert.equal(changes(), before);
+		const forged = await agentOutsideTerminals([READS[2]!], { ...terminalEnvironment(collection), [MCP_GRANT_ENV]: 'a'.repeat(64) });
+		assert.match(forged.calls[0]!.text, /^Denied in VS Code/);
+		assert.match(prompter.questions[1]!.message, /asks to use your Telematics accounts/, 'asked about, as any session');
 	});
 
 	it('the tools turned off: every call refused with the setting\'s name, nothing asked', async () => {
