@@ -168,7 +168,10 @@ describe('the agent\'s request: its input', () => {
 		assert.deepEqual(of({ method: 'delete', path: '/v1/management/users/x' }), ['user', 'users.delete']);
 		assert.deepEqual(of({ method: 'POST', path: '/trips/get/v1/' }), ['api', 'trips.user.list'], 'the path names its host');
 		assert.deepEqual(of({ method: 'POST', path: '/trips/get/v1/', host: 'API' }), ['api', 'trips.user.list']);
-		assert.deepEqual(of({ method: 'POST', path: '/trips/get/v1/', host: 'accounts' }), ['accounts', undefined], 'a host given is kept');
+		assert.deepEqual(of({ method: 'POST', path: '/trips/get/v1/', host: 'accounts' }), ['accounts', 'trips.user.list'], 'a host given is kept; the operation is known wherever the path is one');
+		assert.deepEqual(of({ method: 'DELETE', path: '/v1/Management/users/x', host: 'api' }), ['api', 'users.delete'], 'on a shared origin it would delete: it is asked about');
+		assert.deepEqual(of({ method: 'DELETE', path: '/v1/%4Danagement/%75sers/x' }), ['user', 'users.delete'], 'percent-encoded, as the service decodes it');
+		assert.deepEqual(of({ method: 'DELETE', path: '/V1/MANAGEMENT/USERS/x/?force=1' }), ['user', 'users.delete']);
 		assert.deepEqual(of({ method: 'GET', path: '/v1/Me' }), ['user', undefined]);
 	});
 

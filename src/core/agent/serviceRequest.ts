@@ -51,9 +51,13 @@ function checkHost(host: unknown): Checked<HostKey | undefined> {
 	return key ? { ok: true, value: key } : fail(`"${host}" is not a host of the account's platform. Its hosts are ${HOST_KEY_LIST}.`);
 }
 
-/** The operation `path` is with `method`: on `host` when given, else on the first host that has it. */
+/**
+ * The operation `path` is with `method`: on `host` first when given, then on any other host, since several
+ * keys may share an origin (the demo service, a gateway) and a request is what the server it reaches
+ * makes of it: a user's DELETE sent with `"host": "api"` is still asked about.
+ */
 function operationOf(platform: Platform, method: string, path: string, host: HostKey | undefined): Operation | undefined {
-	for (const key of host ? [host] : HOST_KEYS) {
+	for (const key of host ? [host, ...HOST_KEYS.filter((k) => k !== host)] : HOST_KEYS) {
 		const op = platform.operationFor(method, key, path);
 		if (op) return op;
 	}
