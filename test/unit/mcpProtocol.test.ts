@@ -3,8 +3,13 @@
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import { bodyForQuestion, MAX_QUESTION_BODY_CHARS, sessionStep, type SessionFacts } from '../../src/core/agent/mcpSession';
-import { CHANNEL_ENV, MCP_GRANT_ENV, MCP_TOOLS, NONCE_ENV, parseRequest, parseToolReply, replyLine, requestLine, toolCallLine, type ToolCall } from '../../src/core/terminal/protocol';
+import { CHANNEL_ENV, MAX_LINE_BYTES, MAX_TOOL_LINE_BYTES, MCP_COMMAND_NAME, MCP_GRANT_ENV, MCP_TOOLS, NONCE_ENV, parseRequest, parseToolReply, replyLine, requestLine, toolCallLine, type ToolCall } from '../../src/core/terminal/protocol';
 import { definitionProvider, mcpApiOf, type StdioDefinition } from '../../src/features/mcp/mcpDefinition';
+import { createServer } from 'node:net';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { askWindow } from '../../src/features/terminal/channelClient';
 
 const nonce = 'a'.repeat(64);
 const same = (given: string) => given === nonce;
@@ -29,6 +34,7 @@ describe('telematics-mcp: the tool-call lines', () => {
 	const line = (value: unknown) => JSON.stringify({ v: 1, nonce, call: value });
 	const refused: Array<[string, unknown]> = [
 		['not an object', 'x'],
+		['null', null],
 		['an array', [SESSION]],
 		['another field', { ...call, extra: 1 }],
 		['a tool the chat does not have', { ...call, tool: 'telematics_token' }],
@@ -39,6 +45,12 @@ describe('telematics-mcp: the tool-call lines', () => {
 		['a short session', { ...call, session: SESSION.slice(1) }],
 		['a session in capitals', { ...call, session: SESSION.toUpperCase() }],
 		['a session with a line break', { ...call, session: `${SESSION.slice(1)}\n` }],
+		['a session with a character before it', { ...call, session: `g${SESSION}` }],
+		['a session with a character after it', { ...call, session: `${SESSION}g` }],
+		['a session in an array', { ...call, session: [SESSION] }],
+		['a grant with a character before it', { ...call, grant: `g${GRANT}` }],
+		['a grant with a character after it', { ...call, grant: `${GRANT}g` }],
+		['a grant in an array', { ...call, grant: [GRANT] }],
 		['a grant that is not 64 hex digits', { ...call, grant: 'f'.repeat(63) }],
 		['a grant that is a number', { ...call, grant: 7 }],
 	];
@@ -56,10 +68,35 @@ describe('telematics-mcp: the tool-call lines', () => {
 		assert.deepEqual(parseToolReply(replyLine({ ok: true, text: 'HTTP 200\n{\n  "a": 1\n}' }).trim()), { ok: true, text: 'HTTP 200\n{\n  "a": 1\n}' });
 		assert.deepEqual(parseToolReply(replyLine({ ok: true, text: 'refused', isError: true }).trim()), { ok: true, text: 'refused', isError: true });
 		assert.deepEqual(parseToolReply('{"ok":false,"error":"Denied.\\n\\u001b[2J"}'), { ok: false, error: 'Denied. [2J' });
-		for (const bad of ['{', 'null', '[]', '{"ok":true}', '{"ok":true,"text":7}', '{"ok":"true","text":"x"}', '{"ok":false}', '{"ok":false,"error":1}']) {
-			assert.equal(parseToolReply(bad).ok, false, bad);
+		for (const bad of ['{', 'null', '[]', '{"ok":true}', '{"ok":true,"text":7}', '{"ok":"true","text":"x"}', '{"ok":false}', '{"ok":false,"error":1}', '{"ok":true,"error":"x"}']) {
+			assert.deepEqual(parseToolReply(bad), { ok: false, error: 'the window answered something that is not a reply' }, bad);
 		}
 		assert.deepEqual(parseToolReply('{"ok":true,"text":"x","isError":"yes"}'), { ok: true, text: 'x' }, 'only true marks an error');
+	});
+
+	it('names itself, and the grant\'s variable, as the terminal and VS Code\'s definition know them', () => {
+		assert.equal(MCP_COMMAND_NAME, 'telematics-mcp');
+		assert.equal(MCP_GRANT_ENV, 'TELEMATICS_MCP_GRANT');
+	});
+
+	it('reads an answer up to its bound, and refuses a longer one: the token command\'s 16 KB, a tool\'s 512 KB', async () => {
+		const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-ask-'));
+		let size = 0;
+		const server = createServer((socket) => socket.once('data', () => socket.end(`${'x'.repeat(size)}\n`)));
+		const address = path.join(dir, 'sock');
+		await new Promise<void>((resolve) => server.listen(address, resolve));
+		try {
+			for (const bound of [MAX_LINE_BYTES, MAX_TOOL_LINE_BYTES]) {
+				size = bound - 1;
+				assert.equal((await askWindow(address, 'hello\n', { maxBytes: bound, timeoutMs: 10_000 })).length, bound - 1);
+				size = bound + 1;
+				await assert.rejects(askWindow(address, 'hello\n', { maxBytes: bound, timeoutMs: 10_000 }), /too long/);
+			}
+			assert.deepEqual([MAX_LINE_BYTES, MAX_TOOL_LINE_BYTES], [16 * 1024, 512 * 1024]);
+		} finally {
+			server.close();
+			fs.rmSync(dir, { recursive: true, force: true });
+		}
 	});
 
 	it('any input survives the line: generated objects read back equal (JSON\'s own values)', () => {
