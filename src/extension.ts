@@ -26,6 +26,7 @@ import { ScreenPrompter } from './features/shared/prompter';
 import { onFirstRestDocument } from './features/shared/restDocuments';
 import { StatusBar } from './features/statusBar/statusBar';
 import { TerminalToken } from './features/terminal/terminalToken';
+import { registerMcpServer } from './features/mcp/registerMcp';
 import { registerExposureCommand } from './features/tokens/exposureCommand';
 import { registerBindEnvironmentCommand } from './features/tokens/bindEnvironmentCommand';
 import { registerTokenCommands } from './features/tokens/tokenCommands';
@@ -42,6 +43,8 @@ export interface TestHandles {
 	readonly accountsView: AccountsView;
 	/** The notifications shown lately (recorded in ExtensionMode.Test only). */
 	readonly recentMessages: () => readonly ShownMessage[];
+	/** The terminals' channel: telematics-token and telematics-mcp's answers (grants for VS Code's own servers). */
+	readonly terminals: TerminalToken;
 }
 
 /** In ExtensionMode.Test, the live parts once the stored sessions are read; else nothing. */
@@ -126,11 +129,13 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 
 	// The terminals and the REST files' lenses and warnings act on the stored sessions: they start once those are read.
 	const started = ready.then(() => {
+		const terminals = new TerminalToken(services);
 		add(
-			new TerminalToken(services),
+			terminals,
+			...registerMcpServer(services, terminals),
 			onFirstRestDocument(() => add(startDocumentFeatures(services))),
 		);
-		return { services, statusBar, accountsView, recentMessages };
+		return { services, statusBar, accountsView, recentMessages, terminals };
 	});
 	if (testMode) return started;
 	started.catch((e: unknown) => log.error(`Could not start the terminals and the REST file features: ${errorMessage(e)}`));

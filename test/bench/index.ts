@@ -4,6 +4,7 @@ import { benchActivation, benchBundleSize, restoreDevelopmentBuild } from './act
 import { benchActivationVsTrivial } from './activationVsTrivial';
 import { benchStartupProfile } from './startupProfile';
 import { benchHttpsLogin, benchLogin, benchLoginInVsCode } from './loginBench';
+import { benchPlatform } from './platformBench';
 import { benchTimer } from './timerBench';
 import { benchTerminalToken } from './terminalBench';
 import { withinTarget, type BenchRow } from './types';
@@ -66,6 +67,7 @@ const BENCHES: Bench[] = [
 	{ name: 'login time in VS Code, through its fetch', run: benchLoginInVsCode },
 	{ name: 'status bar timer', run: benchTimer },
 	{ name: 'insert into a big .http file', run: insertBench },
+	{ name: 'platform description on first use', run: benchPlatform },
 ];
 
 function table(rows: BenchRow[]): string {

@@ -22,7 +22,7 @@ async function typeInto(editor: vscode.TextEditor, count: number): Promise<void>
 }
 
 describe('A REST file built to be slow (real VS Code)', function () {
-	this.timeout(120_000);
+	this.timeout(300_000);
 	let api: TestApi;
 	let emu: RiggedEmulator;
 	const written: string[] = [];

@@ -82,6 +82,8 @@ export interface TestApi {
 	logLines(): readonly string[];
 	/** The last notifications shown (information, warning, error), oldest first. */
 	messages(): readonly ShownMessage[];
+	/** A grant as the window hands it to a telematics-mcp VS Code starts itself. */
+	mcpGrant(): string;
 }
 
 /** The TestApi over the parts the extension under test handed out. */
@@ -93,5 +95,6 @@ export function testApiOf(handles: TestHandles): TestApi {
 		tree: () => treeSnapshot(handles.accountsView),
 		logLines: () => handles.services.log.recent(),
 		messages: handles.recentMessages,
+		mcpGrant: () => handles.terminals.mcp.newGrant(),
 	};
 }

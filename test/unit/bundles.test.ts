@@ -23,13 +23,13 @@ describe('shipped bundles', function () {
 			.map(([file, output]) => [path.basename(file), Object.keys(output.inputs)]));
 	});
 
-	it('are the extension, undici, the public suffix list, the demo service and the terminal command', () => {
-		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'publicSuffix.js', 'tokenClient.js', 'undici.js']);
+	it('are the extension, undici, the public suffix list, the platform\'s operations, the demo service and the terminal commands', () => {
+		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'mcp.js', 'platform.js', 'publicSuffix.js', 'tokenClient.js', 'undici.js']);
 	});
 
 	it('load what is heavy and rarely needed with a plain require() of its own bundle, on first use', () => {
 		const extension = texts.get('extension.js')!;
-		for (const later of ['./undici.js', './publicSuffix.js', './demo.js']) assert.ok(extension.includes(`require("${later}")`), later);
+		for (const later of ['./undici.js', './publicSuffix.js', './platform.js', './demo.js']) assert.ok(extension.includes(`require("${later}")`), later);
 		// Nothing loads through Node's ESM loader (import()): the extension host runs CommonJS.
 		assert.doesNotMatch(extension, /\bimport\(/);
 	});
@@ -41,8 +41,8 @@ describe('shipped bundles', function () {
 				const other = seen.get(file);
 				seen.set(file, bundle);
 				if (other === undefined) continue;
-				// tokenClient.js runs in its own process (the terminal's), so nothing it holds meets the extension's.
-				if ([other, bundle].includes('tokenClient.js')) continue;
+				// tokenClient.js and mcp.js run in processes of their own (the terminal's), so nothing they hold meets the extension's.
+				if ([other, bundle].some((b) => b === 'tokenClient.js' || b === 'mcp.js')) continue;
 				assert.ok([other, bundle].includes('demo.js'), `${file} is in both ${other} and ${bundle}`);
 				const text = fs.readFileSync(path.join(root, file), 'utf8');
 				assert.doesNotMatch(text, /^export (abstract )?class |^(export )?let /m, `${file}, in ${other} and ${bundle}, holds a class or state`);
@@ -56,9 +56,19 @@ describe('shipped bundles', function () {
 			if (bundle !== 'publicSuffix.js') assert.ok(!files.some((f) => f.includes('node_modules/tldts')), `tldts is in ${bundle}`);
 			if (bundle !== 'demo.js') assert.ok(!files.some((f) => f.startsWith('src/emulator/')), `the emulator is in ${bundle}`);
 		}
+		// The platform's description and its index load on first use (issue 43): activation never builds them.
+		for (const file of ['src/core/platform/operations.ts', 'src/core/platform/catalog.ts']) {
+			assert.ok(!inputs.get('extension.js')!.includes(file), `${file} is in extension.js`);
+			assert.ok(inputs.get('platform.js')!.includes(file), `${file} is in platform.js`);
+		}
 		// jwt-decode (1 KB) reads the stored tokens' claims as soon as they are read; no other library loads with the extension.
-		assert.deepEqual(inputs.get('extension.js')!.filter((f) => f.includes('node_modules')).map((f) => f.split('/')[1]), ['jwt-decode'], 'the extension loads no library but jwt-decode');
-		assert.ok(inputs.get('tokenClient.js')!.every((f) => f === 'src/features/terminal/client.ts' || f.startsWith('src/core/')), 'the terminal command is small: no library, nothing of the VS Code layer but itself');
+		assert.deepEqual(inputs.get('extension.js')!.filter((f) => f.includes('node_modules')).map((f) => f.split('node_modules/')[1]!.split('/')[0]), ['jwt-decode'], 'the extension loads no library but jwt-decode');
+		assert.ok(inputs.get('tokenClient.js')!.every((f) => /^src\/features\/terminal\/(client|channelClient)\.ts$/.test(f) || f.startsWith('src/core/')), 'the terminal command is small: no library, nothing of the VS Code layer but itself');
+		// The MCP SDK (and zod, its schemas) only in telematics-mcp's own process: never loaded by the extension.
+		for (const [bundle, files] of inputs) {
+			if (bundle !== 'mcp.js') assert.ok(!files.some((f) => /node_modules\/(@modelcontextprotocol|zod)\//.test(f)), `the MCP SDK is in ${bundle}`);
+		}
+		assert.ok(inputs.get('mcp.js')!.filter((f) => f.startsWith('src/')).every((f) => /^src\/(core\/|features\/mcp\/server\.ts$|features\/terminal\/channelClient\.ts$)/.test(f)), 'telematics-mcp holds no token logic of the window: the protocol, the channel and the SDK');
 	});
 
 	it('ship the demo service without the tests\' rig: no faults, control endpoints or hostile payloads', () => {

@@ -1,21 +1,35 @@
 // Finding operations: by id, by the request a file or the agent makes, by words. Pure: no I/O, no `vscode`.
+// With the description, it is a bundle of its own (dist/platform.js): the extension loads it on first
+// use through load.ts; the demo service holds it.
 import { OPERATIONS, type HostKey, type Operation } from './operations';
+
+export { OPERATIONS } from './operations';
+export type { NeededToken, Operation, Parameter } from './operations';
 
 /** The operation with this id. */
 export function operationById(id: string): Operation | undefined {
 	return OPERATIONS.find((op) => op.id === id);
 }
 
-/** The path's segments, lower case (the service routes case-insensitively), without empty ones. */
+/** A segment percent-decoded (as the service decodes it before routing), or as it is when it does not decode. */
+function decoded(segment: string): string {
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return segment;
+	}
+}
+
+/** The path's segments, percent-decoded and lower case (the service routes case-insensitively), without empty ones. */
 function segments(path: string): string[] {
-	return path.split('?')[0]!.split('/').filter((s) => s !== '').map((s) => s.toLowerCase());
+	return path.split('?')[0]!.split('/').filter((s) => s !== '').map((s) => decoded(s).toLowerCase());
 }
 
 const TEMPLATE_PART = /^\{[^}]+\}$/;
 
 /**
- * The operation a request is, by method, host key and path (query ignored, case-insensitive, a trailing
- * slash or none). A literal segment beats a `{parameter}` at the same place, so `/trips/get/v1/` is
+ * The operation a request is, by method, host key and path (query ignored, case-insensitive, percent-decoded,
+ * a trailing slash or none). A literal segment beats a `{parameter}` at the same place, so `/trips/get/v1/` is
  * the user's list and not a trip's details.
  */
 export function operationFor(method: string, host: HostKey, path: string): Operation | undefined {
@@ -34,6 +48,47 @@ export function operationFor(method: string, host: HostKey, path: string): Opera
 		if (fits && (!best || literals > best.literals)) best = { op, literals };
 	}
 	return best?.op;
+}
+
+/**
+ * The values of a template's `{parameters}` in `path` (percent-decoded), when `path` fits `template` (as
+ * operationFor matches: case-insensitive literals, query ignored, a trailing slash or none); else undefined.
+ */
+export function pathParameters(template: string, path: string): Record<string, string> | undefined {
+	const parts = template.split('/').filter((s) => s !== '');
+	const wanted = path.split('?')[0]!.split('/').filter((s) => s !== '');
+	if (parts.length !== wanted.length) return undefined;
+	const values: Record<string, string> = {};
+	for (const [i, part] of parts.entries()) {
+		const actual = wanted[i]!;
+		if (TEMPLATE_PART.test(part)) {
+			try {
+				values[part.slice(1, -1)] = decodeURIComponent(actual);
+			} catch {
+				return undefined;
+			}
+		} else if (part.toLowerCase() !== actual.toLowerCase()) {
+			return undefined;
+		}
+	}
+	return values;
+}
+
+/**
+ * The operation's path with its `{parameters}` filled from `values` (each percent-encoded as one segment),
+ * or the names of those missing or empty.
+ */
+export function fillPath(op: Operation, values: Readonly<Record<string, unknown>>): { ok: true; path: string } | { ok: false; missing: string[] } {
+	const missing: string[] = [];
+	const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+		const value = values[name];
+		if ((typeof value !== 'string' && typeof value !== 'number') || String(value) === '') {
+			missing.push(name);
+			return '';
+		}
+		return encodeURIComponent(String(value));
+	});
+	return missing.length ? { ok: false, missing } : { ok: true, path };
 }
 
 /**

@@ -1,6 +1,6 @@
 // `telematics-token`, the command in the integrated terminals (dist/tokenClient.js, run on VS Code's own
 // runtime by a per-window script): asks its window over the private channel and prints the live token.
-import { connect } from 'node:net';
+import { askWindow } from './channelClient';
 import { CHANNEL_ENV, formatAnswer, MAX_LINE_BYTES, NONCE_ENV, oneLine, parseArgs, parseReply, requestLine, USAGE, type Reply } from '../../core/terminal/protocol';
 
 /** Exit codes: 0 printed; 1 no token (logged out, refused); 2 a wrong command line; 3 no window to ask. */
@@ -14,24 +14,14 @@ const WAITING_NOTICE_MS = 1_500;
 /** A question left unanswered this long counts as no answer. */
 const ANSWER_TIMEOUT_MS = 120_000;
 
-function ask(address: string, line: string): Promise<Reply> {
-	return new Promise((resolve, reject) => {
-		const socket = connect(address);
-		let received = '';
-		const notice = setTimeout(() => process.stderr.write(`${process.env.TELEMATICS_TOKEN_NAME ?? 'telematics-token'}: waiting for VS Code: allow or deny this terminal there.\n`), WAITING_NOTICE_MS);
-		socket.on('close', () => clearTimeout(notice));
-		socket.setTimeout(ANSWER_TIMEOUT_MS, () => {
-			socket.destroy();
-			reject(new Error('The VS Code window did not answer in time.'));
-		});
-		socket.on('connect', () => socket.write(line));
-		socket.on('data', (chunk: Buffer) => {
-			received += chunk.toString('utf8');
-			if (Buffer.byteLength(received) > MAX_LINE_BYTES) socket.destroy(new Error('The answer is too long.'));
-		});
-		socket.on('end', () => resolve(parseReply(received.split('\n')[0] ?? '')));
-		socket.on('error', reject);
+async function ask(address: string, line: string): Promise<Reply> {
+	const answer = await askWindow(address, line, {
+		maxBytes: MAX_LINE_BYTES,
+		timeoutMs: ANSWER_TIMEOUT_MS,
+		slowMs: WAITING_NOTICE_MS,
+		onSlow: () => process.stderr.write(`${process.env.TELEMATICS_TOKEN_NAME ?? 'telematics-token'}: waiting for VS Code: allow or deny this terminal there.\n`),
 	});
+	return parseReply(answer);
 }
 
 async function main(): Promise<void> {

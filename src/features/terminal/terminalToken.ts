@@ -4,28 +4,21 @@ import { mkdir } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { basename, delimiter, join } from 'node:path';
 import vscode = require('vscode');
-import { CHANNEL_ENV, COMMAND_NAME, NONCE_ENV, oneLine, type Reply, type TokenRequest } from '../../core/terminal/protocol';
+import { CHANNEL_ENV, COMMAND_NAME, MCP_COMMAND_NAME, NONCE_ENV, oneLine, type Reply, type TokenRequest, type ToolReply } from '../../core/terminal/protocol';
 import { cmdScript, posixScript } from '../../core/terminal/scripts';
 import { replaceRegularFile } from '../../platform/regularFile';
 import { openTokenChannel, type TokenChannel } from './tokenChannel';
-import { describeAsker } from './asker';
+import { describeAsker, terminalOfSession } from './asker';
 import { TerminalAllowances } from '../../core/terminal/allowance';
 import { privateChannelRoot, removeDeadWindows, rootBases } from './channelRoot';
 import type { Services } from '../../services';
 import { errorMessage } from '../../core/util/errorMessage';
 import { sessionSecrets } from '../../core/util/logger';
 import { liveSession } from '../shared/freshToken';
+import { McpAnswers } from '../mcp/mcpAnswers';
 
 /** An allowance's key: the terminal whose shell leads the session. */
 const sessionKey = (sessionId: number): string => `session:${sessionId}`;
-
-/** The VS Code terminal of this window whose shell leads `sessionId` (its process id), if any. */
-async function terminalOfSession(sessionId: number): Promise<vscode.Terminal | undefined> {
-	// One list: terminals may open or close while their process ids are awaited.
-	const terminals = [...vscode.window.terminals];
-	const pids = await Promise.all(terminals.map((t) => Promise.resolve(t.processId).catch(() => undefined)));
-	return terminals.find((_, i) => pids[i] === sessionId);
-}
 
 /** workspaceState: the person allowed the command in this untrusted folder. */
 export const TERMINAL_ALLOWED_KEY = 'telematicsAuth.terminalTokenAllowedInRestrictedMode';
@@ -42,8 +35,11 @@ export class TerminalToken implements vscode.Disposable {
 	private readonly allowances = new TerminalAllowances();
 	/** One open question per terminal: a second request from it waits for the same answer. */
 	private readonly questions = new Map<string, Promise<boolean>>();
+	/** telematics-mcp's tool calls, over the same channel. */
+	readonly mcp: McpAnswers;
 
 	constructor(private readonly services: Services) {
+		this.mcp = new McpAnswers(services);
 		this.subscriptions.push(services.config.onDidChange(() => this.follow()));
 		this.subscriptions.push(vscode.window.onDidCloseTerminal((terminal) => {
 			void Promise.resolve(terminal.processId).then((pid) => pid !== undefined && this.allowances.forget(sessionKey(pid)), () => undefined);
@@ -60,7 +56,10 @@ export class TerminalToken implements vscode.Disposable {
 	private follow(): void {
 		if (this.disposed) return;
 		// A changed choice starts afresh: what was allowed under "ask" is asked again.
-		if (this.services.config.terminalToken() !== 'ask') this.allowances.clear();
+		if (this.services.config.terminalToken() !== 'ask') {
+			this.allowances.clear();
+			this.mcp.reset();
+		}
 		if (this.services.config.terminalToken() !== 'off') this.channel ??= this.start();
 		else void this.stop();
 	}
@@ -129,15 +128,29 @@ export class TerminalToken implements vscode.Disposable {
 	}
 
 	/**
-	 * The command on the PATH: a script that runs dist/tokenClient.js with VS Code's own runtime, put in
-	 * place whole (a terminal that runs it meanwhile finds no command, never an empty or half-written one).
+	 * The commands on the PATH: scripts that run dist/tokenClient.js and dist/mcp.js with VS Code's own
+	 * runtime, each put in place whole (a terminal that runs one meanwhile finds no command, never an empty
+	 * or half-written one).
 	 */
 	private async writeCommand(bin: string): Promise<void> {
 		await mkdir(bin, { mode: 0o700 });
 		const runtime = process.execPath;
-		const client = join(this.services.context.extensionPath, 'dist', 'tokenClient.js');
-		if (process.platform === 'win32') await replaceRegularFile(join(bin, `${COMMAND_NAME}.cmd`), cmdScript(runtime, client), 0o600);
-		else await replaceRegularFile(join(bin, COMMAND_NAME), posixScript(runtime, client), 0o700);
+		for (const [name, script] of [[COMMAND_NAME, 'tokenClient.js'], [MCP_COMMAND_NAME, 'mcp.js']] as const) {
+			const client = join(this.services.context.extensionPath, 'dist', script);
+			if (process.platform === 'win32') await replaceRegularFile(join(bin, `${name}.cmd`), cmdScript(runtime, client, name), 0o600);
+			else await replaceRegularFile(join(bin, name), posixScript(runtime, client, name), 0o700);
+		}
+	}
+
+	/**
+	 * The channel's address and nonce for a server VS Code starts itself (vscodeMcp.ts), listening from now
+	 * on; undefined when the setting is off or the channel cannot open.
+	 */
+	async endpoint(): Promise<{ address: string; nonce: string } | undefined> {
+		const channel = await this.channel;
+		if (!channel || this.disposed) return undefined;
+		await channel.listen();
+		return { address: channel.address, nonce: channel.nonce };
 	}
 
 	/** The folders of windows that died without closing theirs go (on Windows each pipe goes with its process). */
@@ -157,12 +170,13 @@ export class TerminalToken implements vscode.Disposable {
 		await (await running)?.close();
 	}
 
-	/** One request from a terminal: the account's current token, refreshed first inside its refresh window. */
-	private async answer(request: TokenRequest): Promise<Reply> {
+	/** One request from a terminal: the account's current token, refreshed first inside its refresh window; or a tool call of telematics-mcp. */
+	private async answer(request: TokenRequest): Promise<Reply | ToolReply> {
 		const t = vscode.l10n.t;
 		if (!vscode.workspace.isTrusted && !(await this.allowedInRestrictedMode())) {
 			return { ok: false, error: t('Not allowed in this folder, which is not trusted. Allow it when VS Code asks, or trust the folder.') };
 		}
+		if (request.call) return this.mcp.answer(request.call, request.pid);
 		const { store, config, log } = this.services;
 		const session = request.account === undefined
 			? store.active()

@@ -1,11 +1,11 @@
-// The window's private channel for `telematics-token`: a Unix socket in a folder of this window's under the
-// user's private root (channelRoot.ts; a named pipe with an unguessable name on Windows), answering one kind
-// of request that carries the nonce.
+// The window's private channel for `telematics-token` and `telematics-mcp`: a Unix socket in a folder of this
+// window's under the user's private root (channelRoot.ts; a named pipe with an unguessable name on Windows),
+// answering requests that carry the nonce: a token, or a tool call.
 import { timingSafeEqual } from 'node:crypto';
 import { chmod, mkdir, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { MAX_LINE_BYTES, parseRequest, replyLine, type Reply, type TokenRequest } from '../../core/terminal/protocol';
+import { MAX_TOOL_LINE_BYTES, parseRequest, replyLine, type Reply, type TokenRequest, type ToolReply } from '../../core/terminal/protocol';
 import { SOCKET_NAME } from './channelRoot';
 
 /**
@@ -41,7 +41,7 @@ export interface TokenChannel {
  * Picks the channel's folder under `root` (a folder no other user can write: channelRoot.ts), its address
  * and nonce (nothing on disk until `listen()`); `answer` is asked for each request that carries the nonce.
  */
-export async function openTokenChannel(answer: (request: TokenRequest) => Promise<Reply>, root: string, platform: NodeJS.Platform = process.platform): Promise<TokenChannel> {
+export async function openTokenChannel(answer: (request: TokenRequest) => Promise<Reply | ToolReply>, root: string, platform: NodeJS.Platform = process.platform): Promise<TokenChannel> {
 	// Four UUIDs of 32 hex digits: the nonce (two: 244 random bits), the folder's name (16), the pipe's name.
 	const random = randomHex(4);
 	const nonce = random.slice(0, 64);
@@ -62,7 +62,7 @@ export async function openTokenChannel(answer: (request: TokenRequest) => Promis
 		socket.setTimeout(REQUEST_TIMEOUT_MS, () => socket.destroy());
 		let received = '';
 		let answered = false;
-		const reply = (value: Reply): void => {
+		const reply = (value: Reply | ToolReply): void => {
 			if (socket.destroyed) return;
 			socket.end(replyLine(value));
 		};
@@ -70,7 +70,7 @@ export async function openTokenChannel(answer: (request: TokenRequest) => Promis
 		socket.on('data', (chunk: Buffer) => {
 			if (answered) return;
 			received += chunk.toString('utf8');
-			if (Buffer.byteLength(received) > MAX_LINE_BYTES) {
+			if (Buffer.byteLength(received) > MAX_TOOL_LINE_BYTES) {
 				answered = true;
 				return reply({ ok: false, error: 'request too long' });
 			}
