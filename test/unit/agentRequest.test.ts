@@ -219,6 +219,8 @@ describe('the agent\'s request: the platform', () => {
 		assert.deepEqual(pickAccount([user, admin], admin, 'user', admin), { needs: 'user', reason: 'named' });
 		assert.deepEqual(pickAccount([user, admin], admin, undefined, user), { account: user });
 		assert.deepEqual(pickAccount([user, admin], undefined, undefined), { reason: 'noActive' });
+		assert.deepEqual(pickAccount([user, admin], admin, 'user', user), { account: user }, 'named, of the kind needed');
+		assert.deepEqual(pickAccount([user, admin, admin2], admin2, 'admin'), { account: admin2 }, 'the active one of the kind needed, among several');
 	});
 
 	it('needs the account kind the operation names, either for none or an unknown one', () => {
@@ -231,6 +233,8 @@ describe('the agent\'s request: the platform', () => {
 		assert.equal(operationTarget(platform, operationById('users.delete')!, '/v1/Management/users/dt-2', undefined), 'DeviceToken "dt-2"');
 		assert.equal(operationTarget(platform, operationById('users.changeInstance')!, '/v1/Management/users/instances/change', '{"DeviceToken":"dt-2","ToInstanceId":"i-9","ToInstanceKey":"secret-key"}'), 'DeviceToken "dt-2", ToInstanceId "i-9"');
 		assert.equal(operationTarget(platform, operationById('users.changeInstance')!, '/v1/Management/users/instances/change', 'not json'), '');
+		assert.equal(operationTarget(platform, operationById('users.changeInstance')!, '/v1/Management/users/instances/change', 'null'), '');
+		assert.equal(operationTarget(platform, operationById('users.update')!, '/v1/Management/users', '{"UserDeviceToken":"x","FirstName":"y"}'), '', 'only required body fields: not a header\'s name, not an optional field');
 	});
 });
 
