@@ -100,7 +100,7 @@ export function readConfigFile(path: string): Partial<RigConfig> {
 
 export function banner(emulator: RiggedEmulator): string {
 	const { config, url } = emulator;
-	const lines = [`Telematics service emulator listening on ${url}`, `  Swagger: ${url}/swagger/index.html`, ''];
+	const lines = [`Telematics service emulator listening on ${url}`, `  Swagger: ${url}/swagger/index.html`, `  OpenAPI: ${url}/swagger/v1/swagger.json (every host of the platform, on this one address)`, ''];
 	lines.push(`  Set telematicsAuth.baseUrl to ${url}, then log in with:`);
 	for (const user of config.users) {
 		lines.push(`  User${user.name ? ` (${user.name})` : ''}`);

@@ -44,6 +44,7 @@ function banner(emulatorUrl: string): string {
 	return [
 		'',
 		`Telematics service emulator: ${emulatorUrl}  (Swagger: ${emulatorUrl}/swagger/index.html)`,
+		`  It plays every host of the platform (trips, statistics, users, applications) with demo data; OpenAPI: ${emulatorUrl}/swagger/v1/swagger.json`,
 		'Demo credentials (emulator only):',
 		`  User  — Telematics: Log In as User…   InstanceID: ${user.instanceId}   Device token: ${user.deviceToken}   InstanceKey: ${user.instanceKey}`,
 		`  Admin — Telematics: Log In as Admin…  InstanceID: ${admin.instanceId}   API login: ${admin.email}   API password: ${admin.password}`,
