@@ -1,14 +1,21 @@
 // The service emulator: a real HTTP server on loopback answering Login and RefreshToken as the service does
-// (envelope, rotation, rate limit, lifetimes). Ships as the demo service (dist/demo.js); the tests' rig adds faults.
+// (envelope, rotation, rate limit, lifetimes), and the platform's main operations (every host on this one
+// origin) from demo data, with the token kind each needs. Ships as the demo service (dist/demo.js); the
+// tests' rig adds faults.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { authenticate } from './authenticate';
+import { operationFor, pathParameters } from '../core/platform/catalog';
+import { HOST_KEYS, type Operation } from '../core/platform/operations';
+import { authenticate, safeEqual } from './authenticate';
+import { DemoPlatform } from './demoData';
+import { openApiDocument, servedOperations } from './openapi';
+import { missingParameters, ROUTES, type Caller } from './platformRoutes';
 import { resolveConfig, type EmulatorConfig } from './config';
 import { failure, ok, validation, type Envelope, type TokenResult } from './envelope';
 import { LoginRateLimiter } from './rateLimiter';
 import { parseJsonObject, parseLogin, parseRefresh } from './requests';
 import { swaggerPage } from './swagger';
-import { TokenIssuer } from './tokens';
+import { subjectOf, TokenIssuer } from './tokens';
 import { isLoopbackHost } from '../core/util/url';
 
 export { DEMO_ADMINS, DEMO_USERS } from './config';
@@ -40,6 +47,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const LOGIN_PATH = '/v1/auth/login';
 const REFRESH_PATH = '/v1/auth/refreshtoken';
 const SWAGGER_PATH = '/swagger/index.html';
+const OPENAPI_PATH = '/swagger/v1/swagger.json';
 /** A protected data endpoint of the emulator's own: who the bearer token belongs to. */
 const ME_PATH = '/v1/me';
 
@@ -61,6 +69,8 @@ export class EmulatorServer implements RunningEmulator {
 	private readonly timers = new Set<{ timer: NodeJS.Timeout; resolve: (done: boolean) => void }>();
 	private readonly rateLimiter: LoginRateLimiter;
 	private readonly tokens: TokenIssuer;
+	/** The demo platform's data: profiles, trips, applications and instances. */
+	protected readonly platformData: DemoPlatform;
 	private address = { url: '', port: 0 };
 	private closing: Promise<void> | undefined;
 
@@ -74,6 +84,7 @@ export class EmulatorServer implements RunningEmulator {
 			singleRefreshTokenPerSubject: () => this.config.singleRefreshTokenPerSubject,
 			now: () => Date.now(),
 		});
+		this.platformData = new DemoPlatform(() => this.config.users, () => Date.now());
 		this.server = createServer((req, res) => {
 			this.handle(req, res).catch(() => {
 				if (!res.headersSent) this.sendJson(req, res, 500, failure(500), false);
@@ -146,8 +157,14 @@ export class EmulatorServer implements RunningEmulator {
 		}
 		if (route === ME_PATH && method === 'GET') return this.me(req, res);
 		if (route === SWAGGER_PATH && (method === 'GET' || method === 'HEAD')) {
-			return this.send(req, res, 200, 'text/html; charset=utf-8', swaggerPage(this.url), true);
+			return this.send(req, res, 200, 'text/html; charset=utf-8', swaggerPage(this.url, servedOperations((id) => id in ROUTES)), true);
 		}
+		if (route === OPENAPI_PATH && (method === 'GET' || method === 'HEAD')) {
+			const document = openApiDocument(this.url, servedOperations((id) => id in ROUTES));
+			return this.send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify(document, null, 2), true);
+		}
+		const operation = platformOperation(method, path);
+		if (operation) return this.platform(req, res, operation, path);
 		if ((route === '/' || route === '/swagger' || route === '/swagger/') && method === 'GET') {
 			res.setHeader('Location', SWAGGER_PATH);
 			return this.send(req, res, 302, 'text/plain; charset=utf-8', `See ${SWAGGER_PATH}\n`, true);
@@ -196,6 +213,60 @@ export class EmulatorServer implements RunningEmulator {
 		const result = this.tokens.refresh(attempt.value.accessToken, attempt.value.refreshToken, shape.exp);
 		if (!result) return this.sendJson(req, res, 401, failure(401), true);
 		return this.sendJson(req, res, 200, ok(shaped(shape, result)), true);
+	}
+
+	/**
+	 * A platform operation: the token kind it needs (401 without a valid one, 403 for the wrong kind, as
+	 * the service), then its required parameters (422), then the route's answer from the demo data.
+	 */
+	private async platform(req: IncomingMessage, res: ServerResponse, op: Operation, path: string): Promise<void> {
+		const text = await this.readBody(req, res);
+		if (text === undefined) return;
+		let body: Record<string, unknown> = {};
+		if (text.trim() !== '') {
+			if (!isJsonContentType(req.headers['content-type'])) return this.unsupportedMediaType(req, res);
+			const json = parseJsonObject(text);
+			if (!json.ok) return this.sendJson(req, res, 422, validation(json.errors), true);
+			body = json.value;
+		}
+		const caller = this.caller(req, op);
+		if (typeof caller === 'number') return this.sendJson(req, res, caller, failure(caller), true, caller === 401 ? { 'WWW-Authenticate': 'Bearer' } : {});
+		const query = new URL(req.url ?? '/', 'http://emulator').searchParams;
+		const request = {
+			op,
+			caller,
+			path: pathParameters(op.path, path) ?? {},
+			query,
+			body,
+			header: (name: string) => header(req, name.toLowerCase()),
+			issueUserTokens: (deviceToken: string) => {
+				const user = this.config.users.find((u) => u.deviceToken === deviceToken)!;
+				return this.tokens.issue({ role: 'user', user });
+			},
+			now: () => Date.now(),
+		};
+		const missing = missingParameters(op, request);
+		if (missing.length > 0) return this.sendJson(req, res, 422, validation(missing), true);
+		const answer = ROUTES[op.id]!(request, this.platformData);
+		return this.sendJson(req, res, answer.status, answer.body, true);
+	}
+
+	/** Who sends a platform request, or the status that refuses it (401 no valid token, 403 the wrong kind). */
+	private caller(req: IncomingMessage, op: Operation): Caller | 401 | 403 {
+		if (op.token === 'none') {
+			const instance = this.platformData.instanceById(header(req, 'instanceid') ?? '');
+			const key = header(req, 'instancekey');
+			return instance && key !== undefined && safeEqual(instance.Key, key) ? { role: 'none', instance } : 401;
+		}
+		const token = /^Bearer\s+(\S+)$/i.exec(header(req, 'authorization') ?? '')?.[1];
+		const claims = token ? this.tokens.verify(token) : undefined;
+		const exp = typeof claims?.exp === 'number' ? claims.exp : 0;
+		if (!claims || exp * 1000 <= Date.now()) return 401;
+		if (claims.role !== op.token) return 403;
+		if (claims.role === 'admin') return { role: 'admin' };
+		// A user's token names its subject; a deleted user's token no longer opens anything.
+		const user = this.config.users.find((u) => subjectOf({ role: 'user', user: u }) === claims.sub);
+		return user ? { role: 'user', deviceToken: user.deviceToken } : 401;
 	}
 
 	/** A service bound to a loopback address answers Login only for a loopback `Host` (no DNS rebinding). */
@@ -310,6 +381,15 @@ export function isLoopbackHostHeader(host: string | undefined): boolean {
 /** Whether a client address (`req.socket.remoteAddress`) is on this machine. */
 export function isLoopback(address: string | undefined): boolean {
 	return address !== undefined && isLoopbackHost(address);
+}
+
+/** The platform operation the emulator serves at `method` and `path` (on any host key: here they are one origin). */
+function platformOperation(method: string, path: string): Operation | undefined {
+	for (const key of HOST_KEYS) {
+		const op = operationFor(method, key, path);
+		if (op && op.id in ROUTES) return op;
+	}
+	return undefined;
 }
 
 /** A success as the rig shaped it (the service itself shapes nothing). */

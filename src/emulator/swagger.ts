@@ -1,5 +1,7 @@
 // The emulator's stand-in for `{base_url}/swagger/index.html`: a small self-contained page
-// that documents the two endpoints and can try them. No external assets.
+// that documents Login and RefreshToken (and can try them), and lists the platform operations the
+// emulator serves with the token each needs. No external assets.
+import type { Operation } from '../core/platform/operations';
 
 export function escapeHtml(text: string): string {
 	return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' })[c] as string);
@@ -54,7 +56,14 @@ document.getElementById('refresh-send').onclick = () => {
   send('/v1/Auth/RefreshToken', {}, document.getElementById('refresh-body').value, document.getElementById('refresh-out'));
 };`;
 
-export function swaggerPage(baseUrl: string): string {
+const TOKEN_WORDS: Record<Operation['token'], string> = { admin: 'admin JWT', user: 'user JWT', none: 'InstanceId + InstanceKey headers' };
+
+/** One row per operation: method, path, the token it needs, what it does. */
+function operationRows(operations: readonly Operation[]): string {
+	return operations.map((op) => `<tr><td><span class="method">${op.method}</span></td><td><code>${escapeHtml(op.path)}</code></td><td>${escapeHtml(op.host)}</td><td>${TOKEN_WORDS[op.token]}</td><td>${escapeHtml(op.summary)}${op.irreversible ? ' <strong>(cannot be undone)</strong>' : ''}</td></tr>`).join('\n');
+}
+
+export function swaggerPage(baseUrl: string, operations: readonly Operation[] = []): string {
 	const base = escapeHtml(baseUrl);
 	return `<!DOCTYPE html>
 <html lang="en">
@@ -107,6 +116,14 @@ table { border-collapse: collapse; } td, th { border: 1px solid #ddd; padding: .
 
 <h2>Authorization</h2>
 <p>Later requests carry <code>Authorization: Bearer &lt;AccessToken.Token&gt;</code>.</p>
+
+<h2>The platform</h2>
+<p>Every host of the platform (<code>user</code>, <code>api</code>, <code>accounts</code>, <code>portal</code>) is served here, on this one origin, from demo data.
+A token of the wrong kind gets 403, a missing or expired one 401, as the service answers. OpenAPI document: <a href="/swagger/v1/swagger.json"><code>/swagger/v1/swagger.json</code></a>.</p>
+<table>
+<tr><th>Method</th><th>Path</th><th>Host</th><th>Needs</th><th>What it does</th></tr>
+${operationRows(operations)}
+</table>
 <script>${SCRIPT}</script>
 </body>
 </html>

@@ -37,6 +37,47 @@ export function operationFor(method: string, host: HostKey, path: string): Opera
 }
 
 /**
+ * The values of a template's `{parameters}` in `path` (percent-decoded), when `path` fits `template` (as
+ * operationFor matches: case-insensitive literals, query ignored, a trailing slash or none); else undefined.
+ */
+export function pathParameters(template: string, path: string): Record<string, string> | undefined {
+	const parts = template.split('/').filter((s) => s !== '');
+	const wanted = path.split('?')[0]!.split('/').filter((s) => s !== '');
+	if (parts.length !== wanted.length) return undefined;
+	const values: Record<string, string> = {};
+	for (const [i, part] of parts.entries()) {
+		const actual = wanted[i]!;
+		if (TEMPLATE_PART.test(part)) {
+			try {
+				values[part.slice(1, -1)] = decodeURIComponent(actual);
+			} catch {
+				return undefined;
+			}
+		} else if (part.toLowerCase() !== actual.toLowerCase()) {
+			return undefined;
+		}
+	}
+	return values;
+}
+
+/**
+ * The operation's path with its `{parameters}` filled from `values` (each percent-encoded as one segment),
+ * or the names of those missing or empty.
+ */
+export function fillPath(op: Operation, values: Readonly<Record<string, unknown>>): { ok: true; path: string } | { ok: false; missing: string[] } {
+	const missing: string[] = [];
+	const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+		const value = values[name];
+		if ((typeof value !== 'string' && typeof value !== 'number') || String(value) === '') {
+			missing.push(name);
+			return '';
+		}
+		return encodeURIComponent(String(value));
+	});
+	return missing.length ? { ok: false, missing } : { ok: true, path };
+}
+
+/**
  * The operations whose id, path, summary or method hold every word of `query` (case-insensitive); all of
  * them for an empty query. In the description's order.
  */

@@ -57,7 +57,7 @@ const JSON_BODY = 'application/json';
 const USER_ID: Parameter = { name: 'UserId', in: 'query', type: 'string', required: true, example: '00000000-0000-0000-0000-000000000000', description: "The user's DeviceToken." };
 const START_DATE: Parameter = { name: 'StartDate', in: 'query', type: 'date', required: true, example: '2026-11-01', description: 'First day, YYYY-MM-DD.' };
 const END_DATE: Parameter = { name: 'EndDate', in: 'query', type: 'date', required: true, example: '2026-11-30', description: 'Last day, YYYY-MM-DD.' };
-const TRANSPORT: Parameter = { name: 'TransportType', in: 'query', type: 'integer', required: true, example: 0, description: 'Transport type: 0 car (required for statistics).' };
+const TRANSPORT: Parameter = { name: 'TransportType', in: 'query', type: 'string', required: true, example: 'Driver', description: 'Whose trips: "Driver" (as the driver) or "All" (required for statistics).' };
 const TAG: Parameter = { name: 'Tag', in: 'query', type: 'string', required: false, description: 'Only trips with this tag.' };
 const DATES = [START_DATE, END_DATE];
 const CONSOLIDATED_BY: readonly Parameter[] = [
@@ -174,8 +174,8 @@ export const OPERATIONS: readonly Operation[] = [
 	{ id: 'indicators.admin.statistics.consolidated', host: 'api', method: 'GET', path: '/indicators/admin/v3/Statistics/consolidated', summary: 'Statistics over an instance, application or company (admin)', token: 'admin', changesData: false, source: 'skills', parameters: [...CONSOLIDATED_BY, ...DATES, TRANSPORT] },
 
 	// --- applications and instances (accounts host) ---
-	{ id: 'applications.list', host: 'accounts', method: 'GET', path: '/v1/companies/{companyId}/applications', summary: "A company's applications", token: 'admin', changesData: false, source: 'skills', parameters: [
-		{ name: 'companyId', in: 'path', type: 'string', required: true, description: 'The company.' },
+	{ id: 'applications.list', host: 'accounts', method: 'GET', path: '/v1/companies/{CompanyId}/applications', summary: "A company's applications", token: 'admin', changesData: false, source: 'skills', parameters: [
+		{ name: 'CompanyId', in: 'path', type: 'string', required: true, description: 'The company.' },
 	] },
 	{ id: 'applications.create', host: 'accounts', method: 'POST', path: '/v1/companies/{CompanyId}/applications', summary: 'Create an application', token: 'admin', changesData: true, contentType: JSON_BODY, source: 'skills', parameters: [
 		{ name: 'CompanyId', in: 'path', type: 'string', required: true, description: 'The company.' },
