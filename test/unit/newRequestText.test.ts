@@ -44,7 +44,7 @@ describe('New Request: the request text', () => {
 
 	it('puts required query parameters on the request line, and path parameters as values', () => {
 		const [, , line] = requestLines(op('indicators.admin.statistics'), { origin: API, auth: ADMIN_REF, name: 'x' });
-		assert.equal(line, `GET ${API}/indicators/admin/v3/Statistics?UserId=00000000-0000-0000-0000-000000000000&StartDate=2026-11-01&EndDate=2026-11-30&TransportType=0`);
+		assert.equal(line, `GET ${API}/indicators/admin/v3/Statistics?UserId=00000000-0000-0000-0000-000000000000&StartDate=2026-11-01&EndDate=2026-11-30&TransportType=Driver`);
 		const [, , del] = requestLines(op('users.delete'), { origin: 'https://user.telematicssdk.com', auth: ADMIN_REF, name: 'x' });
 		assert.equal(del, 'DELETE https://user.telematicssdk.com/v1/Management/users/00000000-0000-0000-0000-000000000000');
 		assert.match(requestLines(op('users.delete'), { origin: API, auth: ADMIN_REF, name: 'x' })[0]!, /cannot be undone/);

@@ -10,7 +10,7 @@
 //   `{{InstanceKey}}`: the key is a secret, so its value is the user's to define in an env file.
 import { bearerValue, type AuthValue } from '../restFile/authHeaderEdit';
 import { planFileVariable, DEFAULT_TOKEN_VARIABLE } from '../restFile/fileVariable';
-import { lineAt, parseRestFile, requestAt, type ParsedFile } from '../restFile/requestParser';
+import { lineAt, parseRestFile, requestAt, type ParsedFile, type ParsedRequest } from '../restFile/requestParser';
 import { applyEdits, sortEdits, type TextEdit } from '../restFile/textEdit';
 import type { Operation, Parameter } from './operations';
 
@@ -58,6 +58,11 @@ export function requestName(op: Operation, taken: ReadonlySet<string>): string {
 	let name = base;
 	for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
 	return name;
+}
+
+/** The request whose block holds `# @name <name>` before its request line. */
+export function namedRequest(file: ParsedFile, name: string): ParsedRequest | undefined {
+	return file.requests.find((r) => file.lines.slice(r.blockStart, r.requestLine).some((l) => l.text.trim() === `# @name ${name}`));
 }
 
 /** The `# @name` values a file already has. */
