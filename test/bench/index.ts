@@ -53,6 +53,11 @@ async function hostileFolderBench(): Promise<BenchRow[]> {
 	];
 }
 
+async function platformBench(): Promise<BenchRow[]> {
+	const mod = await import('./platformBench');
+	return mod.benchPlatform();
+}
+
 const BENCHES: Bench[] = [
 	{ name: 'hostile service (fuzz)', run: hostileBench },
 	{ name: 'hostile folder (fuzz)', run: hostileFolderBench },
@@ -66,6 +71,7 @@ const BENCHES: Bench[] = [
 	{ name: 'login time in VS Code, through its fetch', run: benchLoginInVsCode },
 	{ name: 'status bar timer', run: benchTimer },
 	{ name: 'insert into a big .http file', run: insertBench },
+	{ name: 'the platform in REST files', run: platformBench },
 ];
 
 function table(rows: BenchRow[]): string {
