@@ -75,6 +75,14 @@ export class Config implements vscode.Disposable {
 		return this.value('baseUrl', isString).trim();
 	}
 
+	/**
+	 * The platform's hosts the user set, host key → origin (user settings only, `application` scope and
+	 * restricted): read as given; `platformHosts()` in core/platform/hosts.ts keeps only valid origins.
+	 */
+	platformHosts(): Readonly<Record<string, unknown>> {
+		return this.value('platformHosts', isObject) as Readonly<Record<string, unknown>>;
+	}
+
 	/** Clamped to 1..300 s here too: settings.json is hand-edited, and the schema only warns. */
 	requestTimeoutMs(): number {
 		return Math.min(300, Math.max(1, this.value('requestTimeoutSeconds', isFiniteNumber))) * 1000;

@@ -4,6 +4,8 @@ import { benchActivation, benchBundleSize, restoreDevelopmentBuild } from './act
 import { benchActivationVsTrivial } from './activationVsTrivial';
 import { benchStartupProfile } from './startupProfile';
 import { benchHttpsLogin, benchLogin, benchLoginInVsCode } from './loginBench';
+import { benchPlatform } from './platformBench';
+import { benchRestPlatform } from './restPlatformBench';
 import { benchTimer } from './timerBench';
 import { benchTerminalToken } from './terminalBench';
 import { withinTarget, type BenchRow } from './types';
@@ -53,11 +55,6 @@ async function hostileFolderBench(): Promise<BenchRow[]> {
 	];
 }
 
-async function platformBench(): Promise<BenchRow[]> {
-	const mod = await import('./platformBench');
-	return mod.benchPlatform();
-}
-
 const BENCHES: Bench[] = [
 	{ name: 'hostile service (fuzz)', run: hostileBench },
 	{ name: 'hostile folder (fuzz)', run: hostileFolderBench },
@@ -71,7 +68,8 @@ const BENCHES: Bench[] = [
 	{ name: 'login time in VS Code, through its fetch', run: benchLoginInVsCode },
 	{ name: 'status bar timer', run: benchTimer },
 	{ name: 'insert into a big .http file', run: insertBench },
-	{ name: 'the platform in REST files', run: platformBench },
+	{ name: 'platform description on first use', run: benchPlatform },
+	{ name: 'the platform in REST files', run: benchRestPlatform },
 ];
 
 function table(rows: BenchRow[]): string {

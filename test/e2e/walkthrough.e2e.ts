@@ -93,7 +93,7 @@ describe('The first day: from the installed VSIX to a first request (real VS Cod
 		await act(() => container.getByText('Open the Sample', { exact: true }).click());
 		await waitFor('the sample', async () => fs.existsSync(path.join(server.workspace, SAMPLE)), (ok) => ok);
 		// As a person would: the sample is on screen before they click the next link.
-		await waitFor('the sample in an editor', () => page.locator('.monaco-editor .view-lines').allInnerTexts(), (texts) => texts.some((t) => t.includes('/v1/Me')));
+		await waitFor('the sample in an editor', () => page.locator('.monaco-editor .view-lines').allInnerTexts(), (texts) => texts.some((t) => t.includes('/trips/get/v1/')));
 		await act(() => container.getByText('Insert Authorization Header', { exact: true }).click());
 		await waitFor('the header in the sample', () => page.locator('.monaco-editor .view-lines').allInnerTexts(), (texts) => texts.some((t) => /Authorization:\s*Bearer\s+eyJ/.test(t)));
 		await waitFor('the insert step done', () => stepDone(page, 'Insert the header into a request'), (done) => done);
@@ -111,8 +111,9 @@ describe('The first day: from the installed VSIX to a first request (real VS Cod
 		const file = path.join(server.workspace, SAMPLE);
 		await waitFor('the saved sample', async () => fs.readFileSync(file, 'utf8'), (text) => /Authorization: Bearer eyJ/.test(text));
 		const elapsed = (Date.now() - started) / 1000;
-		const statuses = await sendWithHttpyac(file);
-		assert.deepEqual(statuses, [200], 'the sample gets a 200 from the demo service');
+		const answers = await sendWithHttpyac(file);
+		assert.deepEqual(answers.map((a) => a.status), [200], 'the sample gets a 200 from the demo service');
+		assert.ok((JSON.parse(answers[0]!.body) as { Result: { Trips: unknown[] } }).Result.Trips.length > 0, 'with the demo driver\'s trips');
 		console.log(`      [first day] ${actions} user actions, ${elapsed.toFixed(1)} s from the installed VSIX to a first authorized request`);
 		assert.ok(elapsed < 120, `${elapsed} s`);
 	});
@@ -126,12 +127,12 @@ async function stepDone(page: import('playwright-core').Page, title: string): Pr
 	return /\bcomplete\b/.test(classes) || (await checked.count()) > 0;
 }
 
-async function sendWithHttpyac(file: string): Promise<Array<number | 'not sent'>> {
+async function sendWithHttpyac(file: string): Promise<Array<{ status: number | 'not sent'; body: string }>> {
 	httpyac.cli.initFileProvider();
 	await httpyac.cli.initIOProvider();
 	const text = fs.readFileSync(file, 'utf8');
 	const httpFile = await new httpyac.store.HttpFileStore().getOrCreate(file, async () => text, Date.now(), { workingDir: path.dirname(file) });
-	const statuses: Array<number | 'not sent'> = [];
-	await httpyac.send({ httpFile, logResponse: async (response) => void statuses.push(response ? response.statusCode : 'not sent') });
-	return statuses.length ? statuses : ['not sent'];
+	const answers: Array<{ status: number | 'not sent'; body: string }> = [];
+	await httpyac.send({ httpFile, logResponse: async (response) => void answers.push({ status: response ? response.statusCode : 'not sent', body: String(response?.body ?? '') }) });
+	return answers.length ? answers : [{ status: 'not sent', body: '' }];
 }

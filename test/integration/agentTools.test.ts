@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { RiggedEmulator } from '../emulator/rig';
 import { RequestTool } from '../../src/features/agentTools/agentTools';
 import type { TestApi } from './testApi';
-import { logIn, settings, useEmulatorSuite } from './loginHelpers';
+import { logIn, ScriptedPrompter, settings, useEmulatorSuite } from './loginHelpers';
 
 /** The text of a tool's result. */
 function textOf(result: vscode.LanguageModelToolResult): string {
@@ -191,5 +191,104 @@ describe('Language-model tools for the agent (real VS Code, vscode.lm.invokeTool
 		} finally {
 			await settings().update('agentTools.enabled', undefined, vscode.ConfigurationTarget.Global);
 		}
+	});
+	describe('the platform (issue 43)', () => {
+		const day = (offset: number): string => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+		const month = { StartDate: `${day(-30)}T00:00:00Z`, EndDate: `${day(0)}T23:59:59Z`, IncludeDetails: true };
+		/** Every instance's key the emulator holds: none may appear in a result. */
+		const assertNoInstanceKey = (text: string): void => {
+			for (const user of emu.config.users) assert.ok(!text.includes(user.instanceKey), 'a result holds an InstanceKey');
+		};
+
+		it('telematics_operations lists the operations with the account kind each needs', async () => {
+			assert.ok(vscode.lm.tools.some((t) => t.name === 'telematics_operations'));
+			const listed = await invoke('telematics_operations', { query: 'trips' , kind: 'user' });
+			assert.match(listed, /- trips\.user\.list: POST api \/trips\/get\/v1\/ — The signed-in user's trips; needs a user account; reads only\./);
+			assert.doesNotMatch(listed, /trips\.admin\.list/);
+			assert.match(await invoke('telematics_operations', { operation: 'users.delete' }), /cannot be undone/);
+		});
+
+		it('the user\'s trips from the api host, by operation and by host and path, with the user\'s account though the admin is active', async () => {
+			await logIn(api, emu, 'user');
+			const admin = await logIn(api, emu, 'admin');
+			assert.equal(api.services.store.active()?.account.id, admin.account.id, 'the admin is active');
+			emu.resetStats();
+			const byOperation = await invoke('telematics_request', { operation: 'trips.user.list', body: month });
+			assert.match(byOperation, new RegExp(`^POST ${emu.url}/trips/get/v1/ as user → HTTP 200`), byOperation);
+			assert.match(byOperation, /"Trips": \[\n\s+\{\n\s+"Id": /);
+			const byPath = await invoke('telematics_request', { method: 'POST', host: 'api', path: '/trips/get/v1/', body: month });
+			assert.match(byPath, /as user → HTTP 200/);
+			assert.deepEqual(emu.stats.requests.map((r) => [r.method, r.path, r.status]), [['POST', '/trips/get/v1/', 200], ['POST', '/trips/get/v1/', 200]]);
+			assertNoSecret(byOperation + byPath);
+		});
+
+		it('the admin\'s statistics for a user; with no admin logged in, it says which kind is needed and sends nothing', async () => {
+			await logIn(api, emu, 'user');
+			emu.resetStats();
+			const query = { UserId: emu.config.users[0]!.deviceToken, StartDate: day(-30), EndDate: day(0), TransportType: 'Driver' };
+			const none = await invoke('telematics_request', { operation: 'indicators.admin.statistics', query });
+			assert.match(none, /This operation needs an admin account, and none is logged in\. The accounts: "user"\./);
+			assert.equal(emu.stats.requests.length, 0);
+			await logIn(api, emu, 'admin');
+			const stats = await invoke('telematics_request', { operation: 'indicators.admin.statistics', query, account: 'admin' });
+			assert.match(stats, new RegExp(`^GET ${emu.url}/indicators/admin/v3/Statistics\\?UserId=[^ ]+&StartDate=${day(-30)}&EndDate=${day(0)}&TransportType=Driver as admin → HTTP 200`), stats);
+			assert.match(stats, /"TripsCount": [1-9]/);
+			const wrongKind = await invoke('telematics_request', { operation: 'indicators.admin.statistics', query, account: 'user' });
+			assert.match(wrongKind, /This operation needs an admin account; "user" is not one\./);
+			assertNoSecret(stats);
+		});
+
+		it('a DELETE of a user asks with a modal, naming it; refused, nothing is sent and the user stays', async () => {
+			await logIn(api, emu, 'admin');
+			const second = emu.config.users[1]!.deviceToken;
+			const refusing = new ScriptedPrompter([], 'admin', false);
+			api.setPrompter(refusing);
+			emu.resetStats();
+			const byOperation = await invoke('telematics_request', { operation: 'users.delete', pathParameters: { DeviceToken: second } });
+			const byPath = await invoke('telematics_request', { method: 'DELETE', path: `/v1/Management/users/${second}` });
+			for (const result of [byOperation, byPath]) assert.match(result, /^The person refused: nothing was sent\./);
+			assert.equal(refusing.confirmations.length, 2, 'asked each time');
+			assert.ok(refusing.confirmations[0]!.startsWith(`Delete the user and all their data: DeviceToken "${second}"? The agent asks to send DELETE ${emu.url}/v1/Management/users/${second} as admin (users.delete). This cannot be undone.`), refusing.confirmations[0]);
+			assert.deepEqual(emu.stats.requests, [], 'nothing was sent');
+			assert.ok(emu.config.users.some((u) => u.deviceToken === second), 'the emulator still has the user');
+
+			api.setPrompter(new ScriptedPrompter([], 'admin', true));
+			const deleted = await invoke('telematics_request', { operation: 'users.delete', pathParameters: { DeviceToken: second } });
+			assert.match(deleted, /as admin → HTTP 200/);
+			assert.equal(emu.config.users.some((u) => u.deviceToken === second), false, 'confirmed, it is deleted');
+		});
+
+		it('a host key outside the platform and an origin in "host" are refused, and reach nothing', async () => {
+			await logIn(api, emu, 'user');
+			emu.resetStats();
+			const before = other.hits;
+			const outside = await invoke('telematics_request', { method: 'GET', host: 'leaderboard', path: '/v1/Me' });
+			assert.match(outside, /"leaderboard" is not a host of the account's platform\. Its hosts are "user", "api", "accounts", "portal"\./);
+			for (const host of [`http://127.0.0.1:${other.port}`, `127.0.0.1:${other.port}`, 'api.telematicssdk.com']) {
+				assert.match(await invoke('telematics_request', { method: 'GET', host, path: '/v1/Me' }), /"host" must be a host key of the account's platform .*never a URL, an origin or a host name/);
+			}
+			assert.equal(emu.stats.requests.length, 0);
+			assert.equal(other.hits, before, 'the other host got no call');
+		});
+
+		it('a host set in telematicsAuth.platformHosts is where that key goes; no result holds a token or an InstanceKey', async () => {
+			const admin = await logIn(api, emu, 'admin');
+			const app = await invoke('telematics_request', { operation: 'applications.get', pathParameters: { AppId: 'demo-app' }, query: { includeInstances: true } });
+			assert.match(app, /"Key": "\*\*\*"/, app);
+			assertNoInstanceKey(app);
+			const instances = await invoke('telematics_request', { method: 'GET', host: 'accounts', path: '/v1/applications/demo-app/instances' });
+			assertNoInstanceKey(instances);
+			assertNoSecret(app + instances);
+			// The api host moved to the other server (a loopback origin is allowed): the request follows the setting.
+			await settings().update('platformHosts', { api: `http://127.0.0.1:${other.port}` }, vscode.ConfigurationTarget.Global);
+			try {
+				const before = other.hits;
+				const moved = await invoke('telematics_request', { operation: 'indicators.admin.streaks', query: { UserId: 'x' }, account: admin.account.name });
+				assert.match(moved, new RegExp(`^GET http://127\\.0\\.0\\.1:${other.port}/indicators/admin/v3/Streaks\\?UserId=x as admin → HTTP 200`), moved);
+				assert.equal(other.hits - before, 1);
+			} finally {
+				await settings().update('platformHosts', undefined, vscode.ConfigurationTarget.Global);
+			}
+		});
 	});
 });

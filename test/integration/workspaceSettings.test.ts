@@ -16,6 +16,7 @@ const FOLDER = {
 	'telematicsAuth.exposeToken': 'environmentAndFiles',
 	'telematicsAuth.exposeTokenFiles': ['../../.ssh/authorized_keys'],
 	'telematicsAuth.environmentAccounts': { dev: 'admin' },
+	'telematicsAuth.platformHosts': { api: 'https://collector.attacker.invalid' },
 	// Resource scope, which a folder may set: it shows when VS Code has read the file.
 	'telematicsAuth.codeLens.enabled': false,
 };
@@ -38,7 +39,7 @@ describe('Settings a folder must not choose (real VS Code, trusted folder)', fun
 		for (const key of Object.keys(USER)) await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
 	});
 
-	it('keeps the user\'s service, insert style, exposure, bindings and terminal command when the folder names others', async () => {
+	it('keeps the user\'s service, platform hosts, insert style, exposure, bindings and terminal command when the folder names others', async () => {
 		fs.mkdirSync(path.dirname(file), { recursive: true });
 		fs.writeFileSync(file, JSON.stringify(FOLDER, null, '\t'));
 		await until('VS Code to read the folder settings', () => !api.services.config.codeLensEnabled());
@@ -49,5 +50,6 @@ describe('Settings a folder must not choose (real VS Code, trusted folder)', fun
 		assert.equal(config.exposeToken(), 'off');
 		assert.deepEqual(config.exposeFiles(), ['.env']);
 		assert.deepEqual([...config.environmentAccounts()], [], 'no environment bound to the admin by the folder');
+		assert.deepEqual(config.platformHosts(), {}, 'no platform host chosen by the folder');
 	});
 });

@@ -2,7 +2,12 @@
 // model writes, the input is checked, and the answer it reads holds no token and has a bound.
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { asksFirst, checkInput, describeAnswer, MAX_PATH_CHARS, MAX_REQUEST_BODY_CHARS, MAX_RESULT_BODY_CHARS, serviceUrlFor } from '../../src/core/agent/serviceRequest';
+import { asksFirst, checkInput as checkPlatformInput, describeAnswer, MAX_PATH_CHARS, MAX_REQUEST_BODY_CHARS, MAX_RESULT_BODY_CHARS, operationTarget, pickAccount, platformUrlFor, serviceUrlFor } from '../../src/core/agent/serviceRequest';
+import * as platform from '../../src/core/platform/catalog';
+
+const { operationById } = platform;
+const checkInput = (input: unknown) => checkPlatformInput(input, platform);
+import { platformHosts } from '../../src/core/platform/hosts';
 
 const SERVICE = 'https://user.telematicssdk.com';
 const ROOTED = 'https://portal.example.com/api/';
@@ -57,7 +62,7 @@ describe('the agent\'s request: where a path goes', () => {
 
 	it('says why: the way out, a stray percent sign, a service URL it cannot read', () => {
 		const message = (service: string, path: string) => (serviceUrlFor(service, path) as { message: string }).message;
-		const out = 'The path must be a path on the account\'s service, such as "/v1/Me": no URL, host, "//", "\\\\" or "..". Other hosts cannot be reached with this tool.';
+		const out = 'The path must be a path on the account\'s service, such as "/v1/Me": no URL, host, "//", "\\\\" or "..". To reach another host of the platform, give "host" (a host key such as "api"); no other host can be reached with this tool.';
 		for (const path of ['v1/Me', '//evil.example', '/a/../b', '/v1\\x']) assert.equal(message(SERVICE, path), out, path);
 		assert.match(message(SERVICE, '/v1/%'), /a percent sign that is not an escape; write "%25" for "%"/);
 		assert.match(message(SERVICE, '/v1/Me?x=%'), /a percent sign that is not an escape/);
@@ -109,6 +114,19 @@ describe('the agent\'s request: its input', () => {
 		['a query of null', { method: 'GET', path: '/', query: null }, /"query" must be an object/],
 		['a query that is text', { method: 'GET', path: '/', query: 'a=1' }, /"query" must be an object/],
 		['a body past the bound', { method: 'POST', path: '/', body: 'x'.repeat(MAX_REQUEST_BODY_CHARS + 1) }, new RegExp(`at most ${MAX_REQUEST_BODY_CHARS}`)],
+		// Issue 43: the platform's hosts by key, operations by id.
+		['an origin as the host', { method: 'GET', path: '/', host: 'https://api.telematicssdk.com' }, /"host" must be a host key of the account's platform \("user", "api", "accounts", "portal"\), never a URL, an origin or a host name/],
+		['a host name as the host', { method: 'GET', path: '/', host: 'api.telematicssdk.com' }, /never a URL, an origin or a host name/],
+		['a host with a port', { method: 'GET', path: '/', host: 'localhost:8080' }, /never a URL/],
+		['a host key outside the platform', { method: 'GET', path: '/', host: 'leaderboard' }, /"leaderboard" is not a host of the account's platform\. Its hosts are "user", "api", "accounts", "portal"/],
+		['a host that is not text', { method: 'GET', path: '/', host: 7 }, /"host" must be a host key/],
+		['an unknown operation', { operation: 'trips.all' }, /"operation" must be an id from telematics_operations/],
+		['an operation without its path parameters', { operation: 'users.delete' }, /The operation "users\.delete" needs "pathParameters" with "DeviceToken"/],
+		['an operation with an empty path parameter', { operation: 'users.delete', pathParameters: { DeviceToken: '' } }, /needs "pathParameters" with "DeviceToken"/],
+		['an operation and a path', { operation: 'trips.user.list', path: '/trips/get/v1/' }, /either "operation" .* or "path", not both/],
+		['an operation on another host than given', { operation: 'trips.user.list', host: 'user' }, /is on the "api" host, not "user"/],
+		['an operation with another method', { operation: 'trips.user.list', method: 'GET' }, /is a POST; leave "method" out/],
+		['path parameters that are a list', { operation: 'users.delete', pathParameters: ['x'] }, /"pathParameters" must be an object/],
 	];
 	for (const [name, input, message] of refused) {
 		it(`refuses ${name}`, () => {
@@ -120,17 +138,84 @@ describe('the agent\'s request: its input', () => {
 
 	it('takes a method in any case, a flat query, a body as JSON text, an account trimmed', () => {
 		assert.deepEqual(checkInput({ method: 'post', path: '/v1/x', query: { n: 1, b: true, s: 's' }, body: { a: [1] }, account: ' admin ' }), {
-			ok: true, value: { method: 'POST', path: '/v1/x', query: { n: '1', b: 'true', s: 's' }, body: '{"a":[1]}', account: 'admin' },
+			ok: true, value: { method: 'POST', path: '/v1/x', host: 'user', query: { n: '1', b: 'true', s: 's' }, body: '{"a":[1]}', account: 'admin' },
 		});
-		assert.deepEqual(checkInput({ method: 'GET', path: '/v1/Me', body: null }), { ok: true, value: { method: 'GET', path: '/v1/Me' } });
-		assert.deepEqual(checkInput({ method: 'PUT', path: '/', body: '{"raw":1}' }), { ok: true, value: { method: 'PUT', path: '/', body: '{"raw":1}' } });
+		assert.deepEqual(checkInput({ method: 'GET', path: '/v1/Me', body: null }), { ok: true, value: { method: 'GET', path: '/v1/Me', host: 'user' } });
+		assert.deepEqual(checkInput({ method: 'PUT', path: '/', body: '{"raw":1}' }), { ok: true, value: { method: 'PUT', path: '/', host: 'user', body: '{"raw":1}' } });
 		assert.equal((checkInput({ method: 'POST', path: '/', body: 'x'.repeat(MAX_REQUEST_BODY_CHARS) }) as { ok: boolean }).ok, true);
-		assert.deepEqual(checkInput({ method: 'POST', path: '/' }), { ok: true, value: { method: 'POST', path: '/' } }, 'no body: none sent');
-		assert.deepEqual(checkInput({ method: 'GET', path: '/', account: 'a'.repeat(256) }), { ok: true, value: { method: 'GET', path: '/', account: 'a'.repeat(256) } });
+		assert.deepEqual(checkInput({ method: 'POST', path: '/' }), { ok: true, value: { method: 'POST', path: '/', host: 'user' } }, 'no body: none sent');
+		assert.deepEqual(checkInput({ method: 'GET', path: '/', account: 'a'.repeat(256) }), { ok: true, value: { method: 'GET', path: '/', host: 'user', account: 'a'.repeat(256) } });
+	});
+
+	it('an operation by id: its method, its host, its path with each parameter encoded as one segment', () => {
+		const checked = checkInput({ operation: 'users.delete', pathParameters: { DeviceToken: 'a/b c' }, account: 'admin' });
+		assert.ok(checked.ok);
+		assert.equal(checked.value.method, 'DELETE');
+		assert.equal(checked.value.host, 'user');
+		assert.equal(checked.value.path, '/v1/Management/users/a%2Fb%20c');
+		assert.equal(checked.value.operation?.id, 'users.delete');
+		const trips = checkInput({ operation: 'trips.user.list', body: { StartDate: '2026-11-01' } });
+		assert.ok(trips.ok);
+		assert.deepEqual([trips.value.method, trips.value.host, trips.value.path, trips.value.body], ['POST', 'api', '/trips/get/v1/', '{"StartDate":"2026-11-01"}']);
+	});
+
+	it('a method and a path are the operation they match: on the host given, else on the host that has it, else the service', () => {
+		const of = (input: object) => {
+			const checked = checkInput(input);
+			assert.ok(checked.ok);
+			return [checked.value.host, checked.value.operation?.id];
+		};
+		assert.deepEqual(of({ method: 'delete', path: '/v1/management/users/x' }), ['user', 'users.delete']);
+		assert.deepEqual(of({ method: 'POST', path: '/trips/get/v1/' }), ['api', 'trips.user.list'], 'the path names its host');
+		assert.deepEqual(of({ method: 'POST', path: '/trips/get/v1/', host: 'API' }), ['api', 'trips.user.list']);
+		assert.deepEqual(of({ method: 'POST', path: '/trips/get/v1/', host: 'accounts' }), ['accounts', undefined], 'a host given is kept');
+		assert.deepEqual(of({ method: 'GET', path: '/v1/Me' }), ['user', undefined]);
 	});
 
 	it('asks first for everything but GET and HEAD', () => {
 		assert.deepEqual(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => asksFirst(m as never)), [false, false, true, true, true, true]);
+	});
+});
+
+describe('the agent\'s request: the platform', () => {
+	const hosts = platformHosts(SERVICE);
+
+	it('goes to the host its key names on the account\'s platform, by the same path rules', () => {
+		assert.deepEqual(platformUrlFor(SERVICE, hosts, { host: 'api', path: '/trips/get/v1/' }), { ok: true, value: 'https://api.telematicssdk.com/trips/get/v1/' });
+		assert.deepEqual(platformUrlFor(SERVICE, hosts, { host: 'portal', path: '/auth/permissions', query: { a: '1' } }), { ok: true, value: 'https://portal-apis.telematicssdk.com/auth/permissions?a=1' });
+		assert.deepEqual(platformUrlFor(ROOTED, platformHosts(ROOTED), { host: 'user', path: '/v1/Me' }), { ok: true, value: 'https://portal.example.com/api/v1/Me' }, 'the service keeps its root');
+		assert.equal(platformUrlFor(SERVICE, hosts, { host: 'api', path: '//evil.example/x' }).ok, false);
+		assert.match((platformUrlFor(SERVICE, undefined, { host: 'api', path: '/x' }) as { message: string }).message, /only its own paths/);
+	});
+
+	it('whatever the host key and path, the URL is on one of the account\'s hosts, or refused (generated)', () => {
+		const piece = fc.constantFrom('/', '//', '\\', '..', '%2f', '%5c', '@', ':', '?', '#', 'evil.example', 'trips', 'a');
+		const origins = new Set(Object.values(hosts!));
+		fc.assert(fc.property(fc.constantFrom('user', 'api', 'accounts', 'portal'), fc.array(piece, { maxLength: 10 }).map((p) => p.join('')), (host, path) => {
+			const result = platformUrlFor(SERVICE, hosts, { host: host as never, path });
+			if (result.ok) assert.ok(origins.has(new URL(result.value).origin), result.value);
+		}), { numRuns: 1000 });
+	});
+
+	it('picks the account: the one named if its kind fits, the active one if it fits, else the one of the needed kind, else says which kind', () => {
+		const user = { kind: 'user' as const, id: 'u' };
+		const admin = { kind: 'admin' as const, id: 'a' };
+		const admin2 = { kind: 'admin' as const, id: 'a2' };
+		assert.deepEqual(pickAccount([user, admin], user, 'admin'), { account: admin });
+		assert.deepEqual(pickAccount([user, admin], admin, 'admin'), { account: admin });
+		assert.deepEqual(pickAccount([user, admin], admin, undefined), { account: admin });
+		assert.deepEqual(pickAccount([user, admin], undefined, 'user'), { account: user });
+		assert.deepEqual(pickAccount([user], user, 'admin'), { needs: 'admin', reason: 'none' });
+		assert.deepEqual(pickAccount([user, admin, admin2], user, 'admin'), { needs: 'admin', reason: 'several' });
+		assert.deepEqual(pickAccount([user, admin], admin, 'user', admin), { needs: 'user', reason: 'named' });
+		assert.deepEqual(pickAccount([user, admin], admin, undefined, user), { account: user });
+		assert.deepEqual(pickAccount([user, admin], undefined, undefined), { reason: 'noActive' });
+	});
+
+	it('names what an operation that cannot be undone acts on, and no secret of its body', () => {
+		assert.equal(operationTarget(platform, operationById('users.delete')!, '/v1/Management/users/dt-2', undefined), 'DeviceToken "dt-2"');
+		assert.equal(operationTarget(platform, operationById('users.changeInstance')!, '/v1/Management/users/instances/change', '{"DeviceToken":"dt-2","ToInstanceId":"i-9","ToInstanceKey":"secret-key"}'), 'DeviceToken "dt-2", ToInstanceId "i-9"');
+		assert.equal(operationTarget(platform, operationById('users.changeInstance')!, '/v1/Management/users/instances/change', 'not json'), '');
 	});
 });
 

@@ -23,13 +23,13 @@ describe('shipped bundles', function () {
 			.map(([file, output]) => [path.basename(file), Object.keys(output.inputs)]));
 	});
 
-	it('are the extension, undici, the public suffix list, the demo service and the terminal command', () => {
-		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'publicSuffix.js', 'tokenClient.js', 'undici.js']);
+	it('are the extension, undici, the public suffix list, the platform\'s operations, the demo service and the terminal command', () => {
+		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'platform.js', 'publicSuffix.js', 'tokenClient.js', 'undici.js']);
 	});
 
 	it('load what is heavy and rarely needed with a plain require() of its own bundle, on first use', () => {
 		const extension = texts.get('extension.js')!;
-		for (const later of ['./undici.js', './publicSuffix.js', './demo.js']) assert.ok(extension.includes(`require("${later}")`), later);
+		for (const later of ['./undici.js', './publicSuffix.js', './platform.js', './demo.js']) assert.ok(extension.includes(`require("${later}")`), later);
 		// Nothing loads through Node's ESM loader (import()): the extension host runs CommonJS.
 		assert.doesNotMatch(extension, /\bimport\(/);
 	});
@@ -55,6 +55,11 @@ describe('shipped bundles', function () {
 			if (bundle !== 'undici.js') assert.ok(!files.some((f) => f.includes('node_modules/undici/')), `undici is in ${bundle}`);
 			if (bundle !== 'publicSuffix.js') assert.ok(!files.some((f) => f.includes('node_modules/tldts')), `tldts is in ${bundle}`);
 			if (bundle !== 'demo.js') assert.ok(!files.some((f) => f.startsWith('src/emulator/')), `the emulator is in ${bundle}`);
+		}
+		// The platform's description and its index load on first use (issue 43): activation never builds them.
+		for (const file of ['src/core/platform/operations.ts', 'src/core/platform/catalog.ts']) {
+			assert.ok(!inputs.get('extension.js')!.includes(file), `${file} is in extension.js`);
+			assert.ok(inputs.get('platform.js')!.includes(file), `${file} is in platform.js`);
 		}
 		// jwt-decode (1 KB) reads the stored tokens' claims as soon as they are read; no other library loads with the extension.
 		assert.deepEqual(inputs.get('extension.js')!.filter((f) => f.includes('node_modules')).map((f) => f.split('/')[1]), ['jwt-decode'], 'the extension loads no library but jwt-decode');

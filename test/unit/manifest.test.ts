@@ -15,7 +15,7 @@ describe('package.json and workspace trust', () => {
 	const properties = manifest.contributes.configuration.properties;
 
 	it('settings that decide where a token goes, or whether a file gets one, are user settings only', () => {
-		for (const [key, scope] of [['baseUrl', 'application'], ['extraCertificates', 'machine'], ['insertStyle', 'application'], ['exposeToken', 'application'], ['exposeTokenFiles', 'application'], ['terminalToken', 'application'], ['environmentAccounts', 'application']]) {
+		for (const [key, scope] of [['baseUrl', 'application'], ['extraCertificates', 'machine'], ['insertStyle', 'application'], ['exposeToken', 'application'], ['exposeTokenFiles', 'application'], ['terminalToken', 'application'], ['environmentAccounts', 'application'], ['platformHosts', 'application']]) {
 			assert.equal(properties[`telematicsAuth.${key}`]?.scope, scope, key);
 		}
 	});
@@ -23,7 +23,7 @@ describe('package.json and workspace trust', () => {
 	it('lists them as restricted and says what Restricted Mode does', () => {
 		const trust = manifest.capabilities.untrustedWorkspaces;
 		assert.equal(trust.supported, 'limited');
-		assert.deepEqual([...trust.restrictedConfigurations].sort(), ['telematicsAuth.baseUrl', 'telematicsAuth.environmentAccounts', 'telematicsAuth.extraCertificates', 'telematicsAuth.insertStyle']);
+		assert.deepEqual([...trust.restrictedConfigurations].sort(), ['telematicsAuth.baseUrl', 'telematicsAuth.environmentAccounts', 'telematicsAuth.extraCertificates', 'telematicsAuth.insertStyle', 'telematicsAuth.platformHosts']);
 		const described = nls[trust.description.replace(/^%|%$/g, '')] ?? '';
 		assert.match(described, /git is not called/);
 		assert.match(described, /no env file is read or written/);

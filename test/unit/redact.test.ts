@@ -32,6 +32,9 @@ describe('redact', () => {
 		{ name: 'a secret that holds another: the longer goes whole', input: 'abcdefgh', secrets: ['abcd', 'abcdefgh'], gone: ['efgh'] },
 		{ name: 'the mask stays where a header or key=value held a secret', input: 'InstanceKey: k-1\npassword=p-2', gone: ['k-1', 'p-2'], kept: ['InstanceKey: ***', 'password=***'] },
 		{ name: 'a secret whose base64 holds + and / and padding, in each form', input: ['1', Buffer.from('a>?~~~x').toString('base64'), Buffer.from('a>?~~~x').toString('base64').replace(/=+$/, ''), Buffer.from('a>?~~~x').toString('base64url'), '2'].join(' '), secrets: ['a>?~~~x'], gone: ['YT4', 'eA'], kept: ['1 ', ' 2'] },
+		// Issue 43: an instance's Key is its InstanceKey; an error entry's Key names a field and stays.
+		{ name: 'an instance\'s Key (its InstanceKey), any casing, as JSON and escaped JSON', input: '{"Instances":[{"Id":"i-1","Key":"5b6e1c3a-0000-4000-8000-000000000001"}],"key":"demo-instance-key","k":"{\\"KEY\\":\\"c0ffee00c0ffee00c0ffee\\"}","KEY":"c0ffee00c0ffee00c0ffee"}', gone: ['5b6e1c3a', 'demo-instance-key', 'c0ffee'], kept: ['"Id":"i-1"', '"Key":"***"'] },
+		{ name: 'nothing of an error entry\'s Key, which names a field', input: '{"Errors":[{"Key":"InstanceId","Message":"m"},{"Key":"Identifiers.UserId","Message":"n"},{"Key":"Paging[0].Count","Message":"o"}],"AppKey":"a"}', gone: [], kept: ['"Key":"InstanceId"', '"Key":"Identifiers.UserId"', '"Key":"Paging[0].Count"', '"AppKey":"a"'] },
 		{ name: 'a known secret in percent-encoded form, either hex case', input: `x=${encodeURIComponent('a/b?c')} y=${encodeURIComponent('a/b?c').toLowerCase()}`, secrets: ['a/b?c'], gone: ['a%2Fb', 'a%2fb'] },
 	];
 	for (const c of cases) {

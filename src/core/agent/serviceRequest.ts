@@ -1,6 +1,11 @@
 // What the agent's `telematics_request` tool may send and what it hands back: a request checked to stay on
-// the account's service (a path, never a URL, a host or a way out of the service's root) and an answer
+// the account's platform (a host key and a path, never a URL, a host name or a way out of the service's
+// root), the operation it is (from the platform description) and the account kind it needs, and an answer
 // with every token masked, cut at a bound. Pure: no I/O, no `vscode`.
+import type { AccountKind } from '../api/types';
+import { HOST_KEYS, type HostKey, type PlatformHosts } from '../platform/hosts';
+import type { Platform } from '../platform/load';
+import type { Operation } from '../platform/operations';
 import { redact } from '../util/redact';
 
 export const AGENT_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -20,6 +25,10 @@ export const MAX_RESULT_BODY_CHARS = 20_000;
 export interface AgentRequestInput {
 	method: AgentMethod;
 	path: string;
+	/** The platform host the path is on: as given, the operation's, the one whose operation the path is, else `user` (the service). */
+	host: HostKey;
+	/** The operation of the description the request is, when it is a known one. */
+	operation?: Operation;
 	query?: Record<string, string>;
 	/** JSON text, or a value sent as JSON. */
 	body?: string;
@@ -30,16 +39,63 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; message: string }
 
 const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
 
+const HOST_KEY_LIST = HOST_KEYS.map((key) => `"${key}"`).join(', ');
+
+/** A host key as the model wrote it, or why it is refused: never a URL, an origin or a host name. */
+function checkHost(host: unknown): Checked<HostKey | undefined> {
+	if (host === undefined) return { ok: true, value: undefined };
+	if (typeof host !== 'string' || !/^[A-Za-z][A-Za-z0-9-]{0,31}$/.test(host)) {
+		return fail(`"host" must be a host key of the account's platform (${HOST_KEY_LIST}), never a URL, an origin or a host name. The tool sends only to the account's own hosts.`);
+	}
+	const key = HOST_KEYS.find((k) => k === host.toLowerCase());
+	return key ? { ok: true, value: key } : fail(`"${host}" is not a host of the account's platform. Its hosts are ${HOST_KEY_LIST}.`);
+}
+
+/** The operation `path` is with `method`: on `host` when given, else on the first host that has it. */
+function operationOf(platform: Platform, method: string, path: string, host: HostKey | undefined): Operation | undefined {
+	for (const key of host ? [host] : HOST_KEYS) {
+		const op = platform.operationFor(method, key, path);
+		if (op) return op;
+	}
+	return undefined;
+}
+
+/** The path of `op` with its `{parameters}` from `pathParameters`, or why not. */
+function operationPath(platform: Platform, op: Operation, values: unknown): Checked<string> {
+	if (values !== undefined && (typeof values !== 'object' || values === null || Array.isArray(values))) return fail('"pathParameters" must be an object of names and values, such as {"DeviceToken": "…"}.');
+	const filled = platform.fillPath(op, (values ?? {}) as Record<string, unknown>);
+	if (!filled.ok) return fail(`The operation "${op.id}" needs "pathParameters" with ${filled.missing.map((name) => `"${name}"`).join(', ')} (path ${op.path}).`);
+	return { ok: true, value: filled.path };
+}
+
 /**
- * The tool's input as the model sent it, checked: a known method, a path, a flat query of strings,
- * numbers and booleans, a body (an object or array is sent as JSON), an account name.
+ * The tool's input as the model sent it, checked: an operation id (with its path parameters) or a method
+ * and a path, a host key, a flat query of strings, numbers and booleans, a body (an object or array is
+ * sent as JSON), an account name. `platform`: the description, to know the operations.
  */
-export function checkInput(input: unknown): Checked<AgentRequestInput> {
-	if (typeof input !== 'object' || input === null || Array.isArray(input)) return fail('The input must be an object with "method" and "path".');
-	const { method, path, query, body, account } = input as Record<string, unknown>;
+export function checkInput(input: unknown, platform: Platform): Checked<AgentRequestInput> {
+	if (typeof input !== 'object' || input === null || Array.isArray(input)) return fail('The input must be an object with "operation" (see telematics_operations), or "method" and "path".');
+	const { method: givenMethod, path: givenPath, host: givenHost, operation: operationId, pathParameters: values, query, body, account } = input as Record<string, unknown>;
+	const host = checkHost(givenHost);
+	if (!host.ok) return host;
+	let operation: Operation | undefined;
+	let method: unknown = givenMethod;
+	let path: unknown = givenPath;
+	if (operationId !== undefined) {
+		operation = typeof operationId === 'string' ? platform.operationById(operationId) : undefined;
+		if (!operation) return fail(`"operation" must be an id from telematics_operations, such as "trips.user.list"; "${String(operationId).slice(0, 80)}" is none.`);
+		if (host.value && host.value !== operation.host) return fail(`The operation "${operation.id}" is on the "${operation.host}" host, not "${host.value}".`);
+		if (method !== undefined && (typeof method !== 'string' || method.toUpperCase() !== operation.method)) return fail(`The operation "${operation.id}" is a ${operation.method}; leave "method" out.`);
+		if (path !== undefined) return fail(`Give either "operation" (with "pathParameters") or "path", not both.`);
+		const filled = operationPath(platform, operation, values);
+		if (!filled.ok) return filled;
+		method = operation.method;
+		path = filled.value;
+	}
 	const upper = typeof method === 'string' ? method.toUpperCase() : method;
 	if (!AGENT_METHODS.includes(upper as AgentMethod)) return fail(`"method" must be one of ${AGENT_METHODS.join(', ')}.`);
-	if (typeof path !== 'string' || path === '') return fail('"path" must be a path on the service, such as "/v1/Me".');
+	if (typeof path !== 'string' || path === '') return fail('"path" must be a path on the platform, such as "/v1/Me", or give an "operation" (see telematics_operations).');
+	operation ??= operationOf(platform, upper as string, path, host.value);
 	if (account !== undefined && (typeof account !== 'string' || account.trim() === '' || account.length > 256)) return fail('"account" must be the name of a logged-in account (see telematics_accounts), or left out for the active one.');
 	let flatQuery: Record<string, string> | undefined;
 	if (query !== undefined) {
@@ -56,7 +112,68 @@ export function checkInput(input: unknown): Checked<AgentRequestInput> {
 		if (text.length > MAX_REQUEST_BODY_CHARS) return fail(`The body is ${text.length} characters; at most ${MAX_REQUEST_BODY_CHARS} are sent.`);
 		if (upper === 'GET' || upper === 'HEAD') return fail(`A ${upper} request has no body; use "query" for its parameters.`);
 	}
-	return { ok: true, value: { method: upper as AgentMethod, path, ...(flatQuery && { query: flatQuery }), ...(text !== undefined && { body: text }), ...(typeof account === 'string' && { account: account.trim() }) } };
+	return {
+		ok: true,
+		value: {
+			method: upper as AgentMethod,
+			path,
+			host: host.value ?? operation?.host ?? 'user',
+			...(operation && { operation }),
+			...(flatQuery && { query: flatQuery }),
+			...(text !== undefined && { body: text }),
+			...(typeof account === 'string' && { account: account.trim() }),
+		},
+	};
+}
+
+/**
+ * The URL of the request on the account's platform: a path on the service for the `user` host (below its
+ * root path, as ever), on the host's origin for the others; the same path rules everywhere.
+ */
+export function platformUrlFor(serviceUrl: string, hosts: PlatformHosts | undefined, input: Pick<AgentRequestInput, 'host' | 'path' | 'query'>): Checked<string> {
+	if (input.host === 'user') return serviceUrlFor(serviceUrl, input.path, input.query);
+	if (!hosts) return fail('The account\'s service URL is no platform origin; only its own paths ("host": "user") can be reached.');
+	return serviceUrlFor(hosts[input.host], input.path, input.query);
+}
+
+/** The account kind an operation needs: admin, user, or either when it is unknown. */
+export function neededKind(operation: Operation | undefined): AccountKind | undefined {
+	return operation?.token === 'admin' || operation?.token === 'user' ? operation.token : undefined;
+}
+
+/**
+ * Which account sends: the one named (when its kind fits); else the active one when its kind fits; else
+ * the one logged-in account of the needed kind; else why none (which kind is needed).
+ */
+export function pickAccount<T extends { kind: AccountKind }>(candidates: readonly T[], active: T | undefined, needed: AccountKind | undefined, named?: T): { account: T } | { needs: AccountKind; reason: 'named' | 'none' | 'several' } | { reason: 'noActive' } {
+	if (named) return !needed || named.kind === needed ? { account: named } : { needs: needed, reason: 'named' };
+	if (active && (!needed || active.kind === needed)) return { account: active };
+	if (!needed) return { reason: 'noActive' };
+	const fitting = candidates.filter((c) => c.kind === needed);
+	if (fitting.length === 1) return { account: fitting[0]! };
+	return { needs: needed, reason: fitting.length === 0 ? 'none' : 'several' };
+}
+
+/**
+ * What an operation that cannot be undone acts on, in words for the person: its path parameters
+ * (`DeviceToken "…"`), else the required fields of its body that are no secret.
+ */
+export function operationTarget(platform: Platform, operation: Operation, path: string, body: string | undefined): string {
+	const named = Object.entries(platform.pathParameters(operation.path, path) ?? {}).map(([name, value]) => `${name} "${value}"`);
+	if (named.length > 0) return named.join(', ');
+	let json: unknown;
+	try {
+		json = body === undefined ? undefined : JSON.parse(body);
+	} catch {
+		json = undefined;
+	}
+	if (json === null || typeof json !== 'object') return '';
+	return operation.parameters
+		.filter((p) => p.in === 'body' && p.required && !/key|password|secret/i.test(p.name))
+		.map((p) => [p.name, (json as Record<string, unknown>)[p.name]] as const)
+		.filter(([, value]) => typeof value === 'string' || typeof value === 'number')
+		.map(([name, value]) => `${name} "${String(value)}"`)
+		.join(', ');
 }
 
 /** `text` percent-decoded until it no longer changes (at most a few rounds); undefined when it does not decode. */
@@ -75,7 +192,7 @@ function fullyDecoded(text: string): string | undefined {
 	return undefined;
 }
 
-const LEAVES_THE_SERVICE = 'The path must be a path on the account\'s service, such as "/v1/Me": no URL, host, "//", "\\\\" or "..". Other hosts cannot be reached with this tool.';
+const LEAVES_THE_SERVICE = 'The path must be a path on the account\'s service, such as "/v1/Me": no URL, host, "//", "\\\\" or "..". To reach another host of the platform, give "host" (a host key such as "api"); no other host can be reached with this tool.';
 
 /**
  * The URL `path` (and `query`) names on the service at `serviceUrl`, or why it is refused. Refused: a

@@ -1,5 +1,10 @@
 // Finding operations: by id, by the request a file or the agent makes, by words. Pure: no I/O, no `vscode`.
+// With the description, it is a bundle of its own (dist/platform.js): the extension loads it on first
+// use through load.ts; the demo service holds it.
 import { OPERATIONS, type HostKey, type Operation } from './operations';
+
+export { OPERATIONS } from './operations';
+export type { NeededToken, Operation, Parameter } from './operations';
 
 /** The operation with this id. */
 export function operationById(id: string): Operation | undefined {

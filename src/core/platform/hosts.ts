@@ -1,6 +1,10 @@
 // The platform's hosts, by key, for an account's service (its login host). Pure: no I/O, no `vscode`.
-import { HOST_KEYS, type HostKey } from './operations';
+// Small on purpose: it loads with the extension, while the operations load on first use (load.ts).
 import { isLoopbackHost } from '../util/url';
+
+/** The platform's hosts, by key. `user` is the login host (the account's service). */
+export const HOST_KEYS = ['user', 'api', 'accounts', 'portal'] as const;
+export type HostKey = (typeof HOST_KEYS)[number];
 
 /** Host key → origin (`https://api.telematicssdk.com`, no path, no trailing slash). */
 export type PlatformHosts = Readonly<Record<HostKey, string>>;

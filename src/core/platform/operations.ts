@@ -9,9 +9,9 @@
 // - android: the vendor's TelematicsApp-Android API interfaces;
 // - python-sdk: the vendor's damoov_admin package.
 
-/** The platform's hosts, by key. `user` is the login host (the account's service). */
-export const HOST_KEYS = ['user', 'api', 'accounts', 'portal'] as const;
-export type HostKey = (typeof HOST_KEYS)[number];
+import type { HostKey } from './hosts';
+
+export { HOST_KEYS, type HostKey } from './hosts';
 
 /**
  * The token an operation needs: an admin's JWT, a user's JWT, or none (it is signed with the instance's

@@ -34,6 +34,17 @@ const KEY_VALUE = new RegExp(`\\b((?:${SECRET_NAMES})=)[^&\\s"',;]+`, 'gi');
 /** A header line: `InstanceKey: value`. */
 const HEADER_LINE = new RegExp(`^([ \\t]*(?:${SECRET_NAMES})[ \\t]*:[ \\t]*)\\S.*$`, 'gim');
 
+/**
+ * An instance's `"Key"` (any casing) is its InstanceKey, a secret, but the service's error entries also
+ * have a `"Key"`: the name of the field in error (`InstanceId`, `Identifiers.UserId`, `Paging[0].Count`).
+ * Only such a name stays; every other value is masked (a UUID, anything with `-`, a long hex string).
+ */
+const KEY_FIELD = /("key"\s*:\s*")((?:\\.|[^"\\])*)(")/gi;
+const ESCAPED_KEY_FIELD = /(\\"key\\"\s*:\s*\\")((?:(?!\\").)*)(\\")/gi;
+const FIELD_NAME = /^[A-Za-z_$][A-Za-z0-9_$.[\]]{0,79}$/;
+const maskKey = (_: string, before: string, value: string, after: string): string =>
+	FIELD_NAME.test(value) && !/^[0-9a-f]{16,}$/i.test(value) ? `${before}${value}${after}` : `${before}${MASK}${after}`;
+
 /** Shortest known secret we mask by value; shorter strings would mask ordinary words. */
 const MIN_SECRET_LENGTH = 4;
 
@@ -68,7 +79,8 @@ function secretForms(knownSecrets: Iterable<string>): string[] {
 
 /**
  * Masks JWTs, `Bearer` values, secret-named fields (JSON, escaped JSON, `key=value`,
- * header lines) and every known secret value of at least 4 characters.
+ * header lines), an instance's `"Key"` (its InstanceKey) and every known secret value of at least 4
+ * characters.
  */
 // Stryker disable next-line ArrayDeclaration: the default names no secret; any other default only masks more of a text without one
 export function redact(text: string, knownSecrets: Iterable<string> = []): string {
@@ -84,6 +96,8 @@ export function redact(text: string, knownSecrets: Iterable<string> = []): strin
 		.replace(BEARER, `$1 ${MASK}`)
 		.replace(JSON_FIELD, `$1${MASK}$2`)
 		.replace(ESCAPED_JSON_FIELD, `$1${MASK}$2`)
+		.replace(KEY_FIELD, maskKey)
+		.replace(ESCAPED_KEY_FIELD, maskKey)
 		.replace(KEY_VALUE, `$1${MASK}`)
 		.replace(HEADER_LINE, `$1${MASK}`);
 }

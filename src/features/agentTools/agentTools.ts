@@ -1,20 +1,26 @@
-// The telematics API for the agent in chat: `telematics_accounts` lists the logged-in accounts, and
-// `telematics_request` calls an account's service with its live bearer. The token never reaches the
-// model: not in a result, not in an error, not in the log. Requests that change something ask the person
-// first (prepareInvocation); a refused or expired token is refreshed by the scheduler's rules, never by a
-// login.
+// The telematics platform for the agent in chat: `telematics_accounts` lists the logged-in accounts,
+// `telematics_operations` the platform's operations, and `telematics_request` calls one of an account's
+// platform hosts with its live bearer. The token never reaches the model: not in a result, not in an
+// error, not in the log. Requests that change something ask the person first (prepareInvocation); one that
+// cannot be undone asks again with a modal from invoke, whatever the chat's auto-approve says. A refused or
+// expired token is refreshed by the scheduler's rules, never by a login.
 import vscode = require('vscode');
-import { asksFirst, checkInput, describeAnswer, serviceUrlFor, type AgentRequestInput } from '../../core/agent/serviceRequest';
+import { asksFirst, checkInput, describeAnswer, neededKind, operationTarget, pickAccount, platformUrlFor, type AgentRequestInput } from '../../core/agent/serviceRequest';
+import { describeOperations } from '../../core/agent/operationsList';
+import { loadPlatform, type Platform } from '../../core/platform/load';
 import { ApiError } from '../../core/api/errors';
+import type { AccountKind } from '../../core/api/types';
 import type { Session } from '../../core/sessions/types';
 import { spellRemaining } from '../../core/util/time';
 import { redact } from '../../core/util/redact';
 import { sessionSecrets } from '../../core/util/logger';
 import { liveSession } from '../shared/freshToken';
+import { accountPlatformHosts } from '../shared/platformHosts';
 import type { Services } from '../../services';
 
 export const ACCOUNTS_TOOL = 'telematics_accounts';
 export const REQUEST_TOOL = 'telematics_request';
+export const OPERATIONS_TOOL = 'telematics_operations';
 
 const text = (value: string): vscode.LanguageModelToolResult => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(value)]);
 
@@ -30,17 +36,37 @@ function disabled(services: Services): string | undefined {
 /** What the agent calls an account: its short name (`user`, `admin-2`), else its label. */
 const nameOf = (session: Session): string => session.account.name ?? session.account.label;
 
-/** The logged-in account named `name` (its label or id), the active one when none is named; else what to tell the model. */
-function accountFor(services: Services, name: string | undefined): { session: Session } | { message: string } {
+/**
+ * The logged-in account named `name` (its name, label or id); with none named, the active one when its
+ * kind fits `needed`, else the one account of that kind; else what to tell the model.
+ */
+function accountFor(services: Services, name: string | undefined, needed?: AccountKind): { session: Session } | { message: string } {
 	const sessions = services.store.list();
 	if (sessions.length === 0) return { message: `${vscode.l10n.t('No Telematics account is logged in.')} ${LOG_IN_HINT()}` };
-	if (name === undefined) {
-		const active = services.store.active();
-		return active ? { session: active } : { message: vscode.l10n.t('No Telematics account is active. Name one: {0}.', sessions.map((s) => `"${nameOf(s)}"`).join(', ')) };
+	const names = sessions.map((s) => `"${nameOf(s)}"`).join(', ');
+	let named: Session | undefined;
+	if (name !== undefined) {
+		named = sessions.find((s) => s.account.name === name) ?? sessions.find((s) => s.account.label === name) ?? sessions.find((s) => s.account.id === name)
+			?? sessions.find((s) => s.account.name?.toLowerCase() === name.toLowerCase() || s.account.label.toLowerCase() === name.toLowerCase());
+		if (!named) return { message: vscode.l10n.t('No logged-in Telematics account is called "{0}". The accounts: {1}.', redact(name).slice(0, 80), names) };
 	}
-	const found = sessions.find((s) => s.account.name === name) ?? sessions.find((s) => s.account.label === name) ?? sessions.find((s) => s.account.id === name)
-		?? sessions.find((s) => s.account.name?.toLowerCase() === name.toLowerCase() || s.account.label.toLowerCase() === name.toLowerCase());
-	return found ? { session: found } : { message: vscode.l10n.t('No logged-in Telematics account is called "{0}". The accounts: {1}.', redact(name).slice(0, 80), sessions.map((s) => `"${nameOf(s)}"`).join(', ')) };
+	const picked = pickAccount(sessions.map((s) => ({ kind: s.account.kind, session: s })), ((active) => active && { kind: active.account.kind, session: active })(services.store.active()), needed, named && { kind: named.account.kind, session: named });
+	if ('account' in picked) return { session: picked.account.session };
+	if (!('needs' in picked)) return { message: vscode.l10n.t('No Telematics account is active. Name one: {0}.', names) };
+	const kind = picked.needs === 'admin' ? vscode.l10n.t('an admin account') : vscode.l10n.t('a user account');
+	if (picked.reason === 'named') return { message: vscode.l10n.t('This operation needs {0}; "{1}" is not one. The accounts: {2}.', kind, named ? nameOf(named) : '', names) };
+	if (picked.reason === 'several') return { message: vscode.l10n.t('This operation needs {0}; several are logged in: name one in "account". The accounts: {1}.', kind, names) };
+	return { message: `${vscode.l10n.t('This operation needs {0}, and none is logged in. The accounts: {1}.', kind, names)} ${LOG_IN_HINT()}` };
+}
+
+/** The account that sends `input` and the URL on its platform, or what to tell the model. */
+function targetOf(services: Services, input: AgentRequestInput): { session: Session; url: string } | { message: string } {
+	if (input.operation?.token === 'none') return { message: vscode.l10n.t('The operation "{0}" takes no account token: it is signed with an instance\'s InstanceId and InstanceKey headers, which this tool does not send.', input.operation.id) };
+	const found = accountFor(services, input.account, neededKind(input.operation));
+	if ('message' in found) return found;
+	const { account } = found.session;
+	const url = platformUrlFor(account.serviceUrl, accountPlatformHosts(services.config, account), input);
+	return url.ok ? { session: found.session, url: url.value } : { message: url.message };
 }
 
 class AccountsTool implements vscode.LanguageModelTool<Record<string, never>> {
@@ -70,13 +96,12 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 	/** The question before a request that changes something: the account, the method, the full URL and the body's size. */
 	async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): Promise<vscode.PreparedToolInvocation> {
 		await this.services.ready;
-		const checked = checkInput(options.input);
+		const checked = checkInput(options.input, await loadPlatform());
 		if (!checked.ok) return { invocationMessage: vscode.l10n.t('Checking a Telematics request') };
 		const input = checked.value;
-		const found = accountFor(this.services, input.account);
-		const url = 'session' in found ? serviceUrlFor(found.session.account.serviceUrl, input.path, input.query) : undefined;
-		const account = 'session' in found ? nameOf(found.session) : input.account ?? vscode.l10n.t('the active account');
-		const shown = url?.ok ? url.value : input.path;
+		const target = targetOf(this.services, input);
+		const account = 'session' in target ? nameOf(target.session) : input.account ?? vscode.l10n.t('the active account');
+		const shown = 'url' in target ? target.url : input.path;
 		const invocationMessage = vscode.l10n.t('{0} {1} as {2}', input.method, shown, account);
 		if (!asksFirst(input.method)) return { invocationMessage };
 		const body = input.body === undefined ? vscode.l10n.t('no body') : vscode.l10n.t('a body of {0} characters', input.body.length);
@@ -93,23 +118,25 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 		await this.services.ready;
 		const off = disabled(this.services);
 		if (off) return text(off);
-		const checked = checkInput(options.input);
+		const platform = await loadPlatform();
+		const checked = checkInput(options.input, platform);
 		if (!checked.ok) return text(checked.message);
 		try {
-			return text(await this.send(checked.value, cancel));
+			return text(await this.send(checked.value, platform, cancel));
 		} catch (error) {
 			// Whatever went wrong, the model reads a message with no secret in it.
 			return text(redact(error instanceof Error ? error.message : String(error), allSecrets(this.services)));
 		}
 	}
 
-	private async send(input: AgentRequestInput, cancel: vscode.CancellationToken): Promise<string> {
+	private async send(input: AgentRequestInput, platform: Platform, cancel: vscode.CancellationToken): Promise<string> {
 		const { config, api } = this.services;
-		const found = accountFor(this.services, input.account);
+		const found = targetOf(this.services, input);
 		if ('message' in found) return found.message;
 		const { account } = found.session;
-		const url = serviceUrlFor(account.serviceUrl, input.path, input.query);
-		if (!url.ok) return url.message;
+		if (input.operation?.irreversible && !(await this.confirmIrreversible(platform, input, found.url, nameOf(found.session)))) {
+			return vscode.l10n.t('The person refused: nothing was sent. Do not try this operation again unless they ask for it.');
+		}
 		const session = await liveSession(this.services, account.id);
 		if (!session) return `${vscode.l10n.t('The token of {0} has expired and could not be refreshed.', account.label)} ${LOG_IN_HINT()}`;
 		const { tokens } = session;
@@ -117,10 +144,10 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 		const listener = cancel.onCancellationRequested(() => controller.abort());
 		try {
 			const answer = await api.call(
-				{ method: input.method, url: url.value, accessToken: tokens.accessToken, ...(input.body !== undefined && { body: input.body }) },
+				{ method: input.method, url: found.url, accessToken: tokens.accessToken, ...(input.body !== undefined && { body: input.body }) },
 				{ timeoutMs: config.requestTimeoutMs(), proxy: config.proxy(), signal: controller.signal },
 			);
-			const described = describeAnswer(answer, { method: input.method, url: url.value, account: nameOf(found.session) }, allSecrets(this.services));
+			const described = describeAnswer(answer, { method: input.method, url: found.url, account: nameOf(found.session) }, allSecrets(this.services));
 			if (answer.status === 401) return `${described}\n\n${vscode.l10n.t('The service refused the token of {0}.', account.label)} ${LOG_IN_HINT()}`;
 			return described;
 		} catch (error) {
@@ -130,13 +157,34 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 			listener.dispose();
 		}
 	}
+
+	/** The person's own answer, in a modal, before an operation that cannot be undone: its name, its target, the URL and the account. */
+	private confirmIrreversible(platform: Platform, input: AgentRequestInput, url: string, account: string): Promise<boolean> {
+		const op = input.operation!;
+		const target = operationTarget(platform, op, input.path, input.body);
+		const message = target ? vscode.l10n.t('{0}: {1}?', op.irreversible!, target) : vscode.l10n.t('{0}?', op.irreversible!);
+		const detail = vscode.l10n.t('The agent asks to send {0} {1} as {2} ({3}). This cannot be undone.', input.method, url, account, op.id);
+		return this.services.prompts.current.confirm(message, detail, vscode.l10n.t('Send'));
+	}
 }
 
-/** Both tools, when this VS Code has language-model tools. */
+/** Lists and searches the platform's operations, so the agent names one instead of guessing a path. */
+class OperationsTool implements vscode.LanguageModelTool<unknown> {
+	constructor(private readonly services: Services) {}
+
+	async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>): Promise<vscode.LanguageModelToolResult> {
+		const off = disabled(this.services);
+		if (off) return text(off);
+		return text(describeOperations(options.input, await loadPlatform()));
+	}
+}
+
+/** The tools, when this VS Code has language-model tools. */
 export function registerAgentTools(services: Services): vscode.Disposable[] {
 	if (typeof vscode.lm?.registerTool !== 'function') return [];
 	return [
 		vscode.lm.registerTool(ACCOUNTS_TOOL, new AccountsTool(services)),
 		vscode.lm.registerTool(REQUEST_TOOL, new RequestTool(services)),
+		vscode.lm.registerTool(OPERATIONS_TOOL, new OperationsTool(services)),
 	];
 }

@@ -6,6 +6,7 @@ import vscode = require('vscode');
 import type { Services } from '../../services';
 import { accountResult, type Session } from '../../core/sessions/types';
 import { withoutTrailingSlashes, isSafeServiceUrl } from '../../core/util/url';
+import { platformHosts } from '../../core/platform/hosts';
 import { logIn } from '../shared/logIn';
 import { readRegularFile } from '../../platform/regularFile';
 import { Command } from '../../commands';
@@ -39,20 +40,40 @@ export async function tryDemo(services: Services, demo: DemoService): Promise<Se
 	return logIn(services, 'user', { serviceUrl: url, instanceId: user.instanceId, login: user.deviceToken, password: user.instanceKey }, () => tryDemo(services, demo));
 }
 
-/** A first request for the active account's service, with no token in it yet. */
-export function sampleText(serviceUrl: string, eol = '\n'): string {
+/**
+ * A first request for the active account's platform, with no token in it yet: the user's trips of the
+ * last 30 days, on the platform's api host (`apiHost`; on the demo service, the service itself).
+ */
+export function sampleText(serviceUrl: string, apiHost: string, eol = '\n'): string {
 	return [
 		'# A first request with a live token (Telematics Auth sample).',
-		'# Put the cursor on the GET line and run "Telematics: Insert Authorization Header",',
+		'# Put the cursor on the POST line and run "Telematics: Insert Authorization Header",',
 		'# then send it with your REST client.',
 		`@baseUrl = ${withoutTrailingSlashes(serviceUrl)}`,
+		`@apiHost = ${withoutTrailingSlashes(apiHost)}`,
 		'',
 		'###',
-		'# Who the token belongs to (an endpoint of the built-in demo service).',
-		'GET {{baseUrl}}/v1/Me',
+		'# Your trips of the last 30 days (the platform\'s api host; a user\'s token).',
+		'# More: "Telematics: New Request…", or ask the agent (#telematicsOperations).',
+		'POST {{apiHost}}/trips/get/v1/',
+		'Content-Type: application/json',
 		'Accept: application/json',
 		'',
+		'{',
+		'  "StartDate": "{{$datetime iso8601 -30 d}}",',
+		'  "EndDate": "{{$datetime iso8601}}",',
+		'  "IncludeDetails": true,',
+		'  "Paging": { "Page": 1, "Count": 5 }',
+		'}',
+		'',
 	].join(eol);
+}
+
+/** The sample's service and api host for `serviceUrl`: each a plain http(s) URL, else a placeholder to edit. */
+export function sampleHosts(serviceUrl: string, platformHostsSetting: Readonly<Record<string, unknown>>): { serviceUrl: string; apiHost: string } {
+	const service = isSafeServiceUrl(serviceUrl) ? serviceUrl : 'https://your-service.invalid';
+	const api = platformHosts(service, platformHostsSetting)?.api;
+	return { serviceUrl: service, apiHost: api && isSafeServiceUrl(api) ? api : service };
 }
 
 export const SAMPLE_FILE = 'telematics-sample.http';
@@ -62,33 +83,33 @@ export const SAMPLE_FILE = 'telematics-sample.http';
  * sample for `serviceUrl`), created when missing; undefined when the folder is untrusted or holds
  * another file of that name (planted, or edited since): the walkthrough never opens one it did not write.
  */
-async function ownSampleFile(serviceUrl: string): Promise<vscode.Uri | undefined> {
+async function ownSampleFile(serviceUrl: string, apiHost: string): Promise<vscode.Uri | undefined> {
 	const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
 	if (!folder || !vscode.workspace.isTrusted) return undefined;
 	const file = join(folder.uri.fsPath, SAMPLE_FILE);
 	try {
-		await writeFile(file, sampleText(serviceUrl), { flag: 'wx', mode: 0o644 });
+		await writeFile(file, sampleText(serviceUrl, apiHost), { flag: 'wx', mode: 0o644 });
 		return vscode.Uri.file(file);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
 	}
 	const existing = await readRegularFile(file);
-	const ours = existing.kind === 'text' && [sampleText(serviceUrl), sampleText(serviceUrl, '\r\n')].includes(existing.text);
+	const ours = existing.kind === 'text' && [sampleText(serviceUrl, apiHost), sampleText(serviceUrl, apiHost, '\r\n')].includes(existing.text);
 	return ours ? vscode.Uri.file(file) : undefined;
 }
 
 /** Writes the sample into the first workspace folder (an untitled file when that cannot be ours) and opens it. */
 export async function openSample(services: Services): Promise<vscode.TextEditor | undefined> {
 	const configured = services.store.active()?.account.serviceUrl ?? services.config.baseUrl();
-	// The URL goes into a file: only one that is a plain http(s) URL, else a placeholder to edit.
-	const serviceUrl = isSafeServiceUrl(configured) ? configured : 'https://your-service.invalid';
-	const own = await ownSampleFile(serviceUrl);
+	// The URLs go into a file: only plain http(s) URLs, else a placeholder to edit.
+	const { serviceUrl, apiHost } = sampleHosts(configured, services.config.platformHosts());
+	const own = await ownSampleFile(serviceUrl, apiHost);
 	const document = own
 		? await vscode.workspace.openTextDocument(own)
-		: await vscode.workspace.openTextDocument({ language: 'http', content: sampleText(serviceUrl) });
+		: await vscode.workspace.openTextDocument({ language: 'http', content: sampleText(serviceUrl, apiHost) });
 	// Beside the walkthrough, so its next button stays in view.
 	const editor = await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside });
-	const line = document.getText().split(/\r?\n/).findIndex((l) => l.startsWith('GET '));
+	const line = document.getText().split(/\r?\n/).findIndex((l) => l.startsWith('POST '));
 	if (line >= 0) editor.selection = new vscode.Selection(line, 0, line, 0);
 	return editor;
 }
