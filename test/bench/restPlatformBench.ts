@@ -2,6 +2,7 @@
 // the origins of four accounts' platforms indexed, the line read, the operations chosen), and the
 // wrong-identity check over a 10,000-line file. 9 runs, alternating a POST and a GET line; each run is the
 // median of 200 answers. Pure core only.
+import { operationFor, OPERATIONS } from '../../src/core/platform/catalog';
 import { platformHosts, type PlatformHosts } from '../../src/core/platform/hosts';
 import { originIndex, pathCompletions } from '../../src/core/platform/pathCompletion';
 import { wrongIdentities } from '../../src/core/platform/wrongIdentity';
@@ -24,7 +25,7 @@ function perCall(run: () => unknown, calls: number): number {
 export function benchRestPlatform(): BenchRow[] {
 	const platforms: PlatformHosts[] = ['https://user.telematicssdk.com', 'https://user.eu.telematicssdk.com', 'http://127.0.0.1:4100', 'https://gateway.example.com'].map((url) => platformHosts(url)!);
 	const lines = ['POST https://api.telematicssdk.com/trips/get/', 'GET https://accounts.telematicssdk.com/v1/'];
-	const complete = (line: string) => () => pathCompletions(line, originIndex(platforms));
+	const complete = (line: string) => () => pathCompletions(line, originIndex(platforms), OPERATIONS);
 	for (const line of lines) perCall(complete(line), 50); // warm up
 	const runs: number[] = [];
 	for (let run = 0; run < RUNS; run++) runs.push(perCall(complete(lines[run % 2]!), CALLS));
@@ -39,7 +40,7 @@ export function benchRestPlatform(): BenchRow[] {
 		{ id: 'u', name: 'user', kind: 'user' as const, hosts: platforms[0]! },
 		{ id: 'a', name: 'admin', kind: 'admin' as const, hosts: platforms[0]! },
 	];
-	const check = () => wrongIdentities(parseRestFile(text), { accounts, bindings: new Map() });
+	const check = () => wrongIdentities(parseRestFile(text), { accounts, bindings: new Map() }, operationFor);
 	check();
 	const checks: number[] = [];
 	for (let run = 0; run < RUNS; run++) checks.push(perCall(check, 3));

@@ -2,6 +2,7 @@
 // other kind, read as the lens reads it (named reference, active account, bound environment, a JWT), and
 // the fixes that switch to an account of the needed kind.
 import * as assert from 'node:assert/strict';
+import { operationFor } from '../../src/core/platform/catalog';
 import { platformHosts } from '../../src/core/platform/hosts';
 import { wrongIdentities, type IdentityAccount, type IdentityContext } from '../../src/core/platform/wrongIdentity';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
@@ -52,7 +53,7 @@ const rows: Row[] = [
 
 function read(row: Row) {
 	const context: IdentityContext = { accounts: [user, admin], bindings: new Map(), ...row.context };
-	return wrongIdentities(parseRestFile(row.text), context);
+	return wrongIdentities(parseRestFile(row.text), context, operationFor);
 }
 
 describe('the wrong identity (table)', () => {
@@ -67,30 +68,30 @@ describe('the wrong identity (table)', () => {
 describe('the wrong identity: its fixes', () => {
 	it('switch a reference to each account of the needed kind, in the same style, the active one first', () => {
 		const text = `${ADMIN_TRIPS}Authorization: Bearer {{$processEnv TELEMATICS_TOKEN_USER}}\n`;
-		const [wrong] = wrongIdentities(parseRestFile(text), { accounts: [user, admin, admin2], activeId: 'a2', bindings: new Map() });
+		const [wrong] = wrongIdentities(parseRestFile(text), { accounts: [user, admin, admin2], activeId: 'a2', bindings: new Map() }, operationFor);
 		assert.deepEqual(wrong!.fixes.map((f) => f.accountId), ['a2', 'a']);
 		const fixed = wrong!.fixes.map((f) => applyEdits(text, [{ start: f.start, end: f.end, newText: f.newText! }]));
 		assert.equal(fixed[0], `${ADMIN_TRIPS}Authorization: Bearer {{$processEnv TELEMATICS_TOKEN_ADMIN_2}}\n`);
 		assert.equal(fixed[1], `${ADMIN_TRIPS}Authorization: Bearer {{$processEnv TELEMATICS_TOKEN_ADMIN}}\n`);
-		assert.deepEqual(wrongIdentities(parseRestFile(fixed[1]!), { accounts: [user, admin], bindings: new Map() }), [], 'the fix puts it right');
+		assert.deepEqual(wrongIdentities(parseRestFile(fixed[1]!), { accounts: [user, admin], bindings: new Map() }, operationFor), [], 'the fix puts it right');
 	});
 
 	it("switch a bound environment's bare reference to the named one, and leave spacing alone", () => {
 		const text = `${ADMIN_TRIPS}Authorization:  Bearer   {{ TELEMATICS_TOKEN }}\r\n`;
-		const [wrong] = wrongIdentities(parseRestFile(text), { accounts: [user, admin], bindings: new Map([['dev', 'user']]) });
+		const [wrong] = wrongIdentities(parseRestFile(text), { accounts: [user, admin], bindings: new Map([['dev', 'user']]) }, operationFor);
 		const fix = wrong!.fixes[0]!;
 		assert.equal(applyEdits(text, [{ start: fix.start, end: fix.end, newText: fix.newText! }]), `${ADMIN_TRIPS}Authorization:  Bearer   {{ TELEMATICS_TOKEN_ADMIN }}\r\n`);
 	});
 
 	it('name the JWT to replace, and leave the token to the caller', () => {
 		const text = `${ADMIN_TRIPS}Authorization: Bearer ${userToken}\n`;
-		const [wrong] = wrongIdentities(parseRestFile(text), { accounts: [user, admin], bindings: new Map() });
+		const [wrong] = wrongIdentities(parseRestFile(text), { accounts: [user, admin], bindings: new Map() }, operationFor);
 		assert.deepEqual(wrong!.fixes.map((f) => [f.accountId, text.slice(f.start, f.end), f.newText]), [['a', userToken, undefined]]);
 	});
 
 	it('offer no reference fix for an account without a name', () => {
 		const text = `${ADMIN_TRIPS}Authorization: Bearer {{$processEnv TELEMATICS_TOKEN_USER}}\n`;
-		const [wrong] = wrongIdentities(parseRestFile(text), { accounts: [user, { ...admin, name: undefined }], bindings: new Map() });
+		const [wrong] = wrongIdentities(parseRestFile(text), { accounts: [user, { ...admin, name: undefined }], bindings: new Map() }, operationFor);
 		assert.deepEqual(wrong!.fixes, []);
 	});
 });

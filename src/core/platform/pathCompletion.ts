@@ -1,7 +1,7 @@
 // Completion of the platform's paths in a request line: after `GET https://api.telematicssdk.com/`, the
 // paths that host serves for that method. Pure: no I/O, no `vscode`.
-import { HOST_KEYS, OPERATIONS, type HostKey, type Operation } from './operations';
-import type { PlatformHosts } from './hosts';
+import type { Operation } from './operations';
+import { HOST_KEYS, type HostKey, type PlatformHosts } from './hosts';
 
 /** A request line up to the cursor: an optional method, an http(s) origin, and the path typed so far (no space, no query yet). */
 const LINE = /^(\s*(?:([A-Za-z]+)[ \t]+)?)(https?:\/\/[^/\s?#]+)(\/[^\s?#]*)?$/;
@@ -23,11 +23,11 @@ export interface PathCompletions {
 }
 
 /**
- * The operations to offer for `before` (the line's text before the cursor): those of the hosts its origin
+ * The operations (of `operations`, the description's: the catalog loads on first use) to offer for `before` (the line's text before the cursor): those of the hosts its origin
  * serves, for its method (any method when the line names none); undefined when the line is not a request
  * line to a platform host.
  */
-export function pathCompletions(before: string, index: ReadonlyMap<string, ReadonlySet<HostKey>>): PathCompletions | undefined {
+export function pathCompletions(before: string, index: ReadonlyMap<string, ReadonlySet<HostKey>>, operations: readonly Operation[]): PathCompletions | undefined {
 	const match = LINE.exec(before);
 	if (!match) return undefined;
 	let origin: string;
@@ -39,6 +39,6 @@ export function pathCompletions(before: string, index: ReadonlyMap<string, Reado
 	const keys = index.get(origin);
 	if (!keys) return undefined;
 	const method = match[2]?.toUpperCase();
-	const operations = OPERATIONS.filter((op) => keys.has(op.host) && (method === undefined || op.method === method));
-	return { pathStart: match[1]!.length + match[3]!.length, typed: match[4] ?? '', operations };
+	const offered = operations.filter((op) => keys.has(op.host) && (method === undefined || op.method === method));
+	return { pathStart: match[1]!.length + match[3]!.length, typed: match[4] ?? '', operations: offered };
 }

@@ -9,9 +9,11 @@ import { findOwner, type KnownToken } from '../restFile/tokenMatch';
 import type { ParsedFile, ParsedRequest } from '../restFile/requestParser';
 import { requestTarget } from '../restFile/requestHost';
 import { isJwtShaped } from '../util/tokenGrammar';
-import { operationFor } from './catalog';
-import { HOST_KEYS, type Operation } from './operations';
-import type { PlatformHosts } from './hosts';
+import type { HostKey, Operation } from './operations';
+import { HOST_KEYS, type PlatformHosts } from './hosts';
+
+/** How an operation is found by its request (catalog.ts's operationFor: the catalog loads on first use, so it is handed in). */
+export type OperationLookup = (method: string, host: HostKey, path: string) => Operation | undefined;
 
 export interface IdentityAccount {
 	id: string;
@@ -64,7 +66,7 @@ const BEARER = /^(\s*authorization\s*:\s*bearer\s+)(.+?)\s*$/i;
 const METHOD = /^\s*([A-Za-z]+)[ \t]+/;
 
 /** The operation a request is, on the hosts of `accounts` (every key with the URL's origin: on the demo, one origin serves them all). */
-export function operationOfRequest(file: ParsedFile, request: ParsedRequest, accounts: readonly Pick<IdentityAccount, 'hosts'>[]): Operation | undefined {
+export function operationOfRequest(file: ParsedFile, request: ParsedRequest, accounts: readonly Pick<IdentityAccount, 'hosts'>[], operationFor: OperationLookup): Operation | undefined {
 	const method = METHOD.exec(file.lines[request.requestLine]!.text)?.[1]?.toUpperCase() ?? 'GET';
 	const target = requestTarget(file, request);
 	if (!/^https?:\/\//i.test(target) || target.includes('{{')) return undefined;
@@ -85,7 +87,7 @@ export function operationOfRequest(file: ParsedFile, request: ParsedRequest, acc
 }
 
 /** The requests of `file` that send an account of the other kind than their operation needs. */
-export function wrongIdentities(file: ParsedFile, context: IdentityContext): WrongIdentity[] {
+export function wrongIdentities(file: ParsedFile, context: IdentityContext, operationFor: OperationLookup): WrongIdentity[] {
 	const { accounts } = context;
 	if (accounts.length === 0) return [];
 	const byVariable = new Map(accounts.flatMap((a) => a.name ? [[tokenVariableFor(a.name), a] as const] : []));
@@ -128,7 +130,7 @@ export function wrongIdentities(file: ParsedFile, context: IdentityContext): Wro
 			if (account) carried.push({ account, carrier: 'token' });
 		}
 		if (carried.length === 0) continue;
-		const operation = operationOfRequest(file, request, [...new Set(carried.map((c) => c.account)), ...accounts]);
+		const operation = operationOfRequest(file, request, [...new Set(carried.map((c) => c.account)), ...accounts], operationFor);
 		if (!operation || operation.token === 'none') continue;
 		const needed = operation.token;
 		const candidates = accounts.filter((a) => a.kind === needed).sort((a, b) => Number(b.id === context.activeId) - Number(a.id === context.activeId));

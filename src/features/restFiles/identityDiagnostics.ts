@@ -4,12 +4,14 @@
 // light bulb's "New Request…" on an empty line.
 import vscode = require('vscode');
 import { wrongIdentities, type IdentityAccount, type WrongIdentity } from '../../core/platform/wrongIdentity';
+import { loadPlatform } from '../../core/platform/load';
+import { errorMessage } from '../../core/util/errorMessage';
 import { parseRestFile } from '../../core/restFile/requestParser';
 import { environmentReference } from '../../core/restFile/authHeaderEdit';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import { Command } from '../../commands';
 import type { Services } from '../../services';
-import { accountPlatformHosts } from './accountHosts';
+import { accountPlatformHosts } from '../shared/platformHosts';
 import { isHttpDocument, targetEditor, watchedText } from '../shared/restDocuments';
 import { insertAuthorizationHeader } from './insertCommand';
 
@@ -44,6 +46,8 @@ export class IdentityDiagnostics implements vscode.Disposable, vscode.CodeAction
 	private readonly pending = new Map<string, unknown>();
 	/** Per document, the warnings of the last reading, by the Authorization line, for the quick fixes. */
 	private readonly found = new Map<string, WrongIdentity[]>();
+	/** Per document: the latest update, so an earlier one's late warnings are dropped. */
+	private readonly generations = new Map<string, number>();
 	private readonly subscriptions: vscode.Disposable[] = [];
 
 	constructor(private readonly services: Services) {
@@ -60,14 +64,23 @@ export class IdentityDiagnostics implements vscode.Disposable, vscode.CodeAction
 	private update(document: vscode.TextDocument): void {
 		if (!isHttpDocument(document) || document.isClosed) return;
 		const key = document.uri.toString();
+		const generation = (this.generations.get(key) ?? 0) + 1;
+		this.generations.set(key, generation);
 		const text = watchedText(document, this.services.log);
 		const accounts = text === undefined ? [] : identityAccounts(this.services);
-		const wrong = text === undefined || accounts.length === 0 ? [] : wrongIdentities(parseRestFile(text), {
-			accounts,
-			activeId: this.services.store.active()?.account.id,
-			bindings: this.services.config.environmentAccounts(),
-		});
-		this.found.set(key, wrong);
+		// Only a file with a bearer Authorization can send the wrong account: the description loads for it, on first use.
+		if (text === undefined || accounts.length === 0 || !/authorization\s*:\s*bearer/i.test(text)) {
+			this.show(document, []);
+			return;
+		}
+		const context = { accounts, activeId: this.services.store.active()?.account.id, bindings: this.services.config.environmentAccounts() };
+		void loadPlatform().then((platform) => {
+			if (this.generations.get(key) === generation && !document.isClosed) this.show(document, wrongIdentities(parseRestFile(text), context, platform.operationFor));
+		}, (error: unknown) => this.services.log.warn(`Could not load the platform's operations: ${errorMessage(error)}`));
+	}
+
+	private show(document: vscode.TextDocument, wrong: WrongIdentity[]): void {
+		this.found.set(document.uri.toString(), wrong);
 		this.collection.set(document.uri, wrong.map((w) => {
 			const diagnostic = new vscode.Diagnostic(document.lineAt(w.line).range, message(w), vscode.DiagnosticSeverity.Warning);
 			diagnostic.source = 'Telematics Auth';
@@ -129,6 +142,7 @@ export class IdentityDiagnostics implements vscode.Disposable, vscode.CodeAction
 		if (previous !== undefined) this.services.clock.clearTimeout(previous);
 		this.pending.delete(key);
 		this.found.delete(key);
+		this.generations.delete(key);
 		this.collection.delete(document.uri);
 	}
 

@@ -10,8 +10,8 @@ import { requestDestinations } from '../../core/restFile/requestHost';
 import { requestsSending } from '../../core/restFile/tokenReach';
 import { applyEdits } from '../../core/restFile/textEdit';
 import { namedRequest, planNewRequest } from '../../core/platform/requestText';
-import { operationById } from '../../core/platform/catalog';
-import { OPERATIONS, type Operation } from '../../core/platform/operations';
+import { loadPlatform } from '../../core/platform/load';
+import type { Operation } from '../../core/platform/operations';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import type { Session } from '../../core/sessions/types';
 import { isSafeToken } from '../../core/util/tokenGrammar';
@@ -21,7 +21,7 @@ import { accountIdOf, pickAccount, resolveAccount } from '../shared/accountPicke
 import { ensureFreshToken, unsafeStoredTokenMessage } from '../shared/freshToken';
 import { guardTrackedFile } from '../shared/gitExposure';
 import { notify } from '../shared/notify';
-import { accountPlatformHosts } from './accountHosts';
+import { accountPlatformHosts } from '../shared/platformHosts';
 import { applyTextEdits, targetRestEditor } from '../shared/restDocuments';
 import { confirmTokenHosts } from './tokenDestinations';
 
@@ -52,11 +52,11 @@ function neededPhrase(op: Operation): string {
 }
 
 /** The operations as quick pick rows, by host: the kind each needs, and a mark when it changes data or cannot be undone. */
-async function pickOperation(): Promise<Operation | undefined> {
+async function pickOperation(operations: readonly Operation[]): Promise<Operation | undefined> {
 	type Item = vscode.QuickPickItem & { op?: Operation };
 	const items: Item[] = [];
 	let host: string | undefined;
-	for (const op of OPERATIONS) {
+	for (const op of operations) {
 		if (op.host !== host) {
 			host = op.host;
 			items.push({ label: host, kind: vscode.QuickPickItemKind.Separator });
@@ -95,7 +95,8 @@ export async function newRequest(services: Services, rawArg?: unknown): Promise<
 	const target = rawArg instanceof vscode.Uri ? rawArg : arg.uri ? vscode.Uri.parse(arg.uri) : undefined;
 	const editor = targetRestEditor(target, vscode.l10n.t('Open a .http or .rest file to add a request to it.'));
 	if (!editor) return undefined;
-	const op = arg.operationId ? operationById(arg.operationId) : await pickOperation();
+	const platform = await loadPlatform();
+	const op = arg.operationId ? platform.operationById(arg.operationId) : await pickOperation(platform.OPERATIONS);
 	if (!op) {
 		if (arg.operationId) void notify('error', vscode.l10n.t('There is no platform operation {0}.', arg.operationId));
 		return undefined;

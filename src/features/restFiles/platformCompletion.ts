@@ -4,8 +4,9 @@
 import vscode = require('vscode');
 import { pathCompletions, originIndex } from '../../core/platform/pathCompletion';
 import { platformHosts, type PlatformHosts } from '../../core/platform/hosts';
+import { loadPlatform } from '../../core/platform/load';
 import type { Services } from '../../services';
-import { accountPlatformHosts } from './accountHosts';
+import { accountPlatformHosts } from '../shared/platformHosts';
 
 /** The characters after which completion is asked for by itself. */
 export const PATH_TRIGGERS = ['/'];
@@ -13,7 +14,7 @@ export const PATH_TRIGGERS = ['/'];
 export class PlatformPathCompletion implements vscode.CompletionItemProvider {
 	constructor(private readonly services: Services) { }
 
-	provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] | undefined {
+	async provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.CompletionItem[] | undefined> {
 		const line = document.lineAt(position.line).text;
 		const before = line.slice(0, position.character);
 		// Cheap refusal first: most lines are no request line to an http(s) URL.
@@ -23,9 +24,12 @@ export class PlatformPathCompletion implements vscode.CompletionItemProvider {
 			const hosts = accountPlatformHosts(this.services.config, session.account);
 			if (hosts) platforms.push(hosts);
 		}
-		const configured = platformHosts(this.services.config.baseUrl());
+		const configured = platformHosts(this.services.config.baseUrl(), this.services.config.platformHosts());
 		if (configured) platforms.push(configured);
-		const found = pathCompletions(before, originIndex(platforms));
+		const index = originIndex(platforms);
+		// The description loads here, the first time a request line reaches a platform host.
+		if (pathCompletions(before, index, []) === undefined) return undefined;
+		const found = pathCompletions(before, index, (await loadPlatform()).OPERATIONS);
 		if (!found) return undefined;
 		// The path typed so far and what follows it up to a space or the query are replaced.
 		const rest = /^[^\s?#]*/.exec(line.slice(position.character))![0];
