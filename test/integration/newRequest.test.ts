@@ -128,3 +128,30 @@ describe('New Request and the wrong identity (issue 43)', function () {
 		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 	});
 });
+
+describe('New Request in the header style and for an operation without a token (issue 43)', function () {
+	this.timeout(60_000);
+	let api: TestApi;
+	let emu: RiggedEmulator;
+
+	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: false, resetsSettings: ['insertStyle'] }, (started) => ({ api, emu } = started));
+
+	before(async () => {
+		await settings().update('insertStyle', 'header', vscode.ConfigurationTarget.Global);
+		await logIn(api, emu, 'admin');
+	});
+
+	it("writes the account's current token in the header style, and InstanceId/InstanceKey only as variables", async () => {
+		const document = await vscode.workspace.openTextDocument({ language: 'http', content: '' });
+		const editor = await vscode.window.showTextDocument(document);
+		const admin = api.services.store.list()[0]!;
+		await vscode.commands.executeCommand('telematicsAuth.newRequest', { operationId: 'users.find', accountId: admin.account.id });
+		assert.ok(editor.document.getText().includes(`Authorization: Bearer ${admin.tokens!.accessToken}\n`), 'the current token');
+		await vscode.commands.executeCommand('telematicsAuth.newRequest', { operationId: 'registration.create', accountId: admin.account.id });
+		const text = editor.document.getText();
+		assert.match(text, /\nInstanceId: \{\{InstanceId\}\}\nInstanceKey: \{\{InstanceKey\}\}\n/);
+		assert.equal(text.match(/^Authorization/gm)?.length, 1, 'no Authorization for an operation signed by its instance');
+		assert.equal(text.match(/^###$/gm)?.length, 1, 'the two requests apart');
+		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+	});
+});
