@@ -154,7 +154,17 @@ export function insertRequest(file: ParsedFile, line: number, lines: readonly st
 export function planNewRequest(text: string, offset: number, op: Operation, options: Omit<RequestOptions, 'name'>): { edits: TextEdit[]; name: string } {
 	const file = parseRestFile(text);
 	const name = requestName(op, requestNames(file));
-	const insert = insertRequest(file, insertionLine(file, offset), requestLines(op, { ...options, name }));
+	const lines = requestLines(op, { ...options, name });
+	// A blank line may lie inside a part that is no request (a `/* … */` comment, a `< {% … %}` script): the
+	// request goes where it is read as one request more, at the cursor, else after its block, else at the end.
+	const line = insertionLine(file, offset);
+	const block = file.blocks.find(([first, last]) => first <= line && line <= last);
+	const insert = [line, ...(block ? [block[1] + 1] : []), file.lines.length]
+		.map((at) => insertRequest(file, at, lines))
+		.find((edit) => {
+			const after = parseRestFile(applyEdits(text, [edit]));
+			return after.requests.length === file.requests.length + 1 && namedRequest(after, name) !== undefined;
+		}) ?? insertRequest(file, file.lines.length, lines);
 	if (options.auth?.style !== 'variable' || op.token === 'none') return { edits: [insert], name };
 	const withRequest = applyEdits(text, [insert]);
 	const variable = planFileVariable(parseRestFile(withRequest), options.auth.variableName ?? DEFAULT_TOKEN_VARIABLE, options.auth.token);
