@@ -2,6 +2,7 @@
 // other kind, read as the lens reads it (named reference, active account, bound environment, a JWT), and
 // the fixes that switch to an account of the needed kind.
 import * as assert from 'node:assert/strict';
+import * as fc from 'fast-check';
 import { operationFor } from '../../src/core/platform/catalog';
 import { platformHosts } from '../../src/core/platform/hosts';
 import { wrongIdentities, type IdentityAccount, type IdentityContext } from '../../src/core/platform/wrongIdentity';
@@ -93,5 +94,31 @@ describe('the wrong identity: its fixes', () => {
 		const text = `${ADMIN_TRIPS}Authorization: Bearer {{$processEnv TELEMATICS_TOKEN_USER}}\n`;
 		const [wrong] = wrongIdentities(parseRestFile(text), { accounts: [user, { ...admin, name: undefined }], bindings: new Map() }, operationFor);
 		assert.deepEqual(wrong!.fixes, []);
+	});
+});
+
+describe('the wrong identity over generated files', () => {
+	it('never throws, and every fix replaces only the variable or the token on its Authorization line', () => {
+		const fragment = fc.constantFrom(
+			ADMIN_TRIPS.trim(), USER_TRIPS.trim(), 'GET https://api.telematicssdk.com/indicators/v3/Streaks', 'POST http://127.0.0.1:4100/trips/get/admin/v1',
+			'Authorization: Bearer {{$processEnv TELEMATICS_TOKEN_USER}}', 'authorization:bearer {{TELEMATICS_TOKEN_ADMIN}}', 'Authorization: Bearer {{ TELEMATICS_TOKEN }}',
+			'Authorization: Bearer {{$dotenv TELEMATICS_TOKEN_USER }}', `Authorization: Bearer ${userToken}`, `Authorization:   Bearer ${adminToken}  `, 'Authorization: Bearer {{$processEnv %telematicsToken}}',
+			'###', '', '{', '}', '/*', '*/', '# @name x', '@host = https://api.telematicssdk.com', 'Content-Type: application/json', '< {%', '%}',
+		);
+		let warned = 0;
+		fc.assert(fc.property(fc.array(fragment, { maxLength: 30 }), fc.constantFrom('\n', '\r\n'), fc.constantFrom('u', 'a', undefined), (lines, eol, activeId) => {
+			const text = lines.join(eol);
+			const file = parseRestFile(text);
+			for (const wrong of wrongIdentities(file, { accounts: [user, admin, admin2], activeId, bindings: new Map([['dev', 'user'], ['prod', 'admin']]) }, operationFor)) {
+				warned++;
+				const line = file.lines[wrong.line]!;
+				assert.match(line.text, /^authorization\s*:\s*bearer\s/i);
+				for (const fix of wrong.fixes) {
+					assert.ok(line.start <= fix.start && fix.end <= line.end, 'within the Authorization line');
+					assert.match(text.slice(fix.start, fix.end), fix.newText === undefined ? /^eyJ[\w.-]+$/ : /^TELEMATICS_TOKEN(_[A-Z0-9_]+)?$/);
+				}
+			}
+		}), { numRuns: 2000 });
+		assert.ok(warned > 100, `${warned} warnings in the generated files`);
 	});
 });
