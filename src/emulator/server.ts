@@ -70,7 +70,7 @@ export class EmulatorServer implements RunningEmulator {
 	private readonly rateLimiter: LoginRateLimiter;
 	private readonly tokens: TokenIssuer;
 	/** The demo platform's data: profiles, trips, applications and instances. */
-	protected readonly platformData: DemoPlatform;
+	private readonly platformData: DemoPlatform;
 	private address = { url: '', port: 0 };
 	private closing: Promise<void> | undefined;
 

@@ -1,6 +1,6 @@
 // A person works as the user and the admin in one .http file: both log in, the file names each account's
-// token by its variable, the lenses say whose token each request reads, and REST Client sends both, each
-// with its own account's live token. Screenshot: media/screenshots/two-roles.png (README).
+// token by its variable, the lenses say whose token each request reads, and REST Client sends both (the
+// user's trips, a driver's statistics as the admin), each with its own account's live token. Screenshot: media/screenshots/two-roles.png (README).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -33,13 +33,17 @@ describe('The user and the admin in one file, sent with REST Client (real VS Cod
 		await logInAsAdmin(wb, ADMIN);
 		await wb.waitForStatus(/admin|@/i);
 		const url = env.emulator.url;
+		const day = (offset: number): string => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 		fs.writeFileSync(path.join(env.server.workspace, 'two-roles.http'), [
 			'### My trips, as the user',
-			`GET ${url}/v1/Me`,
+			`POST ${url}/trips/get/v1/`,
 			'Authorization: Bearer {{$processEnv TELEMATICS_TOKEN_USER}}',
+			'Content-Type: application/json',
 			'',
-			'### Statistics, as the admin',
-			`GET ${url}/v1/Me`,
+			`{ "StartDate": "${day(-30)}", "EndDate": "${day(0)}", "IncludeDetails": true }`,
+			'',
+			'### A driver\'s statistics, as the admin',
+			`GET ${url}/indicators/admin/v3/Statistics?UserId=${USER.deviceToken}&StartDate=${day(-30)}&EndDate=${day(0)}&TransportType=Driver`,
 			'Authorization: Bearer {{$processEnv TELEMATICS_TOKEN_ADMIN}}',
 			'',
 		].join('\n'));
@@ -47,15 +51,15 @@ describe('The user and the admin in one file, sent with REST Client (real VS Cod
 		const lenses = await waitFor('a lens over each reference', () => wb.codeLenses(), (l) => l.filter((lens) => /TELEMATICS_TOKEN_(USER|ADMIN): (user|admin) · valid for/.test(lens)).length === 2);
 		assert.ok(lenses.some((l) => l.startsWith('TELEMATICS_TOKEN_USER: user')) && lenses.some((l) => l.startsWith('TELEMATICS_TOKEN_ADMIN: admin')), lenses.join(' | '));
 
-		const received: string[] = [];
+		const received: Array<[string | undefined, number]> = [];
 		for (const [index, variable] of ['TELEMATICS_TOKEN_USER', 'TELEMATICS_TOKEN_ADMIN'].entries()) {
 			env.emulator.resetStats();
 			// REST Client's own "Send Request" lens above each request, as a person clicks it.
 			await wb.page.locator('.editor-instance .monaco-editor .codelens-decoration a', { hasText: 'Send Request' }).nth(index).click();
-			received.push(await waitFor(`REST Client's request with ${variable}`, async () => env.emulator.stats.lastMeAuthorization ?? '', (a) => a.startsWith('Bearer '), 30_000));
+			const request = await waitFor(`REST Client's request with ${variable}`, async () => env.emulator.stats.requests.find((r) => /^\/(trips|indicators)\//.test(r.path)), (r) => r !== undefined, 30_000);
+			received.push([request!.bearerRole, request!.status]);
 		}
-		const role = (authorization: string) => (JSON.parse(Buffer.from(authorization.split('.')[1] ?? '', 'base64url').toString('utf8')) as { role?: string }).role;
-		assert.deepEqual(received.map(role), ['user', 'admin'], 'each request carries its own account\'s token, whichever is active');
+		assert.deepEqual(received, [['user', 200], ['admin', 200]], 'each request carries its own account\'s token, whichever is active, and the platform answers it');
 		await wb.clearNotifications();
 		await wb.runCommand('View: Close Primary Side Bar');
 		await wb.screenshot('two-roles.png');

@@ -23,6 +23,8 @@ export interface EmulatorRequestRecord {
 	/** The HTTP status sent; 0 when the request was hung or reset by a fault. */
 	status: number;
 	at: number;
+	/** The `role` claim of the bearer token sent (`user`, `admin`), read without checking it; absent without one. */
+	bearerRole?: string;
 }
 
 export interface EmulatorStats {
@@ -61,6 +63,18 @@ const BAD_GATEWAY_PAGE = `<html>
 </body>
 </html>
 `;
+
+/** The `role` claim of a `Bearer <jwt>` value, unchecked: which kind of token a client sent. */
+function bearerRole(authorization: string | undefined): string | undefined {
+	const payload = /^Bearer\s+[\w-]+\.([\w-]+)\./i.exec(authorization ?? '')?.[1];
+	if (!payload) return undefined;
+	try {
+		const role = (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { role?: unknown }).role;
+		return typeof role === 'string' ? role : undefined;
+	} catch {
+		return undefined;
+	}
+}
 
 function emptyStats(): EmulatorStats {
 	return { loginCalls: 0, refreshCalls: 0, requests: [] };
@@ -120,7 +134,8 @@ class Rig extends EmulatorServer implements RiggedEmulator {
 	protected override record(req: IncomingMessage, status: number): void {
 		const path = new URL(req.url ?? '/', 'http://emulator').pathname;
 		if (path.toLowerCase() === ME_PATH) this.stats.lastMeAuthorization = header(req, 'authorization') ?? null;
-		this.stats.requests.push({ method: req.method ?? 'GET', path, status, at: Date.now() });
+		const role = bearerRole(header(req, 'authorization'));
+		this.stats.requests.push({ method: req.method ?? 'GET', path, status, at: Date.now(), ...(role && { bearerRole: role }) });
 		if (this.stats.requests.length > MAX_RECORDS) this.stats.requests.splice(0, this.stats.requests.length - MAX_RECORDS);
 	}
 

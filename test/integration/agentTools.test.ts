@@ -246,8 +246,10 @@ describe('Language-model tools for the agent (real VS Code, vscode.lm.invokeTool
 			emu.resetStats();
 			const byOperation = await invoke('telematics_request', { operation: 'users.delete', pathParameters: { DeviceToken: second } });
 			const byPath = await invoke('telematics_request', { method: 'DELETE', path: `/v1/Management/users/${second}` });
-			for (const result of [byOperation, byPath]) assert.match(result, /^The person refused: nothing was sent\./);
-			assert.equal(refusing.confirmations.length, 2, 'asked each time');
+			// On the demo every host key is the same origin: through another key, or percent-encoded, it is asked about too.
+			const byOtherHost = await invoke('telematics_request', { method: 'DELETE', host: 'api', path: `/v1/%4Danagement/users/${second}` });
+			for (const result of [byOperation, byPath, byOtherHost]) assert.match(result, /^The person refused: nothing was sent\./);
+			assert.equal(refusing.confirmations.length, 3, 'asked each time');
 			assert.ok(refusing.confirmations[0]!.startsWith(`Delete the user and all their data: DeviceToken "${second}"? The agent asks to send DELETE ${emu.url}/v1/Management/users/${second} as admin (users.delete). This cannot be undone.`), refusing.confirmations[0]);
 			assert.deepEqual(emu.stats.requests, [], 'nothing was sent');
 			assert.ok(emu.config.users.some((u) => u.deviceToken === second), 'the emulator still has the user');

@@ -2,7 +2,7 @@
 // model writes, the input is checked, and the answer it reads holds no token and has a bound.
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { asksFirst, checkInput as checkPlatformInput, describeAnswer, MAX_PATH_CHARS, MAX_REQUEST_BODY_CHARS, MAX_RESULT_BODY_CHARS, operationTarget, pickAccount, platformUrlFor, serviceUrlFor } from '../../src/core/agent/serviceRequest';
+import { asksFirst, checkInput as checkPlatformInput, describeAnswer, MAX_PATH_CHARS, neededKind, MAX_REQUEST_BODY_CHARS, MAX_RESULT_BODY_CHARS, operationTarget, pickAccount, platformUrlFor, serviceUrlFor } from '../../src/core/agent/serviceRequest';
 import * as platform from '../../src/core/platform/catalog';
 
 const { operationById } = platform;
@@ -127,6 +127,11 @@ describe('the agent\'s request: its input', () => {
 		['an operation on another host than given', { operation: 'trips.user.list', host: 'user' }, /is on the "api" host, not "user"/],
 		['an operation with another method', { operation: 'trips.user.list', method: 'GET' }, /is a POST; leave "method" out/],
 		['path parameters that are a list', { operation: 'users.delete', pathParameters: ['x'] }, /"pathParameters" must be an object/],
+		['path parameters that are text', { operation: 'users.delete', pathParameters: 'DeviceToken' }, /"pathParameters" must be an object/],
+		['path parameters that are null', { operation: 'users.delete', pathParameters: null }, /"pathParameters" must be an object/],
+		['a host that is a list', { method: 'GET', path: '/', host: ['api'] }, /"host" must be a host key/],
+		['an operation with a method that is not text', { operation: 'trips.user.list', method: 7 }, /is a POST; leave "method" out/],
+		['a long unknown operation, quoted in part', { operation: 'x'.repeat(200) }, /; "x{80}" is none\./],
 	];
 	for (const [name, input, message] of refused) {
 		it(`refuses ${name}`, () => {
@@ -154,6 +159,7 @@ describe('the agent\'s request: its input', () => {
 		assert.equal(checked.value.host, 'user');
 		assert.equal(checked.value.path, '/v1/Management/users/a%2Fb%20c');
 		assert.equal(checked.value.operation?.id, 'users.delete');
+		for (const same of [{ host: 'api' }, { method: 'post' }, { host: 'API', method: 'POST' }]) assert.ok(checkInput({ operation: 'trips.user.list', ...same }).ok, JSON.stringify(same));
 		const trips = checkInput({ operation: 'trips.user.list', body: { StartDate: '2026-11-01' } });
 		assert.ok(trips.ok);
 		assert.deepEqual([trips.value.method, trips.value.host, trips.value.path, trips.value.body], ['POST', 'api', '/trips/get/v1/', '{"StartDate":"2026-11-01"}']);
@@ -168,7 +174,10 @@ describe('the agent\'s request: its input', () => {
 		assert.deepEqual(of({ method: 'delete', path: '/v1/management/users/x' }), ['user', 'users.delete']);
 		assert.deepEqual(of({ method: 'POST', path: '/trips/get/v1/' }), ['api', 'trips.user.list'], 'the path names its host');
 		assert.deepEqual(of({ method: 'POST', path: '/trips/get/v1/', host: 'API' }), ['api', 'trips.user.list']);
-		assert.deepEqual(of({ method: 'POST', path: '/trips/get/v1/', host: 'accounts' }), ['accounts', undefined], 'a host given is kept');
+		assert.deepEqual(of({ method: 'POST', path: '/trips/get/v1/', host: 'accounts' }), ['accounts', 'trips.user.list'], 'a host given is kept; the operation is known wherever the path is one');
+		assert.deepEqual(of({ method: 'DELETE', path: '/v1/Management/users/x', host: 'api' }), ['api', 'users.delete'], 'on a shared origin it would delete: it is asked about');
+		assert.deepEqual(of({ method: 'DELETE', path: '/v1/%4Danagement/%75sers/x' }), ['user', 'users.delete'], 'percent-encoded, as the service decodes it');
+		assert.deepEqual(of({ method: 'DELETE', path: '/V1/MANAGEMENT/USERS/x/?force=1' }), ['user', 'users.delete']);
 		assert.deepEqual(of({ method: 'GET', path: '/v1/Me' }), ['user', undefined]);
 	});
 
@@ -212,7 +221,13 @@ describe('the agent\'s request: the platform', () => {
 		assert.deepEqual(pickAccount([user, admin], undefined, undefined), { reason: 'noActive' });
 	});
 
+	it('needs the account kind the operation names, either for none or an unknown one', () => {
+		assert.deepEqual(['users.delete', 'trips.user.list', 'registration.create'].map((id) => neededKind(operationById(id))), ['admin', 'user', undefined]);
+		assert.equal(neededKind(undefined), undefined);
+	});
+
 	it('names what an operation that cannot be undone acts on, and no secret of its body', () => {
+		assert.equal(operationTarget(platform, operationById('users.page')!, '/v1/Management/users/GetFilteredPage', '{"InstanceIds":["i-1"],"PageNumber":2,"PageSize":"20"}'), 'PageNumber "2", PageSize "20"', 'numbers and text, no list');
 		assert.equal(operationTarget(platform, operationById('users.delete')!, '/v1/Management/users/dt-2', undefined), 'DeviceToken "dt-2"');
 		assert.equal(operationTarget(platform, operationById('users.changeInstance')!, '/v1/Management/users/instances/change', '{"DeviceToken":"dt-2","ToInstanceId":"i-9","ToInstanceKey":"secret-key"}'), 'DeviceToken "dt-2", ToInstanceId "i-9"');
 		assert.equal(operationTarget(platform, operationById('users.changeInstance')!, '/v1/Management/users/instances/change', 'not json'), '');

@@ -82,6 +82,8 @@ describe('finding an operation', () => {
 		assert.equal(operationFor('DELETE', 'user', '/v1/management/users/123')?.id, 'users.delete');
 		assert.equal(operationFor('GET', 'user', '/v1/Management/users/find?Email=a')?.id, 'users.find');
 		assert.equal(operationFor('GET', 'api', '/v1/Management/users'), undefined, 'another host');
+		assert.equal(operationFor('DELETE', 'user', '/v1/%4Danagement/users/%2e')?.id, 'users.delete', 'percent-decoded, as the service routes');
+		assert.equal(operationFor('DELETE', 'user', '/v1/Management/users/%zz')?.id, 'users.delete', 'a segment that does not decode is taken as it is');
 		assert.equal(operationFor('PUT', 'user', '/v1/Management/users/find'), undefined);
 	});
 

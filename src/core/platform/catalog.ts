@@ -11,16 +11,25 @@ export function operationById(id: string): Operation | undefined {
 	return OPERATIONS.find((op) => op.id === id);
 }
 
-/** The path's segments, lower case (the service routes case-insensitively), without empty ones. */
+/** A segment percent-decoded (as the service decodes it before routing), or as it is when it does not decode. */
+function decoded(segment: string): string {
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return segment;
+	}
+}
+
+/** The path's segments, percent-decoded and lower case (the service routes case-insensitively), without empty ones. */
 function segments(path: string): string[] {
-	return path.split('?')[0]!.split('/').filter((s) => s !== '').map((s) => s.toLowerCase());
+	return path.split('?')[0]!.split('/').filter((s) => s !== '').map((s) => decoded(s).toLowerCase());
 }
 
 const TEMPLATE_PART = /^\{[^}]+\}$/;
 
 /**
- * The operation a request is, by method, host key and path (query ignored, case-insensitive, a trailing
- * slash or none). A literal segment beats a `{parameter}` at the same place, so `/trips/get/v1/` is
+ * The operation a request is, by method, host key and path (query ignored, case-insensitive, percent-decoded,
+ * a trailing slash or none). A literal segment beats a `{parameter}` at the same place, so `/trips/get/v1/` is
  * the user's list and not a trip's details.
  */
 export function operationFor(method: string, host: HostKey, path: string): Operation | undefined {

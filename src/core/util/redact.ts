@@ -37,13 +37,13 @@ const HEADER_LINE = new RegExp(`^([ \\t]*(?:${SECRET_NAMES})[ \\t]*:[ \\t]*)\\S.
 /**
  * An instance's `"Key"` (any casing) is its InstanceKey, a secret, but the service's error entries also
  * have a `"Key"`: the name of the field in error (`InstanceId`, `Identifiers.UserId`, `Paging[0].Count`).
- * Only such a name stays; every other value is masked (a UUID, anything with `-`, a long hex string).
+ * Only such a name stays; every other value is masked (a UUID, anything with `-`, a run of 16 hex digits).
  */
 const KEY_FIELD = /("key"\s*:\s*")((?:\\.|[^"\\])*)(")/gi;
 const ESCAPED_KEY_FIELD = /(\\"key\\"\s*:\s*\\")((?:(?!\\").)*)(\\")/gi;
 const FIELD_NAME = /^[A-Za-z_$][A-Za-z0-9_$.[\]]{0,79}$/;
 const maskKey = (_: string, before: string, value: string, after: string): string =>
-	FIELD_NAME.test(value) && !/^[0-9a-f]{16,}$/i.test(value) ? `${before}${value}${after}` : `${before}${MASK}${after}`;
+	FIELD_NAME.test(value) && !/[0-9a-f]{16}/i.test(value) ? `${before}${value}${after}` : `${before}${MASK}${after}`;
 
 /** Shortest known secret we mask by value; shorter strings would mask ordinary words. */
 const MIN_SECRET_LENGTH = 4;

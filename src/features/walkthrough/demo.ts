@@ -54,7 +54,7 @@ export function sampleText(serviceUrl: string, apiHost: string, eol = '\n'): str
 		'',
 		'###',
 		'# Your trips of the last 30 days (the platform\'s api host; a user\'s token).',
-		'# More: "Telematics: New Request…", or ask the agent (#telematicsOperations).',
+		'# More operations: the service\'s Swagger page, or #telematicsOperations in chat.',
 		'POST {{apiHost}}/trips/get/v1/',
 		'Content-Type: application/json',
 		'Accept: application/json',
