@@ -17,6 +17,8 @@ export const Command = {
 	copyAccessToken: 'telematicsAuth.copyAccessToken',
 	copyAuthorizationHeader: 'telematicsAuth.copyAuthorizationHeader',
 	copyAsCurl: 'telematicsAuth.copyAsCurl',
+	newRequest: 'telematicsAuth.newRequest',
+	switchRequestAccount: 'telematicsAuth.switchRequestAccount',
 	insertAuthorizationHeader: 'telematicsAuth.insertAuthorizationHeader',
 	updateTokensInFile: 'telematicsAuth.updateTokensInFile',
 	openApiExplorer: 'telematicsAuth.openApiExplorer',

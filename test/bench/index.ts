@@ -5,6 +5,7 @@ import { benchActivationVsTrivial } from './activationVsTrivial';
 import { benchStartupProfile } from './startupProfile';
 import { benchHttpsLogin, benchLogin, benchLoginInVsCode } from './loginBench';
 import { benchPlatform } from './platformBench';
+import { benchRestPlatform } from './restPlatformBench';
 import { benchTimer } from './timerBench';
 import { benchTerminalToken } from './terminalBench';
 import { withinTarget, type BenchRow } from './types';
@@ -68,6 +69,7 @@ const BENCHES: Bench[] = [
 	{ name: 'status bar timer', run: benchTimer },
 	{ name: 'insert into a big .http file', run: insertBench },
 	{ name: 'platform description on first use', run: benchPlatform },
+	{ name: 'the platform in REST files', run: benchRestPlatform },
 ];
 
 function table(rows: BenchRow[]): string {

@@ -12,11 +12,17 @@ import { updateTokensInFile } from './updateTokensCommand';
 import { TokenQuickFixes } from './quickFixes';
 import { Command } from '../../commands';
 import { registerCommand } from '../shared/registerCommand';
+import { newRequest } from './newRequestCommand';
+import { IdentityDiagnostics, switchRequestAccount } from './identityDiagnostics';
+import { PATH_TRIGGERS, PlatformPathCompletion } from './platformCompletion';
 
 export function registerRestFileCommands(services: Services): vscode.Disposable {
 	return vscode.Disposable.from(
 		registerCommand(services, Command.insertAuthorizationHeader, (arg?: unknown) => insertAuthorizationHeader(services, arg)),
 		registerCommand(services, Command.updateTokensInFile, (arg?: unknown) => updateTokensInFile(services, arg)),
+		// The platform (issue 43): New Request…, and the wrong identity's quick fix for a token in the file.
+		registerCommand(services, Command.newRequest, (arg?: unknown) => newRequest(services, arg)),
+		registerCommand(services, Command.switchRequestAccount, (arg?: unknown) => switchRequestAccount(services, arg)),
 	);
 }
 
@@ -24,9 +30,11 @@ export function registerRestFileCommands(services: Services): vscode.Disposable 
 export function startDocumentFeatures(services: Services): vscode.Disposable {
 	const lenses = new TokenCodeLensProvider(services);
 	const diagnostics = new TokenDiagnostics(services);
+	const identities = new IdentityDiagnostics(services);
 	const onStateChange = (): void => {
 		lenses.refresh();
 		diagnostics.updateAll();
+		identities.updateAll();
 	};
 	return vscode.Disposable.from(
 		lenses,
@@ -35,6 +43,10 @@ export function startDocumentFeatures(services: Services): vscode.Disposable {
 		vscode.languages.registerCodeLensProvider(HTTP_SELECTOR, lenses),
 		vscode.languages.registerHoverProvider(HTTP_SELECTOR, new TokenHoverProvider(services)),
 		vscode.languages.registerCodeActionsProvider(HTTP_SELECTOR, new TokenQuickFixes(), TokenQuickFixes.metadata),
+		// The platform (issue 43): the wrong identity's warnings and fixes, New Request on an empty line, path completion.
+		identities,
+		vscode.languages.registerCodeActionsProvider(HTTP_SELECTOR, identities, IdentityDiagnostics.metadata),
+		vscode.languages.registerCompletionItemProvider(HTTP_SELECTOR, new PlatformPathCompletion(services), ...PATH_TRIGGERS),
 		services.store.onDidChange(onStateChange),
 		services.config.onDidChange(onStateChange),
 	);
