@@ -6,6 +6,7 @@ import { ApiError } from '../../core/api/errors';
 import type { AccountKind } from '../../core/api/types';
 import type { Services } from '../../services';
 import type { RefreshFailure } from '../../core/sessions/contracts';
+import type { RequestedRefresh } from '../../core/sessions/refreshPlan';
 import { accountResult, type AccountResult, type Session } from '../../core/sessions/types';
 
 import { hostOf } from '../../core/util/url';
@@ -27,17 +28,38 @@ export function registerSessionCommands(services: Services): vscode.Disposable {
 		return accountResult(await runLoginFlow(services, session.account.kind, prefillFor(session)));
 	};
 
+	/** Says why a Refresh sent nothing: too soon after the last one (and when to try), or a refused refresh token. */
+	const tellHeldBack = (session: Session, heldBack: RequestedRefresh & { send: false }): void => {
+		const { label } = session.account;
+		if (heldBack.why === 'needsLogin') {
+			const again = vscode.l10n.t('Log In Again');
+			void notify('warning', vscode.l10n.t('The service refused the refresh token of {0}, so refreshing cannot help: log in again.', label), again).then((choice) => {
+				if (choice === again) void loginAgain({ accountId: session.account.id });
+			});
+			return;
+		}
+		const ago = Math.floor(heldBack.agoMs / 1000);
+		const wait = Math.max(1, Math.ceil(heldBack.waitMs / 1000));
+		const failed = services.scheduler.status(session.account.id).lastError !== undefined;
+		void notify('info', failed
+			? vscode.l10n.t('A refresh for {0} was tried {1} s ago and failed; try again in {2} s (at most one refresh every 30 s).', label, ago, wait)
+			: vscode.l10n.t('The token for {0} was refreshed {1} s ago; try again in {2} s (at most one refresh every 30 s).', label, ago, wait));
+	};
+
 	const refreshOne = async (session: Session): Promise<AccountResult | undefined> => {
 		const { label } = session.account;
 		try {
-			const { session: current, refreshed } = await vscode.window.withProgress(
+			const result = await vscode.window.withProgress(
 				{ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Refreshing the token for {0}…', label) },
 				() => services.scheduler.refreshOnRequest(session.account.id),
 			);
+			if (!result.refreshed) {
+				tellHeldBack(result.session, result.heldBack);
+				return accountResult(result.session);
+			}
+			const current = result.session;
 			const left = current.tokens ? formatRemaining(current.tokens.expiresAt - services.clock.now()) : '';
-			vscode.window.setStatusBarMessage(refreshed
-				? `$(check) ${vscode.l10n.t('Token for {0} refreshed (valid for {1})', label, left)}`
-				: `$(check) ${vscode.l10n.t('The token for {0} was obtained moments ago and is valid for {1}: not refreshed again yet', label, left)}`, 5000);
+			vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Token for {0} refreshed (valid for {1})', label, left)}`, 5000);
 			return accountResult(current);
 		} catch (e) {
 			const needsLogin = e instanceof ApiError && (e.kind === 'badCredentials' || e.kind === 'forbidden');
