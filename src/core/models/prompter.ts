@@ -50,6 +50,8 @@ export interface TerminalTokenQuestion {
 	terminalName?: string;
 	/** The command and the command line that ran it, where the system tells (secrets masked). */
 	commandLine?: string;
+	/** The system does not say which process asks (no kernel answer): any program of the person's could be asking. */
+	anyProgram?: boolean;
 }
 
 /** An account a person may pick (names first: the name is how files and terminals call it). */
