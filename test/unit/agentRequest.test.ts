@@ -201,6 +201,8 @@ describe('the agent\'s request: each guard on its own', () => {
 	const paths: Array<[string, string | undefined]> = [
 		['/v1/Me', undefined],
 		['/v1/Me?q=%2F@evil.example', undefined],
+		['/v1/Me?next=/../x', undefined],
+		['/v1/Me?next=%2F%2E%2E%2Fx', undefined],
 		['/v1/a%2Fb', undefined],
 		['%2F@evil.example', out],
 		['%2f%2fevil.example', out],

@@ -128,7 +128,7 @@ describe('planRequestedRefresh: a refresh asked for by a command, in every state
 				...(c.sentAgo !== undefined && { lastSentAt: now - c.sentAgo }),
 				...(c.refreshedAgo !== undefined && { lastRefreshAt: now - c.refreshedAgo }),
 			}, now);
-			const shown = decision.send ? 'send' : decision.why === 'needsLogin' ? 'needsLogin' : `recent ${decision.agoMs} ${decision.waitMs}`;
+			const shown = decision.send ? 'send' : decision.why === 'needsLogin' ? decision.why : `${decision.why} ${decision.agoMs} ${decision.waitMs}`;
 			assert.equal(shown, c.expected);
 		});
 	}

@@ -260,19 +260,23 @@ describe('telematics-token: who asks, as the kernel says (Linux)', function () {
 	it('finds our socket\'s peer in ss\'s listing by our path and inode, whatever the peer\'s bound name holds', () => {
 		const ours = '/run/user/0/telematics-token/ab12/s';
 		const listing = [
+			'u_dgr UNCONN 0      0      /run/user/0/telematics-token/ab12/s 529446 * 1',
 			'u_str LISTEN 0      511    /run/user/0/telematics-token/ab12/s 529440 * 0',
 			'u_str ESTAB  0      0      * 529445 /run/user/0/telematics-token/ab12/s 529446',
 			'u_str ESTAB  0      0      /run/user/0/telematics-token/ab12/s 529446 * 529445',
 			'u_str ESTAB  0      0      /run/user/0/telematics-token/ab12/s 529450 /tmp/x 529446 * 77 529449',
 			'u_str ESTAB  0      0      /tmp/evil /run/user/0/telematics-token/ab12/s 529446 * 1 * 999 ',
-			'u_dgr UNCONN 0      0      /run/user/0/telematics-token/ab12/s 529446 * 1',
+			'   u_str ESTAB  0      0      /run/user/0/telematics-token/ab12/s 529460 * 529459',
 		].join('\n');
 		assert.equal(peerInodeOf(listing, ours, 529446), 529445);
 		assert.equal(peerInodeOf(listing, ours, 529450), 529449, 'a peer name with spaces and numbers: the last field');
 		assert.equal(peerInodeOf(listing, ours, 529440), undefined, 'the listening socket has no peer');
 		assert.equal(peerInodeOf(listing, ours, 1), undefined);
 		assert.equal(peerInodeOf(listing, '/other/s', 529446), undefined);
-		assert.equal(peerInodeOf('u_str ESTAB 0 0 /a/s 5 * x', '/a/s', 5), undefined);
+		assert.equal(peerInodeOf(listing, ours, 529460), 529459, 'a line that starts with spaces');
+		for (const peer of ['x', 'x12', '12x', '0', '1234567890123456']) assert.equal(peerInodeOf(`u_str ESTAB 0 0 /a/s 5 * ${peer}`, '/a/s', 5), undefined, peer);
+		assert.equal(peerInodeOf('u_str ESTAB 0 0 /home/a  b/s 7 * 8', '/home/a  b/s', 7), 8, 'a path with spaces, as ss prints it');
+		assert.equal(peerInodeOf('u_str ESTAB 0 0 /home/ab/s 7 * 8', '/home/a  b/s', 7), undefined);
 	});
 
 	it('names a process only when exactly one holds the peer\'s socket', () => {

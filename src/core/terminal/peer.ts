@@ -16,7 +16,7 @@ export function socketInode(link: string): number | undefined {
  * inode is read as the line's last field, and only a line that names our path and inode is read.
  */
 export function peerInodeOf(ssOutput: string, path: string, inode: number): number | undefined {
-	const ours = ` ${path.trim().split(/\s+/).join(' ')} ${inode} `;
+	const ours = ` ${path.split(/\s+/).join(' ')} ${inode} `;
 	for (const line of ssOutput.split('\n')) {
 		const fields = line.trim().split(/\s+/);
 		if (fields[0] !== 'u_str' || !` ${fields.slice(4).join(' ')} `.startsWith(ours)) continue;
