@@ -2,6 +2,7 @@
 // the `payload` naming extension and tests); streams mocha's output and exits with its result.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Page } from 'playwright-core';
 import { freePort, launchBrowser, makeTempDir, startCodeServer } from './codeServer';
 import { ensureTestHost } from './install';
 import { projectRoot } from './paths';
@@ -60,7 +61,7 @@ async function runPass(suite: IntegrationSuite): Promise<number> {
 	// REST Client itself (built from its MIT source, ../shared/tools), with a home of its own: it writes
 	// every request it sends, headers included, to ~/.rest-client/history.json.
 	const restClient = path.resolve(projectRoot, '..', 'shared', 'tools', 'rest-client-0.25.0.vsix');
-	if (suite === 'trusted' && !fs.existsSync(restClient)) throw new Error(`${restClient} is missing: the REST Client tests send requests with it.`);
+	if (!fs.existsSync(restClient)) throw new Error(`${restClient} is missing: the REST Client tests send requests with it.`);
 	const outputFile = path.join(makeTempDir('itest'), 'mocha.log');
 	fs.writeFileSync(outputFile, '');
 	const mochaOutput = follow(outputFile, (line) => console.log(line));
@@ -82,10 +83,13 @@ async function runPass(suite: IntegrationSuite): Promise<number> {
 			[ENV_PROXY_ENV]: envProxy,
 			...(process.env.TELEMATICS_TEST_GREP ? { TELEMATICS_TEST_GREP: process.env.TELEMATICS_TEST_GREP } : {}),
 			[SUITE_ENV]: suite,
-			...(hostile ? { [HOSTILE_ENV]: hostile } : { HOME: makeTempDir('home') }),
+			HOME: makeTempDir('home'),
+			...(hostile ? { [HOSTILE_ENV]: hostile } : {}),
 		},
-		...(suite === 'trusted' ? { installExtensions: [restClient] } : {}),
-		...(hostile ? { restrictedMode: true, prepareWorkspace: (workspace: string) => plantHostileFolder(workspace, hostile) } : {}),
+		installExtensions: [restClient],
+		// In Restricted Mode REST Client (which declares no untrustedWorkspaces support) runs only where the
+		// person allows it, as this setting does: the restricted pass sends with it from the untrusted folder.
+		...(hostile ? { restrictedMode: true, settings: { 'extensions.supportUntrustedWorkspaces': { 'humao.rest-client': { supported: true } } }, prepareWorkspace: (workspace: string) => plantHostileFolder(workspace, hostile) } : {}),
 		onOutput: verbose ? (line) => console.log(`[server] ${line}`) : undefined,
 	});
 	console.log(`[integration] ${suite} pass: code-server ${server.url} up in ${((Date.now() - serverStarted) / 1000).toFixed(1)} s`);
@@ -108,6 +112,7 @@ async function runPass(suite: IntegrationSuite): Promise<number> {
 				resolve(124);
 			}, OVERALL_TIMEOUT_MS);
 		});
+		if (suite === 'restricted') void clickTrustWhenShown(page);
 		await page.goto(server.workbenchUrl({
 			extensionDevelopmentPath: extensionPath,
 			extensionTestsPath: path.join(projectRoot, 'out', 'test', 'integration', 'index'),
@@ -131,6 +136,18 @@ async function runPass(suite: IntegrationSuite): Promise<number> {
 		mochaOutput.flush();
 		await browser.close();
 		await server.stop();
+	}
+}
+
+/**
+ * The restricted pass's last test opens the Workspace Trust editor (`workbench.trust.manage`) and waits for
+ * trust: this is the person's click on its Trust button.
+ */
+async function clickTrustWhenShown(page: Page): Promise<void> {
+	try {
+		await page.locator('.workspace-trust-editor').getByText('Trust', { exact: true }).click({ timeout: 0 });
+	} catch {
+		// the page closed first: no test asked for trust
 	}
 }
 

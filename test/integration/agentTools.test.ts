@@ -117,14 +117,21 @@ describe('Language-model tools for the agent (real VS Code, vscode.lm.invokeTool
 		assert.ok(refused > 100, `${refused} refused`);
 	});
 
-	it('a POST asks first, naming the account, the method, the URL and the body\'s size; a GET asks nothing', async () => {
+	it('a POST asks first, naming the account, the method, the URL and the body (masked), all as text; a GET asks nothing', async () => {
 		const user = await logIn(api, emu, 'user');
 		const tool = new RequestTool(api.services);
 		const post = await tool.prepareInvocation({ input: { method: 'POST', path: '/v1/Trips', body: { name: 'x' } } });
 		assert.equal(post.confirmationMessages?.title, 'Send POST to the Telematics service as user?');
 		const message = post.confirmationMessages?.message;
 		const text = typeof message === 'string' ? message : message?.value ?? '';
-		assert.ok(text.includes(`**POST** \`${emu.url}/v1/Trips\` with a body of 12 characters, authenticated as **user**`), text);
+		assert.equal(text, `The agent asks to send **POST**, authenticated as **user**, to this URL. It may change data on the service.\n\n\`\`\`\n${emu.url}/v1/Trips\n\`\`\`\n\nThe body, 12 characters, tokens masked:\n\n\`\`\`\n{"name":"x"}\n\`\`\``);
+		assert.equal(typeof message === 'string' ? undefined : message?.isTrusted, undefined, 'no command link runs from it');
+		// A query that closed an inline code span and rewrote the rest: shown as written, in a block no line closes.
+		const hostile = await tool.prepareInvocation({ input: { method: 'DELETE', path: '/v1/Users?name=`&nbsp;[ok](command:x)```', body: `{"t":"${user.tokens!.accessToken}"}` } });
+		const hostileText = (hostile.confirmationMessages?.message as vscode.MarkdownString).value;
+		assert.ok(hostileText.includes(`\n\`\`\`\`\n${emu.url}/v1/Users?name=\`&nbsp;[ok](command:x)\`\`\`\n\`\`\`\`\n`), hostileText);
+		assert.ok(!hostileText.includes(user.tokens!.accessToken), 'the body\'s token is masked');
+		assert.match(hostileText, /The body, \d+ characters, tokens masked:/);
 		for (const method of ['PUT', 'PATCH', 'DELETE']) {
 			assert.ok((await tool.prepareInvocation({ input: { method, path: '/v1/Trips/1' } })).confirmationMessages, `${method} asks`);
 		}

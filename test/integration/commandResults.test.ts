@@ -64,4 +64,30 @@ describe('Command results (real VS Code)', function () {
 		assert.equal(emu.stats.refreshCalls - before, 1, 'one refresh: the others joined it or were declined');
 		assert.equal(api.services.store.get(user.account.id)?.state, 'valid');
 	});
+
+	// The same floor when the token cannot be made fresh: each state is reached by one press, then 20 more send nothing.
+	const refreshesSent = (): number => emu.stats.requests.filter((r) => r.path.toLowerCase() === '/v1/auth/refreshtoken').length;
+	const cases: Array<{ state: string; fault: Parameters<RiggedEmulator['setFaults']>[0]; told: RegExp }> = [
+		{ state: 'a token refreshed into an expired one', fault: { refresh: 'expiredToken' }, told: /The token for .+ was refreshed \d+ s ago; try again in \d+ s \(at most one refresh every 30 s\)\./ },
+		{ state: 'a 429', fault: { refresh: 'rateLimited' }, told: /A refresh for .+ was tried \d+ s ago and failed; try again in \d+ s \(at most one refresh every 30 s\)\./ },
+		{ state: 'a refused refresh token', fault: { refresh: 'bodyStatusMismatch' }, told: /The service refused the refresh token of .+, so refreshing cannot help: log in again\./ },
+	];
+	for (const { state, fault, told } of cases) {
+		it(`after ${state}, twenty more Refresh calls reach the service not once, and the person is told why`, async () => {
+			const user = await logIn(api, emu, 'user');
+			emu.setFaults(fault);
+			try {
+				const before = refreshesSent();
+				await vscode.commands.executeCommand('telematicsAuth.refresh', { accountId: user.account.id });
+				assert.equal(refreshesSent() - before, 1, 'the first press is sent');
+				for (let i = 0; i < 20; i++) await vscode.commands.executeCommand('telematicsAuth.refresh', { accountId: user.account.id });
+				assert.equal(refreshesSent() - before, 1, 'the twenty after it were held back');
+				const messages = api.messages().slice(-20); // each press says why it sent nothing
+				assert.equal(messages.length, 20);
+				for (const message of messages) assert.match(message.text, told);
+			} finally {
+				emu.setFaults({});
+			}
+		});
+	}
 });

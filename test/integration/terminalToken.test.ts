@@ -149,6 +149,7 @@ describe('telematics-token in the terminals (real VS Code)', function () {
 				assert.equal(prompter.terminalAsked[0]!.terminalName, 'first terminal', 'the question names the terminal');
 				assert.equal(prompter.terminalAsked[0]!.account, user.account.label);
 				assert.match(prompter.terminalAsked[0]!.commandLine ?? '', /^telematics-token \(run by .*sh\b/, 'and the command, run by the terminal\'s shell');
+				assert.equal(prompter.terminalAsked[0]!.anyProgram, undefined, 'the kernel said which process asks (Linux: ss and /proc)');
 
 				prompter.terminalAnswers.push(true);
 				const allowed = await inRealTerminal(first);

@@ -2,12 +2,14 @@
 // model writes, the input is checked, and the answer it reads holds no token and has a bound.
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { asksFirst, checkInput as checkPlatformInput, describeAnswer, MAX_PATH_CHARS, neededKind, MAX_REQUEST_BODY_CHARS, MAX_RESULT_BODY_CHARS, operationTarget, pickAccount, platformUrlFor, serviceUrlFor } from '../../src/core/agent/serviceRequest';
+import MarkdownIt from 'markdown-it';
+import { asksFirst, bodyPreview, checkInput as checkPlatformInput, describeAnswer, MAX_CONFIRMATION_BODY_CHARS, MAX_PATH_CHARS, neededKind, MAX_REQUEST_BODY_CHARS, MAX_RESULT_BODY_CHARS, operationTarget, pathRefusal, pickAccount, platformUrlFor, serviceUrlFor, staysOnService } from '../../src/core/agent/serviceRequest';
+import { markdownCodeBlock } from '../../src/core/util/displayText';
 import * as platform from '../../src/core/platform/catalog';
+import { platformHosts } from '../../src/core/platform/hosts';
 
 const { operationById } = platform;
 const checkInput = (input: unknown) => checkPlatformInput(input, platform);
-import { platformHosts } from '../../src/core/platform/hosts';
 
 const SERVICE = 'https://user.telematicssdk.com';
 const ROOTED = 'https://portal.example.com/api/';
@@ -41,6 +43,10 @@ describe('the agent\'s request: where a path goes', () => {
 		[SERVICE, '/%252e%252e/x', undefined, 'refused'],
 		[SERVICE, '/%2F%2Fevil.example', undefined, 'refused'],
 		[SERVICE, '%2F%2Fevil.example', undefined, 'refused'],
+		[SERVICE, '%2F@evil.example', undefined, 'refused'],
+		[SERVICE, '%2f@evil.example/v1', undefined, 'refused'],
+		[SERVICE, '%252F@evil.example', undefined, 'refused'],
+		[ROOTED, '%2F@evil.example', undefined, 'refused'],
 		[SERVICE, '/%5Cevil.example', undefined, 'refused'],
 		[SERVICE, '/v1/Me#frag', undefined, 'refused'],
 		[SERVICE, '/v1/Me?x=%23', undefined, `${SERVICE}/v1/Me?x=%23`],
@@ -290,5 +296,97 @@ describe('the agent\'s request: the path as written reaches the service as writt
 		const text = describeAnswer({ status: 200, headers: { 'x-request-id': 'abc', 'Content-Type': 'text/plain' }, body: 'hello' }, { method: 'GET', url: 'https://user.example.com/v1/x', account: 'user' }, []);
 		assert.match(text, /\(text\/plain\)/);
 		assert.doesNotMatch(text, /\(abc\)/);
+	});
+});
+
+describe('the agent\'s request: each guard on its own', () => {
+	const out = 'The path must be a path on the account\'s service, such as "/v1/Me": no URL, host, "//", "\\\\" or "..". Other hosts cannot be reached with this tool.';
+	// The path as written and as decoded: each refusal here is the path check's own, whatever comes after it.
+	const paths: Array<[string, string | undefined]> = [
+		['/v1/Me', undefined],
+		['/v1/Me?q=%2F@evil.example', undefined],
+		['/v1/Me?next=/../x', undefined],
+		['/v1/Me?next=%2F%2E%2E%2Fx', undefined],
+		['/v1/a%2Fb', undefined],
+		['%2F@evil.example', out],
+		['%2f%2fevil.example', out],
+		['?/v1', out],
+		['v1/Me', out],
+		['', out],
+		['//evil.example', out],
+		['/%2Fevil.example', out],
+		['/%252F%252Fevil.example', out],
+		['/v1/Me#x', out],
+		['/v1\\x', out],
+		['/v1/%5Cx', out],
+		['/v1/Me?x=%5C', out],
+		['/v1/Me?x=%0a', out],
+		['/a b', out],
+		['/v1/..', out],
+		['/./v1', out],
+		['/v1/%2E', out],
+		['/v1/%', 'The path holds a percent sign that is not an escape; write "%25" for "%".'],
+		['/v1?%', 'The path holds a percent sign that is not an escape; write "%25" for "%".'],
+	];
+	for (const [path, expected] of paths) it(`pathRefusal(${JSON.stringify(path)}) → ${expected === undefined ? 'taken' : 'refused'}`, () => assert.equal(pathRefusal(path), expected));
+
+	// The URL built from a path: the last guard, tested by the URLs it must refuse.
+	const urls: Array<[string, string, boolean]> = [
+		['https://user.example.com/v1/Me', '', true],
+		['https://user.example.com/', '', true],
+		['https://user.example.com/api', '/api', true],
+		['https://user.example.com/api/v1', '/api', true],
+		['https://user.example.com%2F@evil.example/v1', '', false],
+		['https://user.example.com@evil.example/v1', '', false],
+		['https://evil.example/v1', '', false],
+		['http://user.example.com/v1', '', false],
+		['https://user.example.com:444/v1', '', false],
+		['https://u@user.example.com/v1', '', false],
+		['https://:p@user.example.com/v1', '', false],
+		['https://user.example.com/apix', '/api', false],
+		['https://user.example.com/v1', '/api', false],
+		['https://[', '', false],
+	];
+	for (const [href, root, expected] of urls) it(`staysOnService(${href}, root "${root}") → ${expected}`, () => assert.equal(staysOnService(href, 'https://user.example.com', root), expected));
+});
+
+describe('the agent\'s request: what the person is shown before a change', () => {
+	const markdown = new MarkdownIt({ html: true, linkify: true });
+
+	it('the URL, whatever the path and query hold, is one code block that shows it exactly (generated)', () => {
+		const piece = fc.constantFrom('/', '`', '``', '```', '&nbsp;', '&#96;', '%60', '<b>', '[x](command:y)', '*', '_', '?', '&', '=', '\'', '"', '~~~', 'v1', 'a', '%2F', '@', '|', '<!--');
+		const text = fc.array(piece, { maxLength: 14 }).map((p) => p.join(''));
+		let shown = 0;
+		fc.assert(fc.property(fc.constantFrom(SERVICE, ROOTED), text.map((t) => `/${t}`), fc.dictionary(text, text, { maxKeys: 2 }), (service, path, query) => {
+			const url = serviceUrlFor(service, path, query);
+			const value = url.ok ? url.value : path;
+			if (url.ok) shown++;
+			const tokens = markdown.parse(markdownCodeBlock(value), {});
+			assert.deepEqual(tokens.map((t) => t.type), ['fence'], value);
+			assert.equal(tokens[0]!.content, `${value}\n`);
+		}), { numRuns: 2000 });
+		assert.ok(shown > 500, `${shown} URLs taken`);
+	});
+
+	it('a backtick and an &nbsp; in the query stay in the block, and the URL is the one sent', () => {
+		const url = serviceUrlFor(SERVICE, '/v1/Users?name=`&nbsp;**all**`');
+		assert.ok(url.ok);
+		const tokens = markdown.parse(markdownCodeBlock(url.value), {});
+		assert.equal(tokens.length, 1);
+		assert.equal(tokens[0]!.content, 'https://user.telematicssdk.com/v1/Users?name=`&nbsp;**all**`\n');
+	});
+
+	it('the body: every token masked before it is cut, then cut at the bound', () => {
+		const secret = 'r3fresh-s3cret-value';
+		const shown = bodyPreview(JSON.stringify({ token: JWT, refresh: secret, note: 'x' }), [secret]);
+		assert.equal(shown.cut, 0);
+		assert.ok(!shown.text.includes(JWT) && !shown.text.includes(secret), shown.text);
+		assert.match(shown.text, /"note":"x"/);
+		const long = bodyPreview(`${'a'.repeat(MAX_CONFIRMATION_BODY_CHARS - 5)} ${JWT} ${'z'.repeat(50)}`, []);
+		assert.equal(long.text.length, MAX_CONFIRMATION_BODY_CHARS);
+		assert.ok(!long.text.includes(JWT.slice(0, 5)), long.text.slice(-10));
+		assert.ok(long.cut > 0);
+		assert.deepEqual(bodyPreview('b'.repeat(MAX_CONFIRMATION_BODY_CHARS), []), { text: 'b'.repeat(MAX_CONFIRMATION_BODY_CHARS), cut: 0 });
+		assert.deepEqual(bodyPreview('b'.repeat(MAX_CONFIRMATION_BODY_CHARS + 1), []), { text: 'b'.repeat(MAX_CONFIRMATION_BODY_CHARS), cut: 1 });
 	});
 });

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
-import { dialogText, displayText, markdownText, notificationText } from '../../src/core/util/displayText';
+import { dialogText, displayText, markdownCodeBlock, markdownText, notificationText } from '../../src/core/util/displayText';
 
 /**
  * How VS Code finds links in a notification's or dialog's message (its linkedText parser, from
@@ -65,5 +65,28 @@ describe('markdownText', () => {
 			assert.deepEqual([...new Set(tokens.map((t) => t.type))].filter((t) => t !== 'text'), []);
 			assert.equal(tokens.map((t) => t.content).join(''), displayText(text, 200));
 		}), { numRuns: 1000 });
+	});
+});
+
+describe('markdownCodeBlock', () => {
+	const fenced = fc.array(fc.oneof(
+		fc.constantFrom('`', '``', '```', '````', '~~~', '\n', '\r\n', '\n```\n', '&nbsp;', '&#96;', '<b>x</b>', '[a](command:x)', '*', '_', '\\', '\u0000', '\u202e', '    '),
+		fc.string({ maxLength: 6 }),
+	), { maxLength: 30 }).map((parts) => parts.join(''));
+
+	it('hostile text is one code block that holds the text as written: no line closes it, nothing in it is markup (generated)', () => {
+		fc.assert(fc.property(fenced, (text) => {
+			const tokens = markdown.parse(markdownCodeBlock(text), {});
+			assert.deepEqual(tokens.map((t) => t.type), ['fence'], JSON.stringify(text));
+			const flat = text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g, ' ');
+			assert.equal(tokens[0]!.content, `${flat}\n`);
+			assert.equal(tokens[0]!.info, '');
+		}), { numRuns: 1000 });
+	});
+
+	it('a fence is one backtick longer than the longest run inside, and at least three', () => {
+		assert.equal(markdownCodeBlock('a'), '```\na\n```');
+		assert.equal(markdownCodeBlock('a ``` b ```` c'), '`````\na ``` b ```` c\n`````');
+		assert.equal(markdownCodeBlock('x\r\ny\rz\u0007'), '```\nx\ny\nz \n```');
 	});
 });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../src/core/api/errors';
 import type { ApiErrorKind } from '../../src/core/api/types';
-import { BACKOFF_CAP_MS, backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, requestedRefreshTooSoon, shouldRetry, type RetryDecision } from '../../src/core/sessions/refreshPlan';
+import { BACKOFF_CAP_MS, backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, planRequestedRefresh, shouldRetry, type RetryDecision } from '../../src/core/sessions/refreshPlan';
 
 const S = 1000;
 const MIN = 60 * S;
@@ -104,20 +104,33 @@ describe('shouldRetry', () => {
 	}
 });
 
-describe('requestedRefreshTooSoon', () => {
+describe('planRequestedRefresh: a refresh asked for by a command, in every state of the account', () => {
 	const now = 1_000_000_000;
-	const cases: { name: string; refreshedAgo?: number; expiresIn: number; tooSoon: boolean }[] = [
-		{ name: 'just logged in (never refreshed), valid: refreshed', expiresIn: 7200 * S, tooSoon: false },
-		{ name: 'refreshed a moment ago, valid: declined', refreshedAgo: 0, expiresIn: 7200 * S, tooSoon: true },
-		{ name: '29 s after a refresh, valid: declined', refreshedAgo: 29 * S, expiresIn: 7000 * S, tooSoon: true },
-		{ name: '30 s after: refreshed', refreshedAgo: 30 * S, expiresIn: 7000 * S, tooSoon: false },
-		{ name: 'an hour after: refreshed', refreshedAgo: 3600 * S, expiresIn: 3600 * S, tooSoon: false },
-		{ name: 'expired a moment after the refresh (a short-lived answer): refreshed', refreshedAgo: 5 * S, expiresIn: 0, tooSoon: false },
-		{ name: 'expired long ago: refreshed', refreshedAgo: 10 * S, expiresIn: -3600 * S, tooSoon: false },
-		{ name: 'refreshed "in the future" (a clock set back), valid: declined until the interval passed', refreshedAgo: -60 * S, expiresIn: 7200 * S, tooSoon: true },
+	type Case = { name: string; needsLogin?: boolean; sentAgo?: number; refreshedAgo?: number; expected: string };
+	const cases: Case[] = [
+		{ name: 'just logged in (never refreshed or sent): sent', expected: 'send' },
+		{ name: 'refreshed a moment ago: held back 30 s', refreshedAgo: 0, expected: 'recent 0 30000' },
+		{ name: '29 s after a refresh: held back 1 s', refreshedAgo: 29 * S, expected: 'recent 29000 1000' },
+		{ name: '30 s after a refresh: sent', refreshedAgo: 30 * S, expected: 'send' },
+		{ name: 'an hour after: sent', refreshedAgo: 3600 * S, expected: 'send' },
+		{ name: 'sent 5 s ago and failed (a 429, a network failure), refreshed long ago: held back 25 s', sentAgo: 5 * S, refreshedAgo: 3600 * S, expected: 'recent 5000 25000' },
+		{ name: 'sent 12 s ago, never refreshed: held back 18 s', sentAgo: 12 * S, expected: 'recent 12000 18000' },
+		{ name: 'sent 30 s ago: sent', sentAgo: 30 * S, expected: 'send' },
+		{ name: 'refreshed 10 s ago, sent 40 s ago: the later one counts', sentAgo: 40 * S, refreshedAgo: 10 * S, expected: 'recent 10000 20000' },
+		{ name: 'a refused refresh token: never sent, log in', needsLogin: true, expected: 'needsLogin' },
+		{ name: 'a refused refresh token an hour ago: still never sent', needsLogin: true, sentAgo: 3600 * S, expected: 'needsLogin' },
+		{ name: 'refreshed "in the future" (a clock set back): held back until the interval passed', refreshedAgo: -60 * S, expected: 'recent 0 90000' },
 	];
 	for (const c of cases) {
-		it(c.name, () => assert.equal(requestedRefreshTooSoon({ lastRefreshAt: c.refreshedAgo === undefined ? undefined : now - c.refreshedAgo, expiresAt: now + c.expiresIn }, now), c.tooSoon));
+		it(c.name, () => {
+			const decision = planRequestedRefresh({
+				needsLogin: c.needsLogin ?? false,
+				...(c.sentAgo !== undefined && { lastSentAt: now - c.sentAgo }),
+				...(c.refreshedAgo !== undefined && { lastRefreshAt: now - c.refreshedAgo }),
+			}, now);
+			const shown = decision.send ? 'send' : decision.why === 'needsLogin' ? decision.why : `${decision.why} ${decision.agoMs} ${decision.waitMs}`;
+			assert.equal(shown, c.expected);
+		});
 	}
 });
 

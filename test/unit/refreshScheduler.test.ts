@@ -255,6 +255,85 @@ describe('RefreshScheduler', () => {
 		assert.equal(service.calls.length, 1);
 	});
 
+	describe('a refresh asked for by a command has the automatic floor in every state (20 presses, one a second)', () => {
+		/** Presses Refresh: what came of it ('sent', 'failed <kind>', or why it was held back). */
+		async function press(id: string): Promise<string> {
+			const asked = scheduler.refreshOnRequest(id).then((r) => r.refreshed ? 'sent' : r.heldBack.why === 'recent' ? `recent ${Math.ceil(r.heldBack.waitMs / S)} s` : r.heldBack.why, (e: ApiError) => `failed ${e.kind}`);
+			await time.timers.tickAsync(SETTLE);
+			await settle();
+			return asked;
+		}
+
+		async function twentyPresses(id: string): Promise<string[]> {
+			const seen: string[] = [];
+			for (let i = 0; i < 20; i++) {
+				seen.push(await press(id));
+				await time.timers.tickAsync(S - SETTLE);
+			}
+			return seen;
+		}
+
+		beforeEach(() => {
+			enabled = false; // only the presses refresh
+		});
+
+		it('an expired token, refreshed into another expired one: one refresh, then held back until 30 s passed', async () => {
+			service.lifetimeMs = -60 * S;
+			const id = await login();
+			scheduler.start();
+			const seen = await twentyPresses(id);
+			assert.equal(service.calls.length, 1, seen.join(', '));
+			assert.deepEqual(seen.slice(0, 3), ['sent', 'recent 30 s', 'recent 29 s']);
+			await time.timers.tickAsync(11 * S);
+			assert.equal(await press(id), 'sent', '30 s after the last');
+			assert.equal(service.calls.length, 2);
+		});
+
+		it('after a 429: one refresh, then held back until 30 s passed', async () => {
+			for (let i = 0; i < 40; i++) service.failures.push(new ApiError('rateLimited', 'Too many requests.', 429));
+			const id = await login();
+			scheduler.start();
+			const seen = await twentyPresses(id);
+			assert.equal(service.calls.length, 1, seen.join(', '));
+			assert.deepEqual(seen.slice(0, 2), ['failed rateLimited', 'recent 30 s']);
+			await time.timers.tickAsync(11 * S);
+			assert.equal(await press(id), 'failed rateLimited', '30 s after the last');
+			assert.equal(service.calls.length, 2);
+		});
+
+		it('after a network failure on an expired token: one refresh, then held back', async () => {
+			for (let i = 0; i < 40; i++) service.failures.push(new ApiError('network', 'Offline.'));
+			service.lifetimeMs = -60 * S;
+			const id = await login();
+			scheduler.start();
+			const seen = await twentyPresses(id);
+			assert.equal(service.calls.length, 1, seen.join(', '));
+			assert.equal(seen[0], 'failed network');
+		});
+
+		it('after a refused refresh token: one refresh, then never again, "log in"', async () => {
+			service.failures.push(new ApiError('badCredentials', 'The refresh token was refused. Log in again.', 401));
+			const id = await login();
+			scheduler.start();
+			const seen = await twentyPresses(id);
+			assert.deepEqual(seen, ['failed badCredentials', ...Array<string>(19).fill('needsLogin')]);
+			await time.timers.tickAsync(H);
+			assert.equal(await press(id), 'needsLogin');
+			assert.equal(service.calls.length, 1);
+		});
+
+		it('a new login forgets the floor of the tokens before it: the first press sends', async () => {
+			for (let i = 0; i < 2; i++) service.failures.push(new ApiError('rateLimited', 'Too many requests.', 429));
+			const id = await login();
+			scheduler.start();
+			assert.equal(await press(id), 'failed rateLimited');
+			await store.saveLogin(alice, service.login());
+			await settle();
+			assert.equal(await press(id), 'failed rateLimited');
+			assert.equal(service.calls.length, 2);
+		});
+	});
+
 	it('429: stops without retrying and without asking for a login', async () => {
 		service.failures.push(new ApiError('rateLimited', 'Too many requests.', 429));
 		const id = await login();

@@ -9,6 +9,10 @@ import * as fc from 'fast-check';
 import { CHANNEL_ENV, COMMAND_NAME, formatAnswer, NONCE_ENV, oneLine, parseArgs, parseReply, parseRequest, replyLine, requestLine, USAGE, type Reply, type TokenRequest } from '../../src/core/terminal/protocol';
 import { posixScript } from '../../src/core/terminal/scripts';
 import { openTokenChannel, type TokenChannel } from '../../src/features/terminal/tokenChannel';
+import { onlyHolder, peerInodeOf, socketInode } from '../../src/core/terminal/peer';
+import { peerProcessId } from '../../src/features/terminal/peer';
+import { spawn } from 'node:child_process';
+import * as net from 'node:net';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0ZXJtaW5hbCJ9.c2ln';
 const ANSWER = { token: TOKEN, expiresAt: Date.UTC(2030, 0, 1), label: 'Demo Driver', serviceUrl: 'http://127.0.0.1:8787' };
@@ -241,6 +245,89 @@ describe('telematics-token: the command against a real channel', function () {
 		const result = await run(process.execPath, [CLIENT, '--json', '--header'], env());
 		assert.deepEqual({ code: result.code, stdout: result.stdout }, { code: 2, stdout: '' });
 		assert.deepEqual(asked, []);
+	});
+});
+
+describe('telematics-token: who asks, as the kernel says (Linux)', function () {
+	this.timeout(20_000);
+	const linux = process.platform === 'linux' && ['/usr/bin/ss', '/bin/ss'].some((p) => fs.existsSync(p));
+
+	it('reads a descriptor\'s socket inode, and nothing else', () => {
+		assert.equal(socketInode('socket:[529446]'), 529446);
+		for (const link of ['', 'pipe:[12]', 'socket:[]', 'socket:[12] ', '/tmp/socket:[12]', 'socket:[1234567890123456]']) assert.equal(socketInode(link), undefined, link);
+	});
+
+	it('finds our socket\'s peer in ss\'s listing by our path and inode, whatever the peer\'s bound name holds', () => {
+		const ours = '/run/user/0/telematics-token/ab12/s';
+		const listing = [
+			'u_dgr UNCONN 0      0      /run/user/0/telematics-token/ab12/s 529446 * 1',
+			'u_str LISTEN 0      511    /run/user/0/telematics-token/ab12/s 529440 * 0',
+			'u_str ESTAB  0      0      * 529445 /run/user/0/telematics-token/ab12/s 529446',
+			'u_str ESTAB  0      0      /run/user/0/telematics-token/ab12/s 529446 * 529445',
+			'u_str ESTAB  0      0      /run/user/0/telematics-token/ab12/s 529450 /tmp/x 529446 * 77 529449',
+			'u_str ESTAB  0      0      /tmp/evil /run/user/0/telematics-token/ab12/s 529446 * 1 * 999 ',
+			'   u_str ESTAB  0      0      /run/user/0/telematics-token/ab12/s 529460 * 529459',
+		].join('\n');
+		assert.equal(peerInodeOf(listing, ours, 529446), 529445);
+		assert.equal(peerInodeOf(listing, ours, 529450), 529449, 'a peer name with spaces and numbers: the last field');
+		assert.equal(peerInodeOf(listing, ours, 529440), undefined, 'the listening socket has no peer');
+		assert.equal(peerInodeOf(listing, ours, 1), undefined);
+		assert.equal(peerInodeOf(listing, '/other/s', 529446), undefined);
+		assert.equal(peerInodeOf(listing, ours, 529460), 529459, 'a line that starts with spaces');
+		for (const peer of ['x', 'x12', '12x', '0', '1234567890123456']) assert.equal(peerInodeOf(`u_str ESTAB 0 0 /a/s 5 * ${peer}`, '/a/s', 5), undefined, peer);
+		assert.equal(peerInodeOf('u_str ESTAB 0 0 /home/a  b/s 7 * 8', '/home/a  b/s', 7), 8, 'a path with spaces, as ss prints it');
+		assert.equal(peerInodeOf('u_str ESTAB 0 0 /home/ab/s 7 * 8', '/home/a  b/s', 7), undefined);
+	});
+
+	it('names a process only when exactly one holds the peer\'s socket', () => {
+		assert.equal(onlyHolder([4242]), 4242);
+		assert.equal(onlyHolder([4242, 4242]), 4242);
+		assert.equal(onlyHolder([]), undefined);
+		assert.equal(onlyHolder([4242, 4243]), undefined);
+	});
+
+	it('learns the asking process from the kernel, not from the pid it writes: a real second process that lies', async function () {
+		if (!linux) this.skip();
+		const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'peer-'));
+		const address = path.join(dir, 's');
+		let seen: Promise<number | undefined> | undefined;
+		const server = net.createServer((socket) => {
+			seen = peerProcessId(socket, address);
+			void seen.finally(() => socket.end('ok\n'));
+		});
+		await new Promise<void>((resolve) => server.listen(address, resolve));
+		try {
+			// It writes the id of this test's process as its own, and waits for the answer.
+			const liar = spawn(process.execPath, ['-e', `const c=require('node:net').connect(${JSON.stringify(address)});c.write(JSON.stringify({v:1,nonce:'x',pid:${process.pid}})+'\\n');c.on('data',()=>c.end());`], { stdio: 'ignore' });
+			const exited = new Promise((resolve) => liar.on('exit', resolve));
+			await exited;
+			assert.ok(seen, 'the server saw the connection');
+			assert.equal(await seen, liar.pid, 'the kernel names the liar');
+			assert.equal(await peerProcessId(new net.Socket(), address), undefined, 'a socket with no descriptor: the system does not say');
+			assert.equal(await peerProcessId(new net.Socket(), address, 'darwin'), undefined, 'another system: the system does not say');
+		} finally {
+			server.close();
+			fs.rmSync(dir, { recursive: true, force: true });
+		}
+	});
+
+	it('through the channel: the answer is given the kernel\'s word for the telematics-token process', async function () {
+		if (!linux) this.skip();
+		const root = fs.mkdtempSync(path.join(os.tmpdir(), 'channels-'));
+		const peers: Array<number | undefined> = [];
+		const channel = await openTokenChannel(async (_request, peer) => {
+			peers.push(await peer());
+			return { ok: true, ...ANSWER };
+		}, root);
+		try {
+			await channel.listen();
+			const child = spawn(process.execPath, [CLIENT], { env: { PATH: process.env.PATH, [CHANNEL_ENV]: channel.address, [NONCE_ENV]: channel.nonce }, stdio: 'ignore' });
+			await new Promise((resolve) => child.on('exit', resolve));
+			assert.deepEqual(peers, [child.pid]);
+		} finally {
+			await channel.close();
+			fs.rmSync(root, { recursive: true, force: true });
+		}
 	});
 });
 

@@ -205,10 +205,37 @@ function fullyDecoded(text: string): string | undefined {
 const LEAVES_THE_SERVICE = 'The path must be a path on the account\'s service, such as "/v1/Me": no URL, host, "//", "\\\\" or "..". To reach another host of the platform, give "host" (a host key such as "api"); no other host can be reached with this tool.';
 
 /**
- * The URL `path` (and `query`) names on the service at `serviceUrl`, or why it is refused. Refused: a
- * path that does not start with one `/` (so an absolute URL or any scheme), a host (`//host`), a backslash, `.` or `..` segments, whitespace and control
- * characters, a fragment, in any percent-encoded form too; and whatever would resolve outside the
- * service's origin or below its root path.
+ * Why `path` as written cannot name a place on the service, or undefined. Refused: a path that does not
+ * start with one `/` (so an absolute URL, any scheme, a host as `//host` or `%2F@host`), whitespace and
+ * control characters, a backslash (read as "/" by URL parsers), a fragment; and, percent-decoded, a
+ * leading `//`, a backslash or control character, or a `.` or `..` segment, which a server or proxy that
+ * decodes before it routes may act on. The raw path and the decoded one are both tested.
+ */
+export function pathRefusal(path: string): string | undefined {
+	const pathPart = path.split('?', 1)[0]!;
+	const decoded = fullyDecoded(pathPart);
+	const decodedWhole = fullyDecoded(path);
+	// Stryker disable next-line ConditionalExpression: a path part that does not decode leaves the whole path undecodable too
+	if (decoded === undefined || decodedWhole === undefined) return 'The path holds a percent sign that is not an escape; write "%25" for "%".';
+	if (/[\s\u0000-\u001f\u007f-\u009f\\#]/.test(path)) return LEAVES_THE_SERVICE;
+	if (/[\u0000-\u001f\u007f-\u009f\\]/.test(decodedWhole)) return LEAVES_THE_SERVICE;
+	for (const form of [pathPart, decoded]) {
+		if (!form.startsWith('/') || form.startsWith('//')) return LEAVES_THE_SERVICE;
+	}
+	if (decoded.split('/').some((segment) => segment === '.' || segment === '..')) return LEAVES_THE_SERVICE;
+	return undefined;
+}
+
+/** Whether `href` reads as a URL on the service's origin, under its root path (`root`, no trailing "/"), with no user or password. */
+export function staysOnService(href: string, origin: string, root: string): boolean {
+	const url = URL.parse(href);
+	return url !== null && url.origin === origin && url.username === '' && url.password === '' && (url.pathname === root || url.pathname.startsWith(`${root}/`));
+}
+
+/**
+ * The URL `path` (and `query`) names on the service at `serviceUrl`, or why it is refused: the path as
+ * pathRefusal reads it, and the URL built from it must stay on the service (staysOnService); each is
+ * tested on its own, so neither leans on the other.
  */
 export function serviceUrlFor(serviceUrl: string, path: string, query?: Record<string, string>): Checked<string> {
 	if (path.length > MAX_PATH_CHARS) return fail(`The path is ${path.length} characters; at most ${MAX_PATH_CHARS} are accepted.`);
@@ -218,36 +245,25 @@ export function serviceUrlFor(serviceUrl: string, path: string, query?: Record<s
 	} catch {
 		return fail('The account\'s service URL cannot be read; log in again.');
 	}
-	const mark = path.indexOf('?');
-	// Stryker disable next-line EqualityOperator: a path that starts with "?" is refused below whichever part it lands in
-	const pathPart = mark < 0 ? path : path.slice(0, mark);
-	// Stryker disable next-line EqualityOperator: as above
-	const queryPart = mark < 0 ? '' : path.slice(mark + 1);
-	const decoded = fullyDecoded(pathPart);
-	const decodedQuery = fullyDecoded(queryPart);
-	if (decoded === undefined || decodedQuery === undefined) return fail('The path holds a percent sign that is not an escape; write "%25" for "%".');
-	// As written: whitespace, controls, a backslash (read as "/" by URL parsers) and a fragment. Decoded:
-	// controls and a backslash, which a server or proxy that decodes before it routes may act on.
-	if (/[\s\u0000-\u001f\u007f-\u009f\\#]/.test(path)) return fail(LEAVES_THE_SERVICE);
-	for (const form of [decoded, decodedQuery]) {
-		if (/[\u0000-\u001f\u007f-\u009f\\]/.test(form)) return fail(LEAVES_THE_SERVICE);
-	}
-	// Stryker disable next-line StringLiteral: a path without its leading "/" also changes the URL's origin, refused below as well (defence in depth)
-	if (!decoded.startsWith('/') || decoded.startsWith('//')) return fail(LEAVES_THE_SERVICE);
-	if (decoded.split('/').some((segment) => segment === '.' || segment === '..')) return fail(LEAVES_THE_SERVICE);
+	const refusal = pathRefusal(path);
+	if (refusal !== undefined) return fail(refusal);
 	const root = service.pathname.replace(/\/+$/, '');
-	let url: URL;
-	try {
-		url = new URL(`${service.origin}${root}${pathPart}${queryPart ? `?${queryPart}` : ''}`);
-	} catch {
-		return fail(LEAVES_THE_SERVICE);
-	}
-	// The last guard. Every path that reaches it has passed the checks above, so no test can make it
-	// refuse; it stays so that no change above can ever send a token elsewhere.
-	// Stryker disable next-line all: equivalent while the checks above hold (see the comment)
-	if (url.origin !== service.origin || url.username !== '' || url.password !== '' || !(url.pathname === root || url.pathname.startsWith(`${root}/`))) return fail(LEAVES_THE_SERVICE);
+	const href = `${service.origin}${root}${path}`;
+	// Stryker disable next-line ConditionalExpression: unreachable while pathRefusal holds; staysOnService is tested on its own
+	if (!staysOnService(href, service.origin, root)) return fail(LEAVES_THE_SERVICE);
+	const url = new URL(href);
 	for (const [name, value] of Object.entries(query ?? {})) url.searchParams.append(name, value);
 	return { ok: true, value: url.href };
+}
+
+/** Longest part of a request's body the person is shown before it is sent. */
+export const MAX_CONFIRMATION_BODY_CHARS = 2_000;
+
+/** The body as the person is shown it before a change: every token masked first, then cut; how much was cut. */
+export function bodyPreview(body: string, secrets: readonly string[]): { text: string; cut: number } {
+	const masked = redact(body, secrets);
+	const shown = masked.slice(0, MAX_CONFIRMATION_BODY_CHARS);
+	return { text: shown, cut: masked.length - shown.length };
 }
 
 export interface AgentAnswer {

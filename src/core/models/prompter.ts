@@ -51,6 +51,8 @@ export interface TerminalTokenQuestion {
 	terminalName?: string;
 	/** The command and the command line that ran it, where the system tells (secrets masked). */
 	commandLine?: string;
+	/** The system does not say which process asks (no kernel answer): any program of the person's could be asking. */
+	anyProgram?: boolean;
 }
 
 /** Before a login that would be the fifth to a service within the hour (core/sessions/loginBudget.ts). */

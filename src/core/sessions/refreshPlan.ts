@@ -44,14 +44,26 @@ export function minAutoInterval(streak: number): number {
 	return Math.min(BACKOFF_CAP_MS, MIN_AUTO_INTERVAL_MS * 2 ** exponent);
 }
 
+/** What comes of a refresh asked for by a command: sent, or held back and why. */
+export type RequestedRefresh =
+	| { send: true }
+	/** Within the minimum interval of the last refresh sent or stored: how long ago that was, and how long to wait. */
+	| { send: false; why: 'recent'; agoMs: number; waitMs: number }
+	/** The service refused the refresh token: sending it again cannot help, only a login can. */
+	| { send: false; why: 'needsLogin' };
+
 /**
- * Whether a refresh asked for by a command (a person's button, another extension) is declined as too
- * soon: while the access token is valid, not sooner than the minimum interval after the last refresh,
- * the floor of the automatic ones. A first refresh after a login, or of an expired token, goes ahead.
+ * Whether a refresh asked for by a command (a person's Refresh, its Refresh Now buttons) is sent now, in
+ * every state of the account: never with a refresh token the service refused; otherwise not sooner than
+ * the minimum interval (the floor of the automatic refreshes) after the last refresh this window sent for
+ * the account, whatever came of it (an expired token, a 429, a failure), or the last one any window
+ * stored. A first refresh after a login goes ahead.
  */
-export function requestedRefreshTooSoon(tokens: Pick<StoredTokens, 'expiresAt' | 'lastRefreshAt'>, now: number): boolean {
-	// Stryker disable next-line ConditionalExpression: without a last refresh the sum is NaN, and `now < NaN` is false all the same
-	return tokens.lastRefreshAt !== undefined && now < tokens.expiresAt && now < tokens.lastRefreshAt + MIN_AUTO_INTERVAL_MS;
+export function planRequestedRefresh(account: { needsLogin: boolean; lastSentAt?: number; lastRefreshAt?: number }, now: number): RequestedRefresh {
+	if (account.needsLogin) return { send: false, why: 'needsLogin' };
+	const last = Math.max(account.lastSentAt ?? Number.NEGATIVE_INFINITY, account.lastRefreshAt ?? Number.NEGATIVE_INFINITY);
+	const waitMs = last + MIN_AUTO_INTERVAL_MS - now;
+	return waitMs > 0 ? { send: false, why: 'recent', agoMs: Math.max(0, now - last), waitMs } : { send: true };
 }
 
 /**

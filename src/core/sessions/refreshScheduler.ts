@@ -8,7 +8,7 @@ import { isoTime } from '../util/time';
 import type { RefreshFailure, RefreshFn, RefreshStatus, RefreshTrigger } from './contracts';
 import type { SessionStore } from './sessionStore';
 import type { Lease } from './lease';
-import { backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, requestedRefreshTooSoon, shouldRetry } from './refreshPlan';
+import { backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, planRequestedRefresh, shouldRetry, type RequestedRefresh } from './refreshPlan';
 import { tokensFromRefresh } from './tokenAnswer';
 import type { Session, StoredTokens } from './types';
 import type { Clock } from '../util/clock';
@@ -54,6 +54,8 @@ interface Plan {
 	shortStreak: number;
 	/** What `status()` last reported, to fire `onDidChangeStatus` on real changes only. */
 	reported?: string;
+	/** When this window last sent a refresh for these tokens, whatever came of it (forgotten when they change). */
+	lastSentAt?: number;
 }
 
 /**
@@ -124,16 +126,19 @@ export class RefreshScheduler implements Disposable {
 	}
 
 	/**
-	 * A refresh asked for by a command: joins one in flight; declines (`refreshed: false`, nothing sent)
-	 * while the token is valid and was obtained less than the minimum interval ago
-	 * (requestedRefreshTooSoon), so no caller can make refreshes come faster than the automatic ones.
-	 * Rejects with ApiError.
+	 * A refresh asked for by a command: joins one in flight; otherwise sends one only as planRequestedRefresh
+	 * allows (never a refused refresh token, at most one per minimum interval whatever came of the last), so
+	 * no caller can make refreshes come faster than the automatic ones. Held back: `refreshed: false` and why,
+	 * nothing sent. Rejects with ApiError.
 	 */
-	async refreshOnRequest(accountId: string): Promise<{ session: Session; refreshed: boolean }> {
+	async refreshOnRequest(accountId: string): Promise<{ session: Session; refreshed: true } | { session: Session; refreshed: false; heldBack: Exclude<RequestedRefresh, { send: true }> }> {
 		const joined = this.inFlight.get(accountId);
 		if (joined) return { session: await joined, refreshed: true };
 		const session = this.deps.store.get(accountId);
-		if (session?.tokens && session.state === 'valid' && requestedRefreshTooSoon(session.tokens, this.deps.clock.now())) return { session, refreshed: false };
+		if (session) {
+			const decision = planRequestedRefresh({ needsLogin: session.state === 'needsLogin', lastSentAt: this.plans.get(accountId)?.lastSentAt, lastRefreshAt: session.tokens?.lastRefreshAt }, this.deps.clock.now());
+			if (!decision.send) return { session, refreshed: false, heldBack: decision };
+		}
 		return { session: await this.run(accountId, 'manual'), refreshed: true };
 	}
 
@@ -197,6 +202,7 @@ export class RefreshScheduler implements Disposable {
 				plan.retryAt = undefined;
 				plan.stopped = false;
 				plan.lastError = undefined;
+				plan.lastSentAt = undefined;
 			}
 		}
 		if (!this.started || !this.deps.enabled() || !tokens || session.state === 'needsLogin' || plan.stopped) {
@@ -302,6 +308,7 @@ export class RefreshScheduler implements Disposable {
 				throw new ApiError('badCredentials', this.t('Another window used the refresh token of {0} and could not store the new tokens. Log in again.', session.account.label));
 			}
 			this.deps.log.info(`Refreshing the access token of "${session.account.label}".`);
+			this.planFor(id).lastSentAt = this.deps.clock.now();
 			let response;
 			try {
 				response = await this.deps.refresh({

@@ -33,3 +33,15 @@ const MARKDOWN_SPECIAL = /[\\`*_{}[\]()#+\-.!|~<>&:"'=$]/g;
 export function markdownText(value: string, max = 200): string {
 	return displayText(value, max).replace(MARKDOWN_SPECIAL, (c) => `\\${c}`);
 }
+
+/**
+ * For markdown: `value` as a fenced code block, shown exactly as written: its fence is longer than any run
+ * of backticks in it, so no line of it can close the block, and inside one nothing (links, HTML, `&nbsp;`)
+ * is read as markup. Control characters other than line breaks become spaces.
+ */
+export function markdownCodeBlock(value: string): string {
+	const text = value.replace(/\r\n?/g, '\n').replace(CONTROL, (c) => (c === '\n' ? c : ' '));
+	const longest = (text.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
+	const fence = '`'.repeat(Math.max(3, longest + 1));
+	return `${fence}\n${text}\n${fence}`;
+}

@@ -6,9 +6,10 @@
 // whatever the chat's auto-approve says. A refused or
 // expired token is refreshed by the scheduler's rules, never by a login.
 import vscode = require('vscode');
-import { asksFirst, checkInput, describeAnswer, neededKind, pickAccount, platformUrlFor, type AgentRequestInput } from '../../core/agent/serviceRequest';
+import { asksFirst, bodyPreview, checkInput, describeAnswer, neededKind, pickAccount, platformUrlFor, type AgentRequestInput } from '../../core/agent/serviceRequest';
 import { describeOperations } from '../../core/agent/operationsList';
 import { loadPlatform } from '../../core/platform/load';
+import { markdownCodeBlock, markdownText } from '../../core/util/displayText';
 import { ApiError } from '../../core/api/errors';
 import type { AccountKind } from '../../core/api/types';
 import type { Session } from '../../core/sessions/types';
@@ -100,7 +101,7 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 		private readonly snoozes = new Snoozes(services.clock),
 	) {}
 
-	/** The question before a request that changes something: the account, the method, the full URL and the body's size. */
+	/** The question before a request that changes something: the account, the method, the full URL and the body (masked, cut). */
 	async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): Promise<vscode.PreparedToolInvocation> {
 		await this.services.ready;
 		const checked = checkInput(options.input, await loadPlatform());
@@ -111,7 +112,6 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 		const shown = 'url' in target ? target.url : input.path;
 		const invocationMessage = vscode.l10n.t('{0} {1} as {2}', input.method, shown, account);
 		if (!asksFirst(input.method)) return { invocationMessage };
-		const body = input.body === undefined ? vscode.l10n.t('no body') : vscode.l10n.t('a body of {0} characters', input.body.length);
 		const production = 'session' in target && isProduction(target.session.account);
 		return {
 			invocationMessage,
@@ -119,9 +119,23 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 				title: production
 					? vscode.l10n.t('Send {0} to the production account {1}?', input.method, account)
 					: vscode.l10n.t('Send {0} to the Telematics service as {1}?', input.method, account),
-				message: new vscode.MarkdownString(vscode.l10n.t('The agent asks to send **{0}** `{1}` with {2}, authenticated as **{3}**. It may change data on the service.', input.method, shown, body, account)),
+				message: this.confirmation(input, shown, account),
 			},
 		};
+	}
+
+	/** What the person reads before a change: outside text (the URL, the body, the name) only as text, never as markup. */
+	private confirmation(input: AgentRequestInput, url: string, account: string): vscode.MarkdownString {
+		const parts = [vscode.l10n.t('The agent asks to send **{0}**, authenticated as **{1}**, to this URL. It may change data on the service.', input.method, markdownText(account)), markdownCodeBlock(url)];
+		if (input.body === undefined) {
+			parts.push(vscode.l10n.t('No body.'));
+		} else {
+			const preview = bodyPreview(input.body, allSecrets(this.services));
+			parts.push(preview.cut > 0
+				? vscode.l10n.t('The body, {0} characters, tokens masked (the first {1} shown):', input.body.length, preview.text.length)
+				: vscode.l10n.t('The body, {0} characters, tokens masked:', input.body.length), markdownCodeBlock(preview.text));
+		}
+		return new vscode.MarkdownString(parts.join('\n\n'));
 	}
 
 	async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>, cancel: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {

@@ -108,10 +108,12 @@ export class ScreenPrompter implements Prompter {
 		const allow = question.terminalName === undefined ? vscode.l10n.t('Allow Once') : vscode.l10n.t('Allow for This Terminal');
 		const deny = vscode.l10n.t('Deny');
 		const message = question.terminalName === undefined
-			? vscode.l10n.t('A program with no terminal of its own asks for the token of {0}.', question.account)
+			? question.anyProgram ? vscode.l10n.t('A program asks for the token of {0}.', question.account) : vscode.l10n.t('A program with no terminal of its own asks for the token of {0}.', question.account)
 			: vscode.l10n.t('A program in the terminal "{0}" asks for the token of {1}.', question.terminalName, question.account);
 		const detail = [
-			question.commandLine ? vscode.l10n.t('The command: {0}', question.commandLine) : vscode.l10n.t('The system does not say which command asks.'),
+			question.commandLine ? vscode.l10n.t('The command: {0}', question.commandLine)
+				: question.anyProgram ? vscode.l10n.t('The system does not say which program asks: it could be any program running as you.')
+					: vscode.l10n.t('The system does not say which command asks.'),
 			question.terminalName === undefined
 				? vscode.l10n.t('Agents and tasks run their commands this way, so it is asked about every time. "Allow Once" gives it the live access token now.')
 				: vscode.l10n.t('"Allow for This Terminal" gives the live access token to any program in this terminal until it has not asked for 10 minutes, for 12 hours at most, or until the terminal closes.'),

@@ -7,7 +7,7 @@ import vscode = require('vscode');
 import { CHANNEL_ENV, COMMAND_NAME, MCP_COMMAND_NAME, NONCE_ENV, oneLine, type Reply, type TokenRequest, type ToolReply } from '../../core/terminal/protocol';
 import { cmdScript, posixScript } from '../../core/terminal/scripts';
 import { replaceRegularFile } from '../../platform/regularFile';
-import { openTokenChannel, type TokenChannel } from './tokenChannel';
+import { openTokenChannel, type PeerProcess, type TokenChannel } from './tokenChannel';
 import { describeAsker, terminalOfSession } from './asker';
 import { TerminalAllowances } from '../../core/terminal/allowance';
 import { privateChannelRoot, removeDeadWindows, rootBases } from './channelRoot';
@@ -72,7 +72,7 @@ export class TerminalToken implements vscode.Disposable {
 				this.channel = undefined;
 				return undefined;
 			}
-			const channel = await openTokenChannel((request) => this.answer(request), root);
+			const channel = await openTokenChannel((request, peer) => this.answer(request, peer), root);
 			if (this.disposed || this.services.config.terminalToken() === 'off') {
 				await channel.close();
 				return undefined;
@@ -171,12 +171,12 @@ export class TerminalToken implements vscode.Disposable {
 	}
 
 	/** One request from a terminal: the account's current token, refreshed first inside its refresh window; or a tool call of telematics-mcp. */
-	private async answer(request: TokenRequest): Promise<Reply | ToolReply> {
+	private async answer(request: TokenRequest, peer: PeerProcess): Promise<Reply | ToolReply> {
 		const t = vscode.l10n.t;
 		if (!vscode.workspace.isTrusted && !(await this.allowedInRestrictedMode())) {
 			return { ok: false, error: t('Not allowed in this folder, which is not trusted. Allow it when VS Code asks, or trust the folder.') };
 		}
-		if (request.call) return this.mcp.answer(request.call, request.pid);
+		if (request.call) return this.mcp.answer(request.call, await peer().catch(() => undefined));
 		const { store, config, log } = this.services;
 		const session = request.account === undefined
 			? store.active()
@@ -187,7 +187,7 @@ export class TerminalToken implements vscode.Disposable {
 				: t('No logged-in Telematics account is called "{0}".', oneLine(request.account, 80)) };
 		}
 		const { id } = session.account;
-		if (config.terminalToken() === 'ask' && !(await this.allowedByThePerson(request, session.account.label))) {
+		if (config.terminalToken() === 'ask' && !(await this.allowedByThePerson(peer, session.account.label))) {
 			log.info(`${COMMAND_NAME}: denied a program the token of "${session.account.label}".`);
 			return { ok: false, error: t('Denied in VS Code: this program may not read the Telematics token. Allow it when VS Code asks, or set telematicsAuth.terminalToken.') };
 		}
@@ -202,11 +202,14 @@ export class TerminalToken implements vscode.Disposable {
 
 	/**
 	 * "ask": a program in a terminal of this window that the person allowed goes on; any other is asked
-	 * about (for its terminal, or this once when it has none: agents run their commands that way).
+	 * about (for its terminal, or this once when it has none: agents run their commands that way). Which
+	 * process asks is the kernel's word (peer.ts), never the `pid` the client writes; where the system does
+	 * not say, the question says that any program of the person's could be asking.
 	 */
-	private async allowedByThePerson(request: TokenRequest, account: string): Promise<boolean> {
+	private async allowedByThePerson(peer: PeerProcess, account: string): Promise<boolean> {
 		const { clock, store } = this.services;
-		const asker = await describeAsker(request.pid, [...sessionSecrets(store.list())]);
+		const pid = await peer().catch(() => undefined);
+		const asker = await describeAsker(pid, [...sessionSecrets(store.list())]);
 		const terminal = asker.terminal?.hasTerminal ? await terminalOfSession(asker.terminal.sessionId) : undefined;
 		const key = terminal && asker.terminal ? sessionKey(asker.terminal.sessionId) : undefined;
 		if (key && this.allowances.use(key, clock.now())) return true;
@@ -216,6 +219,7 @@ export class TerminalToken implements vscode.Disposable {
 			account,
 			...(terminal && { terminalName: terminal.name }),
 			...(asker.commandLine !== undefined && { commandLine: asker.commandLine }),
+			...(pid === undefined && { anyProgram: true }),
 		}).then((allowed) => {
 			if (allowed && key) this.allowances.allow(key, clock.now());
 			return allowed;

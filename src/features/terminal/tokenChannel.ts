@@ -7,6 +7,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { MAX_TOOL_LINE_BYTES, parseRequest, replyLine, type Reply, type TokenRequest, type ToolReply } from '../../core/terminal/protocol';
 import { SOCKET_NAME } from './channelRoot';
+import { peerProcessId } from './peer';
 
 /**
  * `uuids` random UUIDs as hex (122 random bits each), from the runtime's `crypto.randomUUID`, which VS Code
@@ -37,11 +38,15 @@ export interface TokenChannel {
 	close(): Promise<void>;
 }
 
+/** Who asks, as the kernel tells it (peer.ts): the process id at the other end, or undefined where the system does not say. */
+export type PeerProcess = () => Promise<number | undefined>;
+
 /**
  * Picks the channel's folder under `root` (a folder no other user can write: channelRoot.ts), its address
- * and nonce (nothing on disk until `listen()`); `answer` is asked for each request that carries the nonce.
+ * and nonce (nothing on disk until `listen()`); `answer` is asked for each request that carries the nonce,
+ * with a way to learn which process sent it.
  */
-export async function openTokenChannel(answer: (request: TokenRequest) => Promise<Reply | ToolReply>, root: string, platform: NodeJS.Platform = process.platform): Promise<TokenChannel> {
+export async function openTokenChannel(answer: (request: TokenRequest, peer: PeerProcess) => Promise<Reply | ToolReply>, root: string, platform: NodeJS.Platform = process.platform): Promise<TokenChannel> {
 	// Four UUIDs of 32 hex digits: the nonce (two: 244 random bits), the folder's name (16), the pipe's name.
 	const random = randomHex(4);
 	const nonce = random.slice(0, 64);
@@ -80,7 +85,7 @@ export async function openTokenChannel(answer: (request: TokenRequest) => Promis
 			const parsed = parseRequest(received.slice(0, end), matchesNonce);
 			if (!parsed.ok) return reply({ ok: false, error: parsed.error === 'refused' ? 'This terminal does not belong to this VS Code window.' : 'Not a request.' });
 			socket.setTimeout(ANSWER_TIMEOUT_MS);
-			answer(parsed.request).then(reply, () => reply({ ok: false, error: 'The window could not answer.' }));
+			answer(parsed.request, () => peerProcessId(socket, address, platform)).then(reply, () => reply({ ok: false, error: 'The window could not answer.' }));
 		});
 	});
 	let listening: Promise<void> | undefined;

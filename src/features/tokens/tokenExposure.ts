@@ -1,6 +1,6 @@
 // Keeps the live tokens where tools read them (telematicsAuth.exposeToken): the active account's and each
 // named account's (TELEMATICS_TOKEN_<NAME>) in the process environment and in git-ignored env files, only
-// regular ones, never in Restricted Mode (platform/regularFile.ts, gitTracked.ts).
+// regular ones (platform/regularFile.ts, gitTracked.ts). In Restricted Mode, nowhere: trust brings them back.
 import { basename, join } from 'node:path';
 import vscode = require('vscode');
 import type { ExposeMode } from '../../platform/config';
@@ -49,7 +49,7 @@ export class TokenExposure implements vscode.Disposable {
 			services.store.onDidChange(() => this.update()),
 			services.config.onDidChange(() => this.update()),
 			vscode.workspace.onDidChangeWorkspaceFolders(() => this.update()),
-			// Trust granted: the files are written at once, without a reload.
+			// Trust granted: the environment and the files get the token at once, without a reload.
 			vscode.workspace.onDidGrantWorkspaceTrust(() => this.update()),
 		);
 		void services.store.ready.then(() => this.update());
@@ -104,15 +104,19 @@ export class TokenExposure implements vscode.Disposable {
 	private async apply(): Promise<void> {
 		if (this.disposed) return;
 		const mode = this.services.config.exposeToken();
+		if (!vscode.workspace.isTrusted) {
+			// Restricted Mode: no token in the environment (REST Client and httpYac read it from there for any
+			// file of the folder), no file of the folder read or written, git not run. Trust brings them back.
+			const withheld = mode !== 'off' && this.services.store.list().some((s) => exposableToken(s) !== undefined);
+			this.setEnvironment(undefined);
+			this.setAccountVariables(new Map());
+			if (withheld) this.tellUntrusted();
+			return;
+		}
 		const accounts = this.accountVariables(mode);
 		const exposed = this.exposed(mode, accounts);
 		this.setEnvironment(exposed);
 		this.setAccountVariables(accounts);
-		if (!vscode.workspace.isTrusted) {
-			// Restricted Mode: no file of the folder is read or written, and git is not run.
-			if (mode === 'environmentAndFiles' && exposed) this.tellUntrusted();
-			return;
-		}
 		const names = this.services.config.exposeFiles();
 		for (const folder of vscode.workspace.workspaceFolders ?? []) {
 			if (folder.uri.scheme !== 'file') continue;
@@ -185,9 +189,9 @@ export class TokenExposure implements vscode.Disposable {
 	private tellUntrusted(): void {
 		if (this.toldUntrusted) return;
 		this.toldUntrusted = true;
-		this.services.log.info('The folder is not trusted: no env file is read or written; the process environment has the token.');
+		this.services.log.info('The folder is not trusted: the token is not exposed (no environment variable, no env file) until it is.');
 		const manage = vscode.l10n.t('Manage Workspace Trust');
-		void notify('info', vscode.l10n.t('The live token is not written into env files here: this folder is not trusted (Restricted Mode). Tools reading the process environment still get it.'), manage).then((choice) => {
+		void notify('info', vscode.l10n.t('The live token is not exposed to REST clients here: this folder is not trusted (Restricted Mode), so neither TELEMATICS_TOKEN nor any env file gets it. Trust the folder to expose it.'), manage).then((choice) => {
 			if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
 		});
 	}

@@ -1,9 +1,11 @@
 // A hostile folder opened in Restricted Mode (real VS Code, workspace trust on): logging in, exposing the
-// token and inserting a header run no program of the folder, change no file outside it and write no env file.
+// token and inserting a header run no program of the folder, change no file outside it and write no env file;
+// the exposed token is withheld until the person trusts the folder (the last test does).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import * as httpyac from 'httpyac';
 import type { RiggedEmulator } from '../../emulator/rig';
 import { NONCE_ENV } from '../../../src/core/terminal/protocol';
 import { TERMINAL_ALLOWED_KEY } from '../../../src/features/terminal/terminalToken';
@@ -21,9 +23,13 @@ describe('A hostile folder in Restricted Mode (real VS Code, workspace trust on)
 
 	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: true, resetsSettings: ['exposeToken', 'exposeTokenFiles'] }, (started) => ({ api, emu } = started));
 
-	before(() => {
+	before(async () => {
 		folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 		hostile = hostileFolderFacts(process.env[HOSTILE_ENV]!);
+		// REST Client runs in Restricted Mode here because the user settings allow it (extensions.supportUntrustedWorkspaces).
+		const restClient = vscode.extensions.getExtension('humao.rest-client');
+		assert.ok(restClient, 'REST Client is installed in the test host');
+		await restClient.activate();
 	});
 
 	afterEach(async () => {
@@ -53,14 +59,52 @@ describe('A hostile folder in Restricted Mode (real VS Code, workspace trust on)
 		assertFolderGotNothing();
 	});
 
-	it('exposes the token to the process environment only, and says why no env file gets it', async () => {
+	let sent = 0;
+	/** Sends `GET <emulator>/v1/Me` with `Authorization: Bearer {{$processEnv TELEMATICS_TOKEN…}}` from a file of the folder with REST Client; the Authorization the emulator received. */
+	async function sendWithRestClient(variable: string): Promise<string | null | undefined> {
+		const file = path.join(folder, `restricted-send-${++sent}.http`); // a new name each time: VS Code may keep a closed document
+		fs.writeFileSync(file, `GET ${emu.url}/v1/Me\nAuthorization: Bearer {{$processEnv ${variable}}}\n`);
+		try {
+			const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file));
+			editor.selection = new vscode.Selection(0, 0, 0, 0);
+			emu.resetStats();
+			await vscode.commands.executeCommand('rest-client.request');
+			await until('REST Client\'s request to reach the emulator', () => emu.stats.requests.some((r) => r.path.toLowerCase() === '/v1/me'), 20_000);
+			return emu.stats.lastMeAuthorization;
+		} finally {
+			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+			fs.rmSync(file, { force: true });
+		}
+	}
+
+	/** The same request sent by httpyac's engine in this extension host, as vscode-httpyac sends it; the Authorization received. */
+	async function sendWithHttpyac(variable: string): Promise<string | null | undefined> {
+		httpyac.cli.initFileProvider();
+		await httpyac.cli.initIOProvider();
+		const file = path.join(folder, `restricted-httpyac-${++sent}.http`);
+		const text = `GET ${emu.url}/v1/Me\nAuthorization: Bearer {{$processEnv ${variable}}}\n`;
+		const httpFile = await new httpyac.store.HttpFileStore().getOrCreate(file, async () => text, Date.now(), { workingDir: folder });
+		emu.resetStats();
+		await httpyac.send({ httpFile, logResponse: async () => undefined });
+		return emu.stats.lastMeAuthorization;
+	}
+
+	const exposedVariables = (): Record<string, string | undefined> => Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith('TELEMATICS_TOKEN') || k === 'TELEMATICS_BASE_URL').map((k) => [k, process.env[k]]));
+
+	it('withholds the exposed token while the folder is not trusted: no variable, no env file; REST Client and httpyac send none', async function () {
+		this.timeout(120_000);
 		await settings().update('exposeTokenFiles', ['.env', 'http-client.private.env.json'], vscode.ConfigurationTarget.Global);
 		await settings().update('exposeToken', 'environmentAndFiles', vscode.ConfigurationTarget.Global);
-		const session = await logIn(api, emu, 'user');
-		const token = api.services.store.get(session.account.id)!.tokens!.accessToken;
-		await until('the token in the environment', () => process.env.TELEMATICS_TOKEN === token);
-		const told = await until('the Restricted Mode message', () => api.messages().find((m) => /not trusted/.test(m.text)));
+		const user = await logIn(api, emu, 'user');
+		const admin = await logIn(api, emu, 'admin');
+		const tokens = [user, admin].map((s) => api.services.store.get(s.account.id)!.tokens!.accessToken);
+		const told = await until('the Restricted Mode message', () => api.messages().find((m) => /not exposed to REST clients here: this folder is not trusted/.test(m.text)));
 		assert.deepEqual(told.actions, ['Manage Workspace Trust']);
+		for (const variable of ['TELEMATICS_TOKEN', 'TELEMATICS_TOKEN_USER', 'TELEMATICS_TOKEN_ADMIN']) {
+			const sent = [await sendWithRestClient(variable), await sendWithHttpyac(variable)];
+			for (const authorization of sent) assert.ok(!tokens.some((t) => String(authorization).includes(t)), `${variable}: ${String(authorization).slice(0, 40)}`);
+		}
+		assert.deepEqual(exposedVariables(), {}, 'nothing in the extension host\'s environment');
 		assertFolderGotNothing();
 	});
 
@@ -111,5 +155,23 @@ describe('A hostile folder in Restricted Mode (real VS Code, workspace trust on)
 		await api.services.context.workspaceState.update(TERMINAL_ALLOWED_KEY, undefined);
 		terminal.dispose();
 		assertFolderGotNothing();
+	});
+
+	// Last: it trusts the folder (the runner clicks Trust in the editor this opens, as the person would).
+	it('brings the exposed token back when the person trusts the folder, without a reload; REST Client then sends it', async function () {
+		this.timeout(60_000);
+		await settings().update('exposeToken', 'environment', vscode.ConfigurationTarget.Global);
+		const user = await logIn(api, emu, 'user');
+		const token = api.services.store.get(user.account.id)!.tokens!.accessToken;
+		assert.equal(vscode.workspace.isTrusted, false);
+		assert.deepEqual(exposedVariables(), {});
+		const granted = new Promise<void>((resolve) => vscode.workspace.onDidGrantWorkspaceTrust(() => resolve()));
+		await vscode.commands.executeCommand('workbench.trust.manage');
+		await Promise.race([granted, new Promise((_, reject) => setTimeout(() => reject(new Error('trust was not granted')), 20_000))]);
+		await until('the token in the environment', () => process.env.TELEMATICS_TOKEN === token && process.env.TELEMATICS_TOKEN_USER === token);
+		assert.equal(process.env.TELEMATICS_BASE_URL, emu.url);
+		assert.equal(await sendWithRestClient('TELEMATICS_TOKEN_USER'), `Bearer ${token}`);
+		assert.equal(await sendWithHttpyac('TELEMATICS_TOKEN'), `Bearer ${token}`);
+		// No folder check here: trusted, the folder's git config runs its programs through VS Code's own Git extension.
 	});
 });
