@@ -300,7 +300,7 @@ describe('the agent\'s request: the path as written reaches the service as writt
 });
 
 describe('the agent\'s request: each guard on its own', () => {
-	const out = 'The path must be a path on the account\'s service, such as "/v1/Me": no URL, host, "//", "\\\\" or "..". Other hosts cannot be reached with this tool.';
+	const out = 'The path must be a path on the account\'s service, such as "/v1/Me": no URL, host, "//", "\\\\" or "..". To reach another host of the platform, give "host" (a host key such as "api"); no other host can be reached with this tool.';
 	// The path as written and as decoded: each refusal here is the path check's own, whatever comes after it.
 	const paths: Array<[string, string | undefined]> = [
 		['/v1/Me', undefined],
