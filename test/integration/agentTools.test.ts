@@ -255,13 +255,19 @@ describe('Language-model tools for the agent (real VS Code, vscode.lm.invokeTool
 			const byPath = await invoke('telematics_request', { method: 'DELETE', path: `/v1/Management/users/${second}` });
 			// On the demo every host key is the same origin: through another key, or percent-encoded, it is asked about too.
 			const byOtherHost = await invoke('telematics_request', { method: 'DELETE', host: 'api', path: `/v1/%4Danagement/users/${second}` });
-			for (const result of [byOperation, byPath, byOtherHost]) assert.match(result, /^The person refused: nothing was sent\./);
-			assert.equal(refusing.confirmations.length, 3, 'asked each time');
-			assert.ok(refusing.confirmations[0]!.startsWith(`Delete the user and all their data: DeviceToken "${second}"? The agent asks to send DELETE ${emu.url}/v1/Management/users/${second} as admin (users.delete). This cannot be undone.`), refusing.confirmations[0]);
+			for (const result of [byOperation, byPath, byOtherHost]) assert.match(result, /^The person refused this request \(Delete a user and all their data \(the user with the device token "[^"]+"\)\): DELETE .*Nothing was sent\./);
+			assert.equal(refusing.sendAsked.length, 3, 'asked each time');
+			assert.deepEqual(refusing.sendAsked.map((q) => [q.question.kind, q.method, q.url, q.account, q.offerSnooze]), [
+				['irreversible', 'DELETE', `${emu.url}/v1/Management/users/${second}`, 'admin', false],
+				['irreversible', 'DELETE', `${emu.url}/v1/Management/users/${second}`, 'admin', false],
+				['irreversible', 'DELETE', `${emu.url}/v1/%4Danagement/users/${second}`, 'admin', false],
+			]);
 			assert.deepEqual(emu.stats.requests, [], 'nothing was sent');
 			assert.ok(emu.config.users.some((u) => u.deviceToken === second), 'the emulator still has the user');
 
-			api.setPrompter(new ScriptedPrompter([], 'admin', true));
+			const sending = new ScriptedPrompter([], 'admin', true);
+			sending.sendAnswers.push('send');
+			api.setPrompter(sending);
 			const deleted = await invoke('telematics_request', { operation: 'users.delete', pathParameters: { DeviceToken: second } });
 			assert.match(deleted, /as admin → HTTP 200/);
 			assert.equal(emu.config.users.some((u) => u.deviceToken === second), false, 'confirmed, it is deleted');

@@ -138,8 +138,8 @@ describe('telematics-mcp in a real VS Code (the SDK\'s client in a real terminal
 		assert.match(operations!.text, /applications\.update: PATCH accounts /);
 
 		assert.match(change!.message, /^Send PATCH to the Telematics service as admin\?$/);
-		assert.match(change!.detail, /PATCH .*\/v1\/Applications\/applications\/demo-app/);
-		assert.match(change!.detail, /"Name": "Renamed by the agent"/, 'the body is shown');
+		assert.match(change!.detail, /PATCH[\s\S]*\/v1\/Applications\/applications\/demo-app/);
+		assert.match(change!.detail, /"Name": ?"Renamed by the agent"/, 'the body is shown');
 		assert.match(change!.detail, /telematics-mcp by a program in the terminal "telematics-token test"/);
 		assert.deepEqual(refused, { isError: true, text: 'The person refused this request in VS Code. Nothing was sent.' });
 		assert.equal(changes(), before, 'the emulator never received it');

@@ -106,8 +106,9 @@ describe('Production accounts (real VS Code)', function () {
 	});
 
 	it('"Allow for 10 Minutes" sends it and the next changing requests to that account; an irreversible one still asks', async () => {
-		const user = await logIn(api, emu, 'user');
-		await mark(user);
+		// An admin: deleting a user is an admin's operation, so a user account would be refused before any question.
+		const admin = await logIn(api, emu, 'admin');
+		await mark(admin);
 		const prompter = answering();
 		prompter.sendAnswers.push('snooze');
 		emu.resetStats();

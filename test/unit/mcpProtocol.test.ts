@@ -2,7 +2,7 @@
 // session, the body a question shows, and the definition VS Code's own agents get (a fake VS Code API).
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { bodyForQuestion, MAX_QUESTION_BODY_CHARS, sessionStep, type SessionFacts } from '../../src/core/agent/mcpSession';
+import { sessionStep, type SessionFacts } from '../../src/core/agent/mcpSession';
 import { CHANNEL_ENV, MAX_LINE_BYTES, MAX_TOOL_LINE_BYTES, MCP_COMMAND_NAME, MCP_GRANT_ENV, MCP_TOOLS, NONCE_ENV, parseRequest, parseToolReply, replyLine, requestLine, toolCallLine, type ToolCall } from '../../src/core/terminal/protocol';
 import { definitionProvider, mcpApiOf, type StdioDefinition } from '../../src/features/mcp/mcpDefinition';
 import { createServer } from 'node:net';
@@ -129,22 +129,6 @@ describe('telematics-mcp: what the window does with a session\'s call', () => {
 			if (setting === 'off') assert.equal(step, 'refuse');
 			if (setting === 'ask' && !granted && !allowed) assert.notEqual(step, 'answer');
 		}));
-	});
-});
-
-describe('telematics-mcp: the body a question shows', () => {
-	const secret = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJxIn0.c2lnbmF0dXJl';
-	it('none, JSON pretty-printed, text as it is', () => {
-		assert.equal(bodyForQuestion(undefined, []), undefined);
-		assert.equal(bodyForQuestion('{"Name":"x"}', []), '{\n  "Name": "x"\n}');
-		assert.equal(bodyForQuestion('plain', []), 'plain');
-	});
-	it('masks the accounts\' secrets and token-shaped text, then cuts', () => {
-		const shown = bodyForQuestion(JSON.stringify({ note: secret, other: `Bearer ${secret}` }), [secret])!;
-		assert.ok(!shown.includes(secret), shown);
-		const long = bodyForQuestion('x'.repeat(10_000), [])!;
-		assert.equal(long.length, MAX_QUESTION_BODY_CHARS + 1);
-		assert.ok(long.endsWith('…'));
 	});
 });
 

@@ -1,7 +1,5 @@
 // What the window does with a tool call of an MCP session (one `telematics-mcp` process): answer it, ask the
-// person about the session first, or refuse; and the request body as the question shows it. Pure: no I/O,
-// no `vscode`.
-import { clipText, redact } from '../util/redact';
+// person about the session first, or refuse. Pure: no I/O, no `vscode`.
 
 /** What the window knows when a session's call arrives. */
 export interface SessionFacts {
@@ -24,19 +22,4 @@ export function sessionStep(facts: SessionFacts): 'answer' | 'ask' | 'refuse' {
 	if (facts.setting === 'off') return 'refuse';
 	if (facts.granted || facts.setting === 'always' || facts.allowed) return 'answer';
 	return facts.denied ? 'refuse' : 'ask';
-}
-
-/** How much of a request body the question shows. */
-export const MAX_QUESTION_BODY_CHARS = 1_200;
-
-/** A request body as the question shows it: every secret masked first, then cut; `undefined` for none. */
-export function bodyForQuestion(body: string | undefined, secrets: readonly string[]): string | undefined {
-	if (body === undefined) return undefined;
-	let shown = body;
-	try {
-		shown = JSON.stringify(JSON.parse(body), null, 2);
-	} catch {
-		// Not JSON: shown as it is.
-	}
-	return clipText(redact(shown, secrets), MAX_QUESTION_BODY_CHARS);
 }

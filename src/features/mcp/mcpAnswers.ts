@@ -4,9 +4,7 @@
 // the body shown.
 import vscode = require('vscode');
 import { AccountsTool, OperationsTool, RequestTool } from '../agentTools/agentTools';
-import { bodyForQuestion, sessionStep } from '../../core/agent/mcpSession';
-import { checkInput } from '../../core/agent/serviceRequest';
-import { loadPlatform } from '../../core/platform/load';
+import { sessionStep } from '../../core/agent/mcpSession';
 import { TerminalAllowances } from '../../core/terminal/allowance';
 import { MCP_COMMAND_NAME, type McpTool, type ToolCall, type ToolReply } from '../../core/terminal/protocol';
 import { sessionSecrets } from '../../core/util/logger';
@@ -123,18 +121,15 @@ export class McpAnswers {
 		}
 	}
 
-	/** A request that changes data: the chat's confirmation, who asks, and the body (masked, cut). */
+	/** A request that changes data: the chat's confirmation (the URL and the body, masked and cut) and who asks. */
 	private async askChange(call: ToolCall, confirmation: { title: string; message: string | vscode.MarkdownString }): Promise<boolean> {
 		const t = vscode.l10n.t;
 		const who = this.askers.get(call.session);
-		const checked = checkInput(call.input, await loadPlatform());
-		const body = checked.ok ? bodyForQuestion(checked.value.body, [...sessionSecrets(this.services.store.list())]) : undefined;
 		const detail = [
 			plain(confirmation.message),
 			who?.terminalName !== undefined
 				? t('Asked through {0} by a program in the terminal "{1}"{2}.', MCP_COMMAND_NAME, who.terminalName, who.commandLine ? ` (${who.commandLine})` : '')
 				: t('Asked through {0}{1}.', MCP_COMMAND_NAME, who?.commandLine ? ` (${who.commandLine})` : ''),
-			body === undefined ? t('No body.') : `${t('The body:')}\n${body}`,
 		].join('\n\n');
 		return this.services.prompts.current.confirm(confirmation.title, detail, t('Send'));
 	}
