@@ -53,6 +53,11 @@ async function hostileFolderBench(): Promise<BenchRow[]> {
 	];
 }
 
+async function hostCheckBench(): Promise<BenchRow[]> {
+	const mod = await import('./hostCheckBench');
+	return mod.benchHostCheck();
+}
+
 const BENCHES: Bench[] = [
 	{ name: 'hostile service (fuzz)', run: hostileBench },
 	{ name: 'hostile folder (fuzz)', run: hostileFolderBench },
@@ -66,6 +71,7 @@ const BENCHES: Bench[] = [
 	{ name: 'login time in VS Code, through its fetch', run: benchLoginInVsCode },
 	{ name: 'status bar timer', run: benchTimer },
 	{ name: 'insert into a big .http file', run: insertBench },
+	{ name: 'host check over the worst folder', run: hostCheckBench },
 ];
 
 function table(rows: BenchRow[]): string {
