@@ -55,6 +55,11 @@ async function hostileFolderBench(): Promise<BenchRow[]> {
 	];
 }
 
+async function hostCheckBench(): Promise<BenchRow[]> {
+	const mod = await import('./hostCheckBench');
+	return mod.benchHostCheck();
+}
+
 const BENCHES: Bench[] = [
 	{ name: 'hostile service (fuzz)', run: hostileBench },
 	{ name: 'hostile folder (fuzz)', run: hostileFolderBench },
@@ -70,6 +75,7 @@ const BENCHES: Bench[] = [
 	{ name: 'insert into a big .http file', run: insertBench },
 	{ name: 'platform description on first use', run: benchPlatform },
 	{ name: 'the platform in REST files', run: benchRestPlatform },
+	{ name: 'host check over the worst folder', run: hostCheckBench },
 ];
 
 function table(rows: BenchRow[]): string {

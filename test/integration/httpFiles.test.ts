@@ -458,6 +458,43 @@ describe('REST files (real VS Code)', function () {
 			}
 		});
 
+		describe('client settings the workspace sets (issue 41)', () => {
+			const text = () => `GET ${emu.url}/v1/Me\n`;
+			async function insertAsks(): Promise<boolean> {
+				const editor = await openHttp(text());
+				cursorsAt(editor, 'GET');
+				answering(false);
+				await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+				await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+				return (prompter.confirmations[0] ?? '').includes('does not say where a request that gets the token');
+			}
+
+			it('rest-client.defaultHeaders set by the workspace (a header on every request): asked; without it, not', async () => {
+				assert.equal(await insertAsks(), false, 'the twin: a request to the service asks nothing');
+				prompter.confirmations.length = 0;
+				await vscode.workspace.getConfiguration('rest-client').update('defaultHeaders', { 'X-Who': '{{$processEnv TELEMATICS_TOKEN}}' }, vscode.ConfigurationTarget.Workspace);
+				try {
+					assert.equal(await insertAsks(), true);
+				} finally {
+					await vscode.workspace.getConfiguration('rest-client').update('defaultHeaders', undefined, vscode.ConfigurationTarget.Workspace);
+				}
+			});
+
+			it('an httpYac setting in the workspace\'s .vscode/settings.json (a proxy, say): asked', async () => {
+				const file = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode', 'settings.json');
+				const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+				fs.mkdirSync(path.dirname(file), { recursive: true });
+				const json = before === undefined ? {} : JSON.parse(before) as Record<string, unknown>;
+				fs.writeFileSync(file, JSON.stringify({ ...json, 'httpyac.proxy': 'http://collector.example:3128' }, null, 2));
+				try {
+					assert.equal(await insertAsks(), true);
+				} finally {
+					if (before === undefined) fs.rmSync(file, { force: true });
+					else fs.writeFileSync(file, before);
+				}
+			});
+		});
+
 		it('Update Tokens in File asks before a stale token in a variable that a request elsewhere reads is replaced', async () => {
 			const stale = staleTokenLike(token, 5);
 			const text = `@telematicsToken = ${stale}\n\n###\nGET ${emu.url}/v1/Me\nAuthorization: Bearer {{telematicsToken}}\n\n###\nGET https://collector.example/c\nAuthorization: Bearer {{telematicsToken}}\n`;

@@ -1,8 +1,9 @@
 // The env files REST clients read: only our keys ever change, every other byte stays, and
 // nothing that is not a token or a service URL is written.
 import * as assert from 'node:assert/strict';
+import { parse as parseDotenv } from 'dotenv';
 import * as fc from 'fast-check';
-import { dotenvHasOtherContent, updateDotenv as update, updateJetbrainsEnv, type Exposed } from '../../src/core/restFile/envFiles';
+import { dotenvHasOtherContent, isOurKey, updateDotenv as update, updateJetbrainsEnv, type Exposed } from '../../src/core/restFile/envFiles';
 
 /** updateDotenv where the file can be read with certainty (these tests' files all can). */
 function updateDotenv(text: string, exposed: Exposed | undefined): string {
@@ -14,6 +15,26 @@ function updateDotenv(text: string, exposed: Exposed | undefined): string {
 const EXPOSED = { token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln', baseUrl: 'https://user.telematicssdk.com' };
 
 describe('.env', () => {
+	it('writes nothing into a .env that dotenv would read differently after our lines (issue 41): a `KEY:` that takes the next line as its value', () => {
+		for (const text of ['X:\n', 'export X:\n', '`#\n\\\nXX:\n', 'aaa:\n']) {
+			assert.equal(update(text, EXPOSED), undefined, JSON.stringify(text));
+			const naive = `${text}TELEMATICS_TOKEN=${EXPOSED.token}\n`;
+			assert.notEqual(parseDotenv(naive).TELEMATICS_TOKEN, EXPOSED.token, 'the line-by-line write would have put the token into another key');
+		}
+	});
+
+	it('whatever the .env holds, a write gives dotenv\'s reading before with exactly our keys set, or nothing (generated)', () => {
+		const piece = fc.constantFrom('X', 'Y', '=', ':', '\'', '"', '`', '\\', '\n', '\r\n', '#', ' ', 'a', 'export ', 'TELEMATICS_TOKEN', 'TELEMATICS_BASE_URL=');
+		fc.assert(fc.property(fc.array(piece, { maxLength: 24 }), fc.boolean(), (parts, remove) => {
+			const text = parts.join('');
+			const after = update(text, remove ? undefined : EXPOSED);
+			if (after === undefined) return;
+			const expected: Record<string, string> = Object.fromEntries(Object.entries(parseDotenv(text)).filter(([key]) => !isOurKey(key)));
+			if (!remove) Object.assign(expected, { TELEMATICS_TOKEN: EXPOSED.token, TELEMATICS_BASE_URL: EXPOSED.baseUrl });
+			assert.deepEqual(parseDotenv(after), expected, JSON.stringify(text));
+		}), { numRuns: 3000 });
+	});
+
 	it('adds our keys to an empty or missing file', () => {
 		assert.equal(updateDotenv('', EXPOSED), `TELEMATICS_TOKEN=${EXPOSED.token}\nTELEMATICS_BASE_URL=${EXPOSED.baseUrl}\n`);
 	});

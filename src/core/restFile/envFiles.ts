@@ -1,5 +1,6 @@
 // The env files REST clients read, edited so that only our keys change: `.env` (REST Client, httpYac)
 // and `http-client.private.env.json` (JetBrains, httpYac; our keys in every environment). No I/O.
+import { parse as parseDotenv } from 'dotenv';
 import { isSafeToken } from '../util/tokenGrammar';
 import { isSafeServiceUrl } from '../util/url';
 import { TOKEN_VARIABLE_SOURCE } from '../sessions/accountNames';
@@ -103,25 +104,29 @@ function dotenvLines(lines: readonly string[]): DotenvLine[] | undefined {
 	return open ? undefined : out;
 }
 
-/** Every `KEY=value` a `.env` text assigns (quotes taken off a one-line value), in order; undefined when a quote never closes. */
-export function dotenvValues(text: string): Array<[string, string]> | undefined {
-	const lines = dotenvLines(text.split(/\r?\n/));
-	if (!lines) return undefined;
-	return lines.flatMap((line) => {
-		if (line.key === undefined || line.multiLine) return [];
-		const raw = (DOTENV_LINE.exec(line.text)?.[3] ?? '').trim();
-		const quoted = /^(["'`])(.*)\1$/.exec(raw);
-		return [[line.key, quoted ? quoted[2]! : raw.replace(/\s+#.*$/, '')]];
-	});
-}
-
 /**
  * `.env` text with our keys set to `exposed` (updated where they are, keeping `export`, else
  * appended) or removed (`undefined`). Every other line, comment, multi-line value and line ending
  * stays as it was. Undefined when the file cannot be read line by line with certainty (a quote
- * that never closes, one of our keys holding a multi-line value): such a file is left alone.
+ * that never closes, one of our keys holding a multi-line value), or when dotenv (the parser httpYac
+ * uses) would read the result as anything but the reading before with exactly our keys changed (a
+ * `X='\'` that swallows our line into another key): such a file is left alone.
  */
 export function updateDotenv(text: string, exposed: Exposed | undefined): string | undefined {
+	const after = rewriteDotenv(text, exposed);
+	if (after === undefined) return undefined;
+	const expected = Object.fromEntries(Object.entries(parseDotenv(text)).filter(([key]) => !isOurKey(key)));
+	if (exposed) Object.assign(expected, Object.fromEntries(ourValues(exposed)));
+	return sameReading(parseDotenv(after), expected) ? after : undefined;
+}
+
+/** Whether two dotenv readings hold the same keys with the same values. */
+function sameReading(a: Record<string, string>, b: Record<string, string>): boolean {
+	const keys = Object.keys(a);
+	return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key]);
+}
+
+function rewriteDotenv(text: string, exposed: Exposed | undefined): string | undefined {
 	const values = checked(exposed);
 	const eol = /\r\n/.test(text) ? '\r\n' : '\n';
 	const raw = text === '' ? [] : text.split(/\r?\n/);

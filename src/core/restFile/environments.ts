@@ -1,10 +1,14 @@
 // The values a REST file's variables may take from its clients' environments, where the file itself does
 // not define them: `http-client.env.json` and `http-client.private.env.json` (JetBrains, httpYac; each
 // environment and `$shared`), httpYac's `.httpyac.json` environments, `.env`, and REST Client's
-// `rest-client.environmentVariables`. The files are the opened folder's, so attacker input: read as data,
-// bounded, anything broken is "nothing known". Pure: the caller reads the files.
-import { dotenvValues, isObject } from './envFiles';
+// `rest-client.environmentVariables`. The files are the opened folder's, so attacker input: read as data
+// (`.env` by dotenv's own parser, the one httpYac uses), bounded, anything broken is "nothing known". Pure:
+// the caller reads the files.
+import { parse as parseDotenv } from 'dotenv';
+import { isObject } from './envFiles';
 import { targetHosts, type VariableReadings } from './requestHost';
+import { OPTION_NAME } from './requestShape';
+import type { ParsedFile } from './requestParser';
 
 /** Longest environment file read; a larger one is passed over. */
 export const MAX_ENVIRONMENT_FILE_CHARS = 256 * 1024;
@@ -67,24 +71,61 @@ export function readHttpyacJson(text: string, into: EnvironmentReadings = new Ma
 	return readEnvironmentObject(isObject(parsed) ? parsed.environments : undefined, into);
 }
 
-/** `.env` (or `prod.env`, `.env.prod`): every `KEY=value`, as the environment the file's name says. */
+/** `.env` (or `prod.env`, `.env.prod`): what dotenv reads in it, as the environment the file's name says. */
 export function readDotenv(text: string, into: EnvironmentReadings = new Map(), environment = '.env'): EnvironmentReadings {
 	if (text.length > MAX_ENVIRONMENT_FILE_CHARS) return into;
-	for (const [name, value] of (dotenvValues(text) ?? []).slice(0, MAX_VARIABLES)) add(into, name, value, environment);
+	for (const [name, value] of Object.entries(parseDotenv(text)).slice(0, MAX_VARIABLES)) add(into, name, value, environment);
 	return into;
 }
 
+/** How many values the environments may hold in all before they say nothing for sure (a pass stays bounded). */
+export const MAX_ENVIRONMENT_VALUES = 4096;
+
+/** How many values `environments` hold. */
+export function valueCount(environments: EnvironmentReadings): number {
+	let count = 0;
+	for (const values of environments.values()) count += values.size;
+	return count;
+}
+
 /**
- * The file's own readings, with the environments' values for the names the file does not define (a
- * file's own definition wins in every client).
+ * Why the environments do not say for sure where a request goes, or undefined: a name a client reads as a
+ * request option (`request_proxy`, `request_rejectUnauthorized`: httpYac takes them from any environment),
+ * or more values than the check reads.
  */
-export function withEnvironments(file: VariableReadings, environments: EnvironmentReadings): VariableReadings {
+export function environmentsOutside(environments: EnvironmentReadings): string | undefined {
+	for (const name of environments.keys()) if (OPTION_NAME.test(name)) return `the environments set ${name}`;
+	return valueCount(environments) > MAX_ENVIRONMENT_VALUES ? 'the environments hold more values than the check reads' : undefined;
+}
+
+/**
+ * The file's own readings with the environments' values, for each name the clients may take from an
+ * environment: every name the file does not define, and every name it defines only in a request's region
+ * (httpYac keeps such a definition to its region until that region runs; `global`: the names httpYac's
+ * global regions define, which win over the environments in every client). Both readings count.
+ */
+export function withEnvironments(file: VariableReadings, environments: EnvironmentReadings, global: ReadonlySet<string> = new Set()): VariableReadings {
 	if (environments.size === 0) return file;
 	const merged = new Map<string, readonly string[]>(file);
 	for (const [name, values] of environments) {
-		if (!merged.has(name)) merged.set(name, [...new Set([...values.values()].map((v) => v.value))]);
+		if (global.has(name)) continue;
+		merged.set(name, [...new Set([...(file.get(name) ?? []), ...[...values.values()].map((v) => v.value)])]);
 	}
 	return merged;
+}
+
+/** The names the `{{…}}` of a file (and so of the environments' values it reaches) may read: every word in them. */
+export function referencedNames(file: ParsedFile): Set<string> {
+	const names = new Set<string>();
+	for (const { text } of file.lines) {
+		for (let open = text.indexOf('{{'); open >= 0;) {
+			const close = text.indexOf('}}', open + 2);
+			if (close < 0) break;
+			for (const word of text.slice(open + 2, close).match(/[\w.$-]+/g) ?? []) names.add(word);
+			open = text.indexOf('{{', close + 2);
+		}
+	}
+	return names;
 }
 
 /**
@@ -92,29 +133,13 @@ export function withEnvironments(file: VariableReadings, environments: Environme
  * sorted (so the question can say where a host comes from). One pass over the values: a warning on
  * every request of a file looks its host up here rather than reading them all again.
  */
-export function environmentsByHost(environments: EnvironmentReadings): ReadonlyMap<string, readonly string[]> {
+export function environmentsByHost(environments: EnvironmentReadings, names?: ReadonlySet<string>): ReadonlyMap<string, readonly string[]> {
 	const byHost = new Map<string, Set<string>>();
-	for (const values of environments.values()) {
+	for (const [name, values] of environments) {
+		if (names && !names.has(name)) continue; // only the names the file reads
 		for (const { value, environment } of values.values()) {
 			for (const host of targetHosts(value, new Map())) if (host !== undefined) (byHost.get(host) ?? byHost.set(host, new Set()).get(host)!).add(environment);
 		}
 	}
 	return new Map([...byHost].map(([host, names]) => [host, [...names].sort()]));
 }
-
-/**
- * Whether httpYac's configuration may take environments from where this reader does not look: an
- * `httpyac` section in `package.json` (a configuration as good as `.httpyac.json`, which may hold
- * anything), or an `envDirName` in `.httpyac.json` (another folder of dotenv files). Then the
- * environments say nothing for sure, and the names they would fill stay "does not say". Each file's
- * text; undefined when there is none; null when one is there but was not read (a link, too large):
- * httpYac may read it, so that too counts as looking elsewhere.
- */
-export function httpyacLooksElsewhere(packageJson: string | null | undefined, httpyacJson: string | null | undefined): boolean {
-	if (packageJson === null || httpyacJson === null) return true;
-	if ((packageJson?.length ?? 0) > MAX_ENVIRONMENT_FILE_CHARS || (httpyacJson?.length ?? 0) > MAX_ENVIRONMENT_FILE_CHARS) return true;
-	const pkg = packageJson === undefined ? undefined : parseBounded(packageJson);
-	const own = httpyacJson === undefined ? undefined : parseBounded(httpyacJson);
-	return (isObject(pkg) && Object.hasOwn(pkg, 'httpyac')) || (isObject(own) && Object.hasOwn(own, 'envDirName'));
-}
-

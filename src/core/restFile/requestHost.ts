@@ -1,9 +1,11 @@
 // Where a request in a REST file goes, read as REST Client and httpYac read it, and whether that is the
-// account's service (the same site by the public suffix list). Where the file does not say, or the two
-// clients could read it two ways, the answer says so, and the person is asked: a host this code cannot
-// read never counts as safe.
+// account's service (its scheme, its port, the same site by the public suffix list). Where the file does
+// not say, or the two clients could read it two ways, or the file holds anything outside the allow-list
+// (requestShape.ts), the answer says so, and the person is asked: a host this code cannot read never
+// counts as safe.
 import { bareHostname, isLoopbackHost } from '../util/url';
 import type { ParsedFile, ParsedRequest } from './requestParser';
+import { outsideAllowList } from './requestShape';
 
 /** Longest target read while its variables are filled in: an authority comes long before it (one that does not end within it does not say). */
 const MAX_TARGET = 4096;
@@ -59,11 +61,27 @@ export function requestTarget(file: ParsedFile, request: ParsedRequest): string 
 	return [first, ...rest].join('').replace(VERSION, '').slice(0, MAX_TARGET + 1);
 }
 
-/** The host an authority names, when both clients read it alike; else undefined. */
+/**
+ * Where an authority sends a request, when both clients read it alike (else undefined): its host alone
+ * for https on port 443, else `scheme://host:port` (`http://user.telematicssdk.com:8080`), so that a
+ * destination says its scheme and port wherever they are not the https default.
+ */
 function hostOfAuthority(scheme: string, authority: string): string | undefined {
 	if (!PLAIN_AUTHORITY.test(authority)) return undefined;
-	const url = `${scheme}://${authority}/`;
-	return URL.canParse(url) ? bareHostname(new URL(url).hostname) || undefined : undefined;
+	const url = `${scheme.toLowerCase()}://${authority}/`;
+	if (!URL.canParse(url)) return undefined;
+	const { hostname, port, protocol } = new URL(url);
+	if (!hostname) return undefined;
+	if (protocol === 'https:' && port === '') return bareHostname(hostname);
+	return `${protocol}//${hostname.toLowerCase()}${port ? `:${port}` : ''}`;
+}
+
+/** A destination's scheme, bare host and port (a bare host is https on 443); undefined when it is no URL. */
+function originOf(destination: string): { scheme: string; host: string; port: string } | undefined {
+	const url = destination.includes('://') ? destination : `https://${destination.includes(':') && !destination.startsWith('[') ? `[${destination}]` : destination}`;
+	if (!URL.canParse(url)) return undefined;
+	const { protocol, hostname, port } = new URL(url);
+	return { scheme: protocol, host: bareHostname(hostname), port: port || (protocol === 'https:' ? '443' : protocol === 'http:' ? '80' : '') };
 }
 
 /**
@@ -129,8 +147,21 @@ export interface Destination {
 	readonly host: string | undefined;
 }
 
-/** Where `requests` go, one entry per distinct request and host it may reach. */
-export function requestDestinations(file: ParsedFile, requests: Iterable<ParsedRequest | undefined>, variables: VariableReadings = variableReadings(file)): Destination[] {
+/** Why a file's requests do not say where they go, read once per parsed file. */
+const outsideOf = new WeakMap<ParsedFile, string | undefined>();
+
+/** Why `file` does not say where its requests go (requestShape.ts), or undefined: its requests are read. */
+export function fileOutsideAllowList(file: ParsedFile): string | undefined {
+	if (!outsideOf.has(file)) outsideOf.set(file, outsideAllowList(file));
+	return outsideOf.get(file);
+}
+
+/**
+ * Where `requests` go, one entry per distinct request and host it may reach. Every request of a file
+ * outside the allow-list, or of a folder whose configuration the check does not read (`outside`: why), does not say.
+ */
+export function requestDestinations(file: ParsedFile, requests: Iterable<ParsedRequest | undefined>, variables: VariableReadings = variableReadings(file), outside?: string): Destination[] {
+	const unsaid = outside !== undefined || fileOutsideAllowList(file) !== undefined;
 	const seen = new Set<number>();
 	const destinations: Destination[] = [];
 	const read = new Map<string, (string | undefined)[]>(); // requests alike are read once
@@ -141,30 +172,30 @@ export function requestDestinations(file: ParsedFile, requests: Iterable<ParsedR
 		const target = requestTarget(file, request);
 		// Stryker disable next-line StringLiteral: any constant tells a request without a Host header from one with it
 		const key = `${hostHeader ?? ''}\n${target}`;
-		const hosts = read.get(key) ?? read.set(key, targetHosts(target, variables, hostHeader)).get(key)!;
+		const hosts = unsaid ? [undefined] : read.get(key) ?? read.set(key, targetHosts(target, variables, hostHeader)).get(key)!;
 		for (const host of hosts) destinations.push({ line: request.requestLine, host });
 	}
 	return destinations;
 }
 
 /**
- * Whether a request to `host` stays with the service at `serviceUrl`: the same registrable domain
- * by the public suffix list (the vendor serves one platform from `user.`, `api.` and
- * `portal-apis.` of one domain), the same address for IPs and names without one, and loopback
- * with loopback.
+ * Whether a request to `destination` (a host: https on 443; or `scheme://host:port`) stays with the
+ * service at `serviceUrl`: the service's port, the service's scheme (https; a loopback service may be
+ * reached over either), and the same registrable domain by the public suffix list (the vendor serves
+ * one platform from `user.`, `api.` and `portal-apis.` of one domain), the same address for IPs and
+ * names without one, and loopback with loopback.
  */
-export async function isSameSite(host: string, serviceUrl: string): Promise<boolean> {
-	let service: string;
-	try {
-		service = bareHostname(new URL(serviceUrl).hostname);
-	} catch {
-		return false;
-	}
-	const target = host.toLowerCase();
-	if (target === service) return true;
-	if (isLoopbackHost(target) && isLoopbackHost(service)) return true;
+export async function isSameSite(destination: string, serviceUrl: string): Promise<boolean> {
+	const service = URL.canParse(serviceUrl) ? originOf(serviceUrl) : undefined;
+	const origin = originOf(destination);
+	if (!service || !origin || origin.port !== service.port) return false;
+	const loopback = isLoopbackHost(origin.host) && isLoopbackHost(service.host);
+	if (!loopback && (origin.scheme !== 'https:' || service.scheme !== 'https:')) return false;
+	if (loopback) return true;
+	const target = origin.host;
+	if (target === service.host) return true;
 	const { getDomain } = await import('./publicSuffix');
 	const a = getDomain(target, { allowPrivateDomains: true });
-	const b = getDomain(service, { allowPrivateDomains: true });
+	const b = getDomain(service.host, { allowPrivateDomains: true });
 	return a !== null && a === b;
 }

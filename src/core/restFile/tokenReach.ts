@@ -1,7 +1,7 @@
 // Where a token written in a REST file goes once the requests run: the request that holds it, every request
 // that reads the file variable holding it or the named request holding it, and the sites it would reach.
 import { findJwts, type FoundJwt } from './jwtScan';
-import { anyDefinitions, isSameSite, requestDestinations, variableReadings, type Destination, type VariableReadings } from './requestHost';
+import { anyDefinitions, fileOutsideAllowList, isSameSite, requestDestinations, variableReadings, type Destination, type VariableReadings } from './requestHost';
 import { lineAt, parseRestFile, requestAt, type ParsedFile, type ParsedRequest } from './requestParser';
 import { findOwner, type KnownToken } from './tokenMatch';
 
@@ -62,6 +62,8 @@ export interface TokenPlaces {
 	 * or computed (httpYac's `process.env[…]`) may read it, and counts as reading it.
 	 */
 	environment?: boolean;
+	/** A token written outside every request and file variable (in a script, say). */
+	elsewhere?: boolean;
 }
 
 /** References that read an environment variable whose name the file does not say. */
@@ -160,8 +162,19 @@ export function requestsSending(file: ParsedFile, places: TokenPlaces): ParsedRe
 	return file.requests.filter((request) => sending.has(request));
 }
 
-/** Where the tokens at `offsets` are: a file variable's value, or a request. */
-function placesAt(file: ParsedFile, offsets: readonly number[]): { requests: ParsedRequest[]; variables: string[] } {
+/**
+ * The requests that send what `places` hold: those requestsSending finds, or, in a file outside the
+ * allow-list (requestShape.ts), every request of the file: a script or metadata there may read a token
+ * anywhere (the environment's through `process.env`, or one written in the file) and hand it to any request.
+ */
+export function requestsReached(file: ParsedFile, places: TokenPlaces): ParsedRequest[] {
+	const anyToken = places.environment === true || places.elsewhere === true || (places.requests?.length ?? 0) > 0 || (places.variables?.length ?? 0) > 0;
+	return anyToken && fileOutsideAllowList(file) !== undefined ? [...file.requests] : requestsSending(file, places);
+}
+
+/** Where the tokens at `offsets` are: a file variable's value, a request, or elsewhere. */
+function placesAt(file: ParsedFile, offsets: readonly number[]): { requests: ParsedRequest[]; variables: string[]; elsewhere: boolean } {
+	let elsewhere = false;
 	// Stryker disable next-line ArrayDeclaration: an extra "request" that is no request is never returned
 	const requests: ParsedRequest[] = [];
 	// Stryker disable next-line ArrayDeclaration: an extra name no file reads finds nothing
@@ -172,16 +185,17 @@ function placesAt(file: ParsedFile, offsets: readonly number[]): { requests: Par
 		const request = variable ? undefined : requestAt(file, offset);
 		if (variable) variables.push(variable.name);
 		else if (request) requests.push(request);
+		else elsewhere = true;
 	}
-	return { requests, variables };
+	return { requests, variables, elsewhere };
 }
 
 /**
  * The hosts that receive what sits at `offsets` once the requests run: in a file variable's value,
  * every request that reads the variable; elsewhere, the request around it and those that read it.
  */
-export function receivingDestinationsAt(file: ParsedFile, offsets: readonly number[], variables?: VariableReadings): Destination[] {
-	return requestDestinations(file, requestsSending(file, placesAt(file, offsets)), variables);
+export function receivingDestinationsAt(file: ParsedFile, offsets: readonly number[], variables?: VariableReadings, outside?: string): Destination[] {
+	return requestDestinations(file, requestsReached(file, placesAt(file, offsets)), variables, outside);
 }
 
 /** Where each account's tokens among `jwts` start, by the account `ownerOf` names (tokens of none left out). */
@@ -226,7 +240,7 @@ export interface ExposedVariable {
  * may read any of them).
  */
 // Stryker disable next-line ArrayDeclaration: a default of something that is no exposed variable names no account, and is passed over
-export async function foreignSends(text: string, accounts: readonly AccountToken[], exposed: readonly ExposedVariable[] = [], read?: { file: ParsedFile; jwts: readonly FoundJwt[]; variables?: VariableReadings }): Promise<ForeignSend[]> {
+export async function foreignSends(text: string, accounts: readonly AccountToken[], exposed: readonly ExposedVariable[] = [], read?: { file: ParsedFile; jwts: readonly FoundJwt[]; variables?: VariableReadings; outside?: string }): Promise<ForeignSend[]> {
 	const file = read?.file ?? parseRestFile(text);
 	const variables = read?.variables ?? variableReadings(file);
 	const offsets = offsetsByAccount(read?.jwts ?? findJwts(text, file), (token) => findOwner(token, accounts)?.accountId);
@@ -240,7 +254,7 @@ export async function foreignSends(text: string, accounts: readonly AccountToken
 		const names = exposed.filter((e) => e.accountId === accountId).map((e) => e.name);
 		const places: TokenPlaces = names.length > 0 ? { ...written, variables: [...written.variables, ...names], environment: true } : written;
 		const sameSite = new Map<string, boolean>(); // one look-up per host, however many requests name it
-		for (const { line, host } of requestDestinations(file, requestsSending(file, places), variables)) {
+		for (const { line, host } of requestDestinations(file, requestsReached(file, places), variables, read?.outside)) {
 			if (host !== undefined && !sameSite.has(host)) sameSite.set(host, await isSameSite(host, serviceUrl));
 			// Stryker disable next-line ConditionalExpression: for an undefined host the map holds nothing, so the second test says the same
 			if (host === undefined || !sameSite.get(host)) sends.push({ requestLine: line, host, accountId });

@@ -7,7 +7,7 @@ import { parseRestFile, type ParsedFile } from '../../core/restFile/requestParse
 import { foreignSends } from '../../core/restFile/tokenReach';
 import { exposedVariables } from '../shared/exposedVariables';
 import { readingsWithEnvironments } from './environmentReadings';
-import { environmentsByHost } from '../../core/restFile/environments';
+import { environmentsByHost, referencedNames } from '../../core/restFile/environments';
 import { environmentsNote } from './tokenDestinations';
 import { hostOf } from '../../core/util/url';
 import { identityOf } from '../../core/restFile/tokenMatch';
@@ -51,9 +51,9 @@ async function foreignHostDiagnostics(document: vscode.TextDocument, text: strin
 	if (accounts.length === 0) return [];
 	// Variables the file does not define take their values from the clients' environments.
 	const readings = await readingsWithEnvironments(read.file, document.uri);
-	const sends = await foreignSends(text, accounts, exposed, { ...read, variables: readings.variables });
+	const sends = await foreignSends(text, accounts, exposed, { ...read, variables: readings.variables, ...(readings.outside !== undefined && { outside: readings.outside }) });
 	// Which environments send each host there: read once for all the warnings of the file.
-	const byHost = sends.some((send) => send.host !== undefined) ? environmentsByHost(readings.environments) : new Map<string, readonly string[]>();
+	const byHost = sends.some((send) => send.host !== undefined) ? environmentsByHost(readings.environments, referencedNames(read.file)) : new Map<string, readonly string[]>();
 	return sends.flatMap((send) => {
 		const account = services.store.get(send.accountId)?.account;
 		if (!account) return []; // logged out while the sites were checked

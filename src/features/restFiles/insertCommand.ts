@@ -4,11 +4,11 @@ import vscode = require('vscode');
 import { bearerValue, ENVIRONMENT_REFERENCES, foreignAuthorizations, planAuthEdit, variableNameOf, type AuthValue } from '../../core/restFile/authHeaderEdit';
 import { DEFAULT_TOKEN_VARIABLE } from '../../core/restFile/fileVariable';
 import { parseRestFile, requestsAt, type ParsedFile } from '../../core/restFile/requestParser';
-import { requestDestinations, requestTarget, type Destination, type VariableReadings } from '../../core/restFile/requestHost';
+import { requestDestinations, requestTarget, type Destination } from '../../core/restFile/requestHost';
 import { accountsServing } from '../../core/restFile/requestAccount';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import type { Session } from '../../core/sessions/types';
-import { requestsSending } from '../../core/restFile/tokenReach';
+import { requestsReached } from '../../core/restFile/tokenReach';
 import type { Services } from '../../services';
 
 import { accountIdOf, pickAccount, resolveAccount } from '../shared/accountPicker';
@@ -20,7 +20,7 @@ import { applyTextEdits, targetRestEditor } from '../shared/restDocuments';
 import { formatRemaining } from '../../core/util/time';
 import { Command } from '../../commands';
 import { confirmTokenHosts } from './tokenDestinations';
-import { readingsWithEnvironments } from './environmentReadings';
+import { readingsWithEnvironments, type Readings } from './environmentReadings';
 
 export interface InsertOutcome {
 	/** Requests under a cursor. */
@@ -59,16 +59,16 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 		const named = services.store.list().filter((s) => s.account.name !== undefined && s.tokens);
 		if (named.length > 1 && !accountIdOf(arg)) {
 			// Several accounts: each request gets the named reference of the account whose service it goes to.
-			const chosen = await accountsByRequest(services, file, cursors, readings.variables, named);
+			const chosen = await accountsByRequest(services, file, cursors, readings, named);
 			if (!chosen) return undefined;
 			byAccount = [];
 			for (const [, { session: owner, cursors: own }] of chosen) {
-				if (!(await confirmTokenHosts(services, file, tokenDestinations(file, own, 'header', readings.variables), owner.account, vscode.l10n.t('Insert Anyway'), readings.environments))) return undefined;
+				if (!(await confirmTokenHosts(services, file, tokenDestinations(file, own, 'header', readings), owner.account, vscode.l10n.t('Insert Anyway'), readings.environments))) return undefined;
 				byAccount.push({ cursors: own, value: { style: 'environment', source: style, variable: tokenVariableFor(owner.account.name!) } });
 			}
 		} else {
 			const active = services.store.active();
-			if (active && !(await confirmTokenHosts(services, file, tokenDestinations(file, cursors, 'header', readings.variables), active.account, vscode.l10n.t('Insert Anyway'), readings.environments))) return undefined;
+			if (active && !(await confirmTokenHosts(services, file, tokenDestinations(file, cursors, 'header', readings), active.account, vscode.l10n.t('Insert Anyway'), readings.environments))) return undefined;
 		}
 		if (services.config.exposeToken() === 'off' || (style !== 'processEnv' && services.config.exposeToken() !== 'environmentAndFiles')) {
 			const choose = vscode.l10n.t('Choose…');
@@ -82,7 +82,7 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 		// Several accounts and none named: in the header style each request gets the token of the account
 		// whose service it goes to (one variable holds one token, so the variable style stays with one account).
 		const groups = style === 'header' && accounts.length > 1 && accountIdOf(arg) === undefined
-			? await accountsByRequest(services, file, cursors, readings.variables, accounts)
+			? await accountsByRequest(services, file, cursors, readings, accounts)
 			: await oneAccount(services, arg instanceof vscode.Uri ? undefined : arg, cursors);
 		if (!groups) return undefined;
 		const written = style === 'variable' ? 'variable' : 'header';
@@ -94,7 +94,7 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 				void notify('error', unsafeStoredTokenMessage(current.account.label));
 				return undefined;
 			}
-			if (!(await confirmTokenHosts(services, file, tokenDestinations(file, group.cursors, written, readings.variables), current.account, vscode.l10n.t('Insert Anyway'), readings.environments))) return undefined;
+			if (!(await confirmTokenHosts(services, file, tokenDestinations(file, group.cursors, written, readings), current.account, vscode.l10n.t('Insert Anyway'), readings.environments))) return undefined;
 			fresh.push({ session: current, cursors: group.cursors });
 		}
 		session = fresh[0]!.session;
@@ -157,10 +157,10 @@ async function oneAccount(services: Services, arg: unknown, cursors: number[]): 
  * the person picks (among those that serve it, or all), names first. Undefined: a pick was cancelled.
  * Requests are keyed by the offset of their request line, grouped by account id.
  */
-async function accountsByRequest(services: Services, file: ParsedFile, cursors: readonly number[], readings: VariableReadings, sessions: readonly Session[]): Promise<Map<string, { session: Session; cursors: number[] }> | undefined> {
+async function accountsByRequest(services: Services, file: ParsedFile, cursors: readonly number[], readings: Readings, sessions: readonly Session[]): Promise<Map<string, { session: Session; cursors: number[] }> | undefined> {
 	const chosen = new Map<string, { session: Session; cursors: number[] }>();
 	for (const request of requestsAt(file, cursors)) {
-		const hosts = requestDestinations(file, [request], readings).map((d) => d.host);
+		const hosts = requestDestinations(file, [request], readings.variables, readings.outside).map((d) => d.host);
 		const serving = await accountsServing(hosts, sessions.map((s) => ({ session: s, serviceUrl: s.account.serviceUrl })));
 		const target = requestTarget(file, request);
 		const owner = serving.length === 1
@@ -178,6 +178,6 @@ async function accountsByRequest(services: Services, file: ParsedFile, cursors: 
  * The hosts the file names for the token: the requests under the cursors, those that read their
  * headers by name, and with the variable style every request that reads the variable (it is the file's).
  */
-function tokenDestinations(file: ParsedFile, cursors: readonly number[], style: 'header' | 'variable', variables: VariableReadings): Destination[] {
-	return requestDestinations(file, requestsSending(file, { requests: requestsAt(file, cursors), variables: style === 'variable' ? [DEFAULT_TOKEN_VARIABLE] : [] }), variables);
+function tokenDestinations(file: ParsedFile, cursors: readonly number[], style: 'header' | 'variable', readings: Readings): Destination[] {
+	return requestDestinations(file, requestsReached(file, { requests: requestsAt(file, cursors), variables: style === 'variable' ? [DEFAULT_TOKEN_VARIABLE] : [] }), readings.variables, readings.outside);
 }

@@ -6,7 +6,7 @@ import { isSameSite, requestTarget, type Destination } from '../../core/restFile
 import type { ParsedFile } from '../../core/restFile/requestParser';
 import type { AccountRecord } from '../../core/sessions/types';
 import { hostOf } from '../../core/util/url';
-import { environmentsByHost, type EnvironmentReadings } from '../../core/restFile/environments';
+import { environmentsByHost, referencedNames, type EnvironmentReadings } from '../../core/restFile/environments';
 import { displayText } from '../../core/util/displayText';
 import type { Services } from '../../services';
 
@@ -43,7 +43,7 @@ export async function confirmTokenHosts(services: Services, file: ParsedFile, de
 	const message = foreign.size > 0
 		? t('A request in this file sends the token to {0}, not to the service of {1} ({2}).', listed, account.label, hostOf(account.serviceUrl))
 		: t('This file does not say where a request that gets the token of {0} goes.', account.label);
-	const byHost = foreign.size > 0 ? environmentsByHost(environments) : new Map<string, readonly string[]>();
+	const byHost = foreign.size > 0 ? environmentsByHost(environments, referencedNames(file)) : new Map<string, readonly string[]>();
 	const details = [
 		...(foreign.size > 0 ? [t('Whoever runs {0} gets the token with the request and can act as {1} until it expires.', listed, account.label) + [...foreign].map((host) => environmentsNote(byHost, host)).join('')] : []),
 		...(unsaid.size > 0 ? [t('Where these requests go is decided outside this file, or a REST client may read it another way: {0}.', requests.join('; '))] : []),

@@ -71,7 +71,7 @@ async function confirmHosts(services: Services, text: string, uri: vscode.Uri, f
 	const readings = await readingsWithEnvironments(file, uri);
 	for (const [accountId, offsets] of offsetsByAccount(found, (token) => replacements.get(token)?.accountId)) {
 		const account = services.store.get(accountId)?.account;
-		if (account && !(await confirmTokenHosts(services, file, receivingDestinationsAt(file, offsets, readings.variables), account, vscode.l10n.t('Update Anyway'), readings.environments))) return false;
+		if (account && !(await confirmTokenHosts(services, file, receivingDestinationsAt(file, offsets, readings.variables, readings.outside), account, vscode.l10n.t('Update Anyway'), readings.environments))) return false;
 	}
 	return true;
 }

