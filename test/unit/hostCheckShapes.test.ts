@@ -155,10 +155,34 @@ describe('ordinary files get no new question (issue 41)', () => {
 	});
 
 	it('the walkthrough\'s sample (features/walkthrough/demo.ts, sampleText), on the service and on the demo service over loopback', async () => {
-		const sample = (url: string) => `# A first request with a live token (Telematics Auth sample).\n# Put the cursor on the GET line and run "Telematics: Insert Authorization Header",\n# then send it with your REST client.\n@baseUrl = ${url}\n\n###\n# Who the token belongs to (an endpoint of the built-in demo service).\nGET {{baseUrl}}/v1/Me\nAccept: application/json\n`;
-		assert.ok(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'src', 'features', 'walkthrough', 'demo.ts'), 'utf8').includes("'# Who the token belongs to (an endpoint of the built-in demo service).',"), 'the sample is the one the walkthrough writes');
-		assert.deepEqual(await judge({ files: {}, text: sample(SERVICE) }), { asks: false, warns: false });
-		assert.deepEqual(await judge({ files: { '.env': 'OTHER=1\n' }, text: sample('http://127.0.0.1:4000') }, 'http://127.0.0.1:4000'), { asks: false, warns: false });
+		const sample = (url: string, api: string) => [
+			'# A first request with a live token (Telematics Auth sample).',
+			'# Put the cursor on the POST line and run "Telematics: Insert Authorization Header",',
+			'# then send it with your REST client.',
+			`@baseUrl = ${url}`,
+			`@apiHost = ${api}`,
+			'',
+			'###',
+			'# Your trips of the last 30 days (the platform\'s api host; a user\'s token).',
+			'# More operations: the service\'s Swagger page, or #telematicsOperations in chat.',
+			'POST {{apiHost}}/trips/get/v1/',
+			'Content-Type: application/json',
+			'Accept: application/json',
+			'',
+			'{',
+			'  "StartDate": "{{$datetime iso8601 -30 d}}",',
+			'  "EndDate": "{{$datetime iso8601}}",',
+			'  "IncludeDetails": true,',
+			'  "Paging": { "Page": 1, "Count": 5 }',
+			'}',
+			'',
+		].join('\n');
+		const source = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'src', 'features', 'walkthrough', 'demo.ts'), 'utf8');
+		for (const line of ["'POST {{apiHost}}/trips/get/v1/',", "'  \"StartDate\": \"{{$datetime iso8601 -30 d}}\",',", '`@apiHost = ${withoutTrailingSlashes(apiHost)}`,']) {
+			assert.ok(source.includes(line), `the sample is the one the walkthrough writes: ${line}`);
+		}
+		assert.deepEqual(await judge({ files: {}, text: sample(SERVICE, 'https://api.telematicssdk.com') }), { asks: false, warns: false });
+		assert.deepEqual(await judge({ files: { '.env': 'OTHER=1\n' }, text: sample('http://127.0.0.1:4000', 'http://127.0.0.1:4000') }, 'http://127.0.0.1:4000'), { asks: false, warns: false });
 	});
 
 	it('the corpus: a file inside the allow-list is read as before, request by request; the others hold a script, an import, metadata or an expression', () => {
