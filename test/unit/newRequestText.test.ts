@@ -42,10 +42,28 @@ describe('New Request: the request text', () => {
 		assert.deepEqual(bodySkeleton(nested), { A: { B: { C: 0, D: false }, E: '2026-01-01' } });
 	});
 
+	// [operation, production account, the # @note line or none]: REST Client and httpYac ask before sending a request with one.
+	const notes: Array<[string, boolean, string | undefined]> = [
+		['users.delete', false, '# @note Delete the user and all their data: this cannot be undone.'],
+		['users.delete', true, '# @note Delete the user and all their data: this cannot be undone (production account).'],
+		['instances.delete', false, '# @note Delete the instance: this cannot be undone.'],
+		['users.update', true, '# @note Change a user\'s profile and settings, on a production account.'],
+		['users.update', false, undefined],
+		['trips.admin.list', true, undefined],
+		['users.find', true, undefined],
+	];
+	for (const [id, production, note] of notes) {
+		it(`${id} for a ${production ? 'production' : 'non-production'} account: ${note ?? 'no note'}`, () => {
+			const lines = requestLines(op(id), { origin: API, auth: ADMIN_REF, name: 'x', production });
+			assert.deepEqual(lines.filter((l) => l.startsWith('# @note')), note ? [note] : []);
+			if (note) assert.equal(lines.indexOf(note), lines.indexOf('# @name x') + 1, 'the note sits in the request\'s metadata, before its request line');
+		});
+	}
+
 	it('puts required query parameters on the request line, and path parameters as values', () => {
 		const [, , line] = requestLines(op('indicators.admin.statistics'), { origin: API, auth: ADMIN_REF, name: 'x' });
 		assert.equal(line, `GET ${API}/indicators/admin/v3/Statistics?UserId=00000000-0000-0000-0000-000000000000&StartDate=2026-11-01&EndDate=2026-11-30&TransportType=Driver`);
-		const [, , del] = requestLines(op('users.delete'), { origin: 'https://user.telematicssdk.com', auth: ADMIN_REF, name: 'x' });
+		const del = requestLines(op('users.delete'), { origin: 'https://user.telematicssdk.com', auth: ADMIN_REF, name: 'x' }).find((l) => l.startsWith('DELETE '));
 		assert.equal(del, 'DELETE https://user.telematicssdk.com/v1/Management/users/00000000-0000-0000-0000-000000000000');
 		assert.match(requestLines(op('users.delete'), { origin: API, auth: ADMIN_REF, name: 'x' })[0]!, /cannot be undone/);
 	});

@@ -82,6 +82,19 @@ export interface RequestOptions {
 	auth?: AuthValue;
 	/** The `# @name` it gets. */
 	name: string;
+	/** Whether the account is production (production.ts): its changing requests get a `# @note`. */
+	production?: boolean;
+}
+
+/**
+ * The `# @note` a request gets, or undefined: REST Client and httpYac both ask the person before they send
+ * a request that has one. Every operation that cannot be undone gets it, and every changing operation of a
+ * production account. One line, no line breaks.
+ */
+export function requestNote(op: Operation, production: boolean): string | undefined {
+	if (op.irreversible) return `${op.irreversible}: this cannot be undone${production ? ' (production account)' : ''}.`;
+	if (op.changesData && production) return `${op.summary}, on a production account.`;
+	return undefined;
 }
 
 /** The request's lines (no line endings): a comment, `# @name`, the request line, headers, a body. */
@@ -96,6 +109,7 @@ export function requestLines(op: Operation, options: RequestOptions): string[] {
 	const lines = [
 		`# ${op.summary} (needs ${needs}${op.irreversible ? '; cannot be undone' : ''})`,
 		`# @name ${options.name}`,
+		...((note) => note ? [`# @note ${note}`] : [])(requestNote(op, options.production === true)),
 		`${op.method} ${options.origin}${path}${query.length ? `?${query.join('&')}` : ''}`,
 	];
 	if (op.token !== 'none' && options.auth) lines.push(`Authorization: Bearer ${bearerValue(options.auth)}`);

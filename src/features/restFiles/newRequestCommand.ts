@@ -14,6 +14,7 @@ import { loadPlatform } from '../../core/platform/load';
 import type { Operation } from '../../core/platform/operations';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import type { Session } from '../../core/sessions/types';
+import { isProduction } from '../../core/sessions/production';
 import { isSafeToken } from '../../core/util/tokenGrammar';
 import { Command } from '../../commands';
 import type { Services } from '../../services';
@@ -112,7 +113,7 @@ export async function newRequest(services: Services, rawArg?: unknown): Promise<
 	const version = document.version;
 	const text = document.getText();
 	const offset = arg.line !== undefined && arg.line < document.lineCount ? document.offsetAt(new vscode.Position(arg.line, 0)) : document.offsetAt(editor.selection.active);
-	const options = { origin: hosts[op.host] };
+	const options = { origin: hosts[op.host], production: isProduction(session.account) };
 	let auth: AuthValue | undefined;
 	if (op.token !== 'none') {
 		const style = services.config.insertStyle();
