@@ -472,11 +472,15 @@ describe('REST files (real VS Code)', function () {
 			it('rest-client.defaultHeaders set by the workspace (a header on every request): asked; without it, not', async () => {
 				assert.equal(await insertAsks(), false, 'the twin: a request to the service asks nothing');
 				prompter.confirmations.length = 0;
+				// VS Code leaves an empty .vscode/settings.json behind; the folder's other tests expect none.
+				const file = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode', 'settings.json');
+				const existed = fs.existsSync(file);
 				await vscode.workspace.getConfiguration('rest-client').update('defaultHeaders', { 'X-Who': '{{$processEnv TELEMATICS_TOKEN}}' }, vscode.ConfigurationTarget.Workspace);
 				try {
 					assert.equal(await insertAsks(), true);
 				} finally {
 					await vscode.workspace.getConfiguration('rest-client').update('defaultHeaders', undefined, vscode.ConfigurationTarget.Workspace);
+					if (!existed) fs.rmSync(file, { force: true });
 				}
 			});
 

@@ -61,9 +61,14 @@ describe('telematics-mcp in a real VS Code (the SDK\'s client in a real terminal
 		await logIn(api, emu, 'user');
 		await logIn(api, emu, 'admin');
 	});
-	after(() => {
+	after(async () => {
 		terminal?.dispose();
 		if (out) fs.rmSync(out, { recursive: true, force: true });
+		// Leave the window as the next suite expects one with no terminal: the channel closed, nothing on disk.
+		await settings().update('terminalToken', 'off', vscode.ConfigurationTarget.Global);
+		await until('the collection cleared', () => collection.get(NONCE_ENV) === undefined);
+		await settings().update('terminalToken', undefined, vscode.ConfigurationTarget.Global);
+		await until('the channel back', () => collection.get(NONCE_ENV) !== undefined);
 	});
 	beforeEach(() => {
 		prompter = new McpPrompter();
