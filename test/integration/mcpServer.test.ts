@@ -65,6 +65,7 @@ describe('telematics-mcp in a real VS Code (the SDK\'s client in a real terminal
 		terminal?.dispose();
 		if (out) fs.rmSync(out, { recursive: true, force: true });
 		// Leave the window as the next suite expects one with no terminal: the channel closed, nothing on disk.
+		await until('the terminal closed', () => vscode.window.terminals.length === 0);
 		await settings().update('terminalToken', 'off', vscode.ConfigurationTarget.Global);
 		await until('the collection cleared', () => collection.get(NONCE_ENV) === undefined);
 		await settings().update('terminalToken', undefined, vscode.ConfigurationTarget.Global);
