@@ -8,6 +8,12 @@ describe('the allow-list, line by line (issue 41)', () => {
 	const rows: Array<[string, string | undefined]> = [
 		["/* a comment\nGET x {{ y() }}\n*/\nGET https://a.example/\n", undefined],
 		["/* one line */\nGET https://a.example/\n", undefined],
+		['{{base}}/x\n', undefined],
+		['{{b()}}/x\n', 'line 1: an expression'],
+		['GET https://a.example/\n\nx ### {{ b() }}\n', 'line 3: an expression'],
+		['GET https://a.example/\n\nx}}{{a}}\n', undefined],
+		['GET https://a.example/\n\n/* {{ b() }} */\n', 'line 3: an expression'],
+		['GET https://a.example/\n\nfragment {{ b() }}\n', 'line 3: an expression'],
 		["  /* indented\n*/\nGET https://a.example/\n", undefined],
 		["x /* not a comment */\nGET https://a.example/\n", 'line 1: a line no client reads alike'],
 		["fragment F on T {\n  {{ x() }}\n}\n\nGET https://a.example/\n", undefined],
