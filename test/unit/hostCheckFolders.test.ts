@@ -37,10 +37,11 @@ async function counting(address: string, port = 0): Promise<{ server: Server; po
 	return { server, port: (server.address() as AddressInfo).port, hits: () => hits };
 }
 
-/** This machine's first non-loopback IPv4 address, if it has one. */
-function ownAddress(): string | undefined {
-	return Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
-}
+/**
+ * The other site: another loopback address on the service's port (traffic never leaves this machine), which
+ * the check must tell from the service's own address.
+ */
+const OTHER_ADDRESS = '127.0.0.2';
 
 interface Spec {
 	/** Where the REST file sits, below the workspace folder. */
@@ -84,9 +85,8 @@ describe('the host check against httpYac\'s engine, on generated folders (issue 
 		logLevel = httpyac.io.log.options.level;
 		httpyac.io.log.options.level = httpyac.LogLevel.none;
 		service = await counting('127.0.0.1');
-		const own = ownAddress();
-		other = await counting(own ?? '127.0.0.1', own ? service.port : 0);
-		otherHost = own ?? '127.0.0.1';
+		other = await counting(OTHER_ADDRESS, service.port);
+		otherHost = OTHER_ADDRESS;
 		base = fs.mkdtempSync(path.join(os.tmpdir(), 'host-folders-'));
 		// httpYac prints requests it cannot send; what it reached is all this test reads.
 		console.log = () => undefined;

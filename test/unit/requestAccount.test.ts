@@ -10,7 +10,8 @@ describe('whose token a request carries (Insert by account)', () => {
 	const rows: Array<[string, Array<string | undefined>, string[]]> = [
 		['a host of one account\'s site', ['api.telematicssdk.com'], ['user']],
 		['the other account\'s', ['admin.example.org'], ['admin']],
-		['loopback: the local emulator\'s account', ['http://localhost:4000'], ['local']],
+		['loopback: the local emulator\'s account', ['http://127.0.0.1:4000'], ['local']],
+		['loopback by another name: nobody (localhost may be ::1)', ['http://localhost:4000'], []],
 		['loopback on another port: nobody', ['http://localhost:4001'], []],
 		['the user\'s site over http: nobody', ['http://api.telematicssdk.com'], []],
 		['a host no account serves', ['collector.example'], []],

@@ -155,7 +155,7 @@ describe('the same site as the service', () => {
 		['api.a.github.io', 'https://a.github.io', true], // ...and one site below it
 		['api.example.co.uk', 'https://user.example.co.uk', true],
 		['example.co.uk', 'https://other.co.uk', false],
-		['http://localhost:4000', 'http://127.0.0.1:4000', true],
+		['http://localhost:4000', 'http://127.0.0.1:4000', false], // localhost may resolve to ::1, where another user's server can listen on the port
 		['localhost', 'http://127.0.0.1:4000', false], // https on 443: another port
 		['http://localhost:4001', 'http://127.0.0.1:4000', false], // loopback, another port: another program
 		['10.0.0.2', 'https://10.0.0.1', false],
@@ -166,7 +166,10 @@ describe('the same site as the service', () => {
 		['xn--0.example.com', 'https://xn--0.example.com', false], // a service URL that is no URL (bad punycode) matches nothing
 		['localhost', 'https://user.telematicssdk.com', false], // loopback on one side only
 		['user.telematicssdk.com', 'http://127.0.0.1:4000', false],
-		['http://127.0.0.2:4000', 'http://localhost:4000', true],
+		['http://127.0.0.2:4000', 'http://localhost:4000', false],
+		['http://127.0.0.2:4000', 'http://127.0.0.1:4000', false], // another loopback address: another user's server may hold it
+		['http://127.0.0.1:4000', 'http://127.0.0.1:4000/', true],
+		['http://LOCALHOST:4000', 'http://localhost:4000', true],
 		['http://user.telematicssdk.com', 'https://user.telematicssdk.com', false], // clear text
 		['http://api.telematicssdk.com:8080', 'https://user.telematicssdk.com', false],
 		['https://api.telematicssdk.com:8443', 'https://user.telematicssdk.com', false], // another port

@@ -183,7 +183,8 @@ export function requestDestinations(file: ParsedFile, requests: Iterable<ParsedR
  * service at `serviceUrl`: the service's port, the service's scheme (https; a loopback service may be
  * reached over either), and the same registrable domain by the public suffix list (the vendor serves
  * one platform from `user.`, `api.` and `portal-apis.` of one domain), the same address for IPs and
- * names without one, and loopback with loopback.
+ * names without one, and on loopback the same name or address: `127.0.0.2` or `localhost` (which may
+ * resolve to `::1`) can be another user's server on the same port.
  */
 export async function isSameSite(destination: string, serviceUrl: string): Promise<boolean> {
 	const service = URL.canParse(serviceUrl) ? originOf(serviceUrl) : undefined;
@@ -191,7 +192,7 @@ export async function isSameSite(destination: string, serviceUrl: string): Promi
 	if (!service || !origin || origin.port !== service.port) return false;
 	const loopback = isLoopbackHost(origin.host) && isLoopbackHost(service.host);
 	if (!loopback && (origin.scheme !== 'https:' || service.scheme !== 'https:')) return false;
-	if (loopback) return true;
+	if (loopback) return origin.host === service.host;
 	const target = origin.host;
 	if (target === service.host) return true;
 	const { getDomain } = await import('./publicSuffix');
