@@ -2,6 +2,7 @@
 // data), an application or an instance, and moving a user to another instance. They are asked about on
 // every account, production or not, with no snooze. The facts are the platform's (the vendor's agent-skill
 // references); one function, so that their source can change without its callers. Pure: no `vscode`.
+import { fullyDecoded } from './serviceRequest';
 
 export interface IrreversibleOperation {
 	/** What it does, in words: "Delete a user and all their data". */
@@ -33,22 +34,6 @@ const RULES: readonly Rule[] = [
 	{ method: 'DELETE', path: /\/v1\/instances\/([^/]+)$/i, name: 'Delete an instance', target: (s) => `the instance "${shown(s)}"` },
 ];
 
-/** `text` percent-decoded until it no longer changes (a few rounds); undefined when it does not decode. */
-function decoded(text: string): string | undefined {
-	let current = text;
-	for (let round = 0; round < 4; round++) {
-		let next: string;
-		try {
-			next = decodeURIComponent(current);
-		} catch {
-			return undefined;
-		}
-		if (next === current) return current;
-		current = next;
-	}
-	return undefined;
-}
-
 /**
  * The irreversible operation `method` `path` is, or undefined. `path` is the request's path (a query after
  * `?` is ignored), read as a server that routes it would: percent-decoded, repeated and trailing slashes
@@ -58,7 +43,7 @@ function decoded(text: string): string | undefined {
 export function irreversibleOperation(method: string, path: string): IrreversibleOperation | undefined {
 	const verb = method.toUpperCase();
 	const raw = path.split(/[?#]/, 1)[0]!; // split always gives one part, '' for an empty path
-	const plain = decoded(raw);
+	const plain = fullyDecoded(raw);
 	if (plain === undefined) return verb === 'GET' || verb === 'HEAD' ? undefined : { name: 'An operation whose path cannot be read', target: `the path "${shown(raw)}"` };
 	const fold = (text: string): string => text.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1');
 	// Both as decoded and as written: a router that keeps "%2F" inside a segment reads `users/a%2Fb` as one id.

@@ -187,7 +187,7 @@ export function operationTarget(platform: Platform, operation: Operation, path: 
 }
 
 /** `text` percent-decoded until it no longer changes (at most a few rounds); undefined when it does not decode. */
-function fullyDecoded(text: string): string | undefined {
+export function fullyDecoded(text: string): string | undefined {
 	let current = text;
 	for (let round = 0; round < 4; round++) {
 		let next: string;
