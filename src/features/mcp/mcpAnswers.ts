@@ -96,7 +96,7 @@ export class McpAnswers {
 			? t('A program with no terminal of its own asks to use your Telematics accounts through {0}.', MCP_COMMAND_NAME)
 			: t('A program in the terminal "{0}" asks to use your Telematics accounts through {1}.', who.terminalName, MCP_COMMAND_NAME);
 		const detail = [
-			who.commandLine ? t('The program: {0}', who.commandLine) : t('The system does not say which program asks.'),
+			who.commandLine ? t('The program: {0}', who.commandLine) : pid === undefined ? t('The system does not say which process asks: it could be any program running as you.') : t('The system does not say which program asks.'),
 			t('"Allow for This Session" lets this {0} process list your accounts and read data as them until it has not asked for 10 minutes, for 12 hours at most, or until it ends. It never gets a token. Every request that changes data is asked about each time.', MCP_COMMAND_NAME),
 		].join('\n\n');
 		return this.services.prompts.current.confirm(message, detail, t('Allow for This Session'));
