@@ -102,7 +102,8 @@ describe('New Request, sent with REST Client and httpyac (real VS Code in Chromi
 		await waitFor('the admin\'s trip operations', () => wb.quickPickRows(), (rows) => rows.some((r) => r.startsWith(`POST ${TRIPS}`)));
 		await wb.chooseRow(`POST ${TRIPS}`);
 		// The account: the admin, offered first.
-		const accounts = await waitFor('the account pick', () => wb.quickPickRows(), (rows) => rows.some((r) => r.includes(USER.instanceId)));
+		// Every row an account (the operations' rows may linger a moment as the pick changes).
+		const accounts = await waitFor('the account pick', () => wb.quickPickRows(), (rows) => rows.some((r) => r.includes(USER.instanceId)) && rows.every((r) => r.includes(env.emulator.url)));
 		assert.match(accounts[0]!, /admin/, accounts.join(' | '));
 		await wb.chooseRow(accounts[0]!);
 		await waitFor('the new request in the editor', () => wb.editorText(), (t) => t.includes('TELEMATICS_TOKEN_ADMIN'));
@@ -146,5 +147,44 @@ describe('New Request, sent with REST Client and httpyac (real VS Code in Chromi
 		await wb.page.keyboard.press('Control+S');
 		await waitFor('the fix saved', async () => fs.readFileSync(file(), 'utf8'), (t) => t.includes('TELEMATICS_TOKEN_ADMIN'));
 		assert.equal(await sendWithRestClient(), 200, 'REST Client: 200 after the fix');
+	});
+
+	it("for a production admin, New Request of a user's deletion writes # @note, and REST Client itself asks before it sends; refused, nothing reaches the service (issue 44)", async function () {
+		const wb = env.workbench;
+		const target = DEMO_USERS[1]!.deviceToken;
+		await wb.clearNotifications();
+		await wb.runCommand('Telematics: Mark Account as Production');
+		await wb.waitForQuickInput(/admin/);
+		await wb.chooseRow((await waitFor('the admin in the pick', () => wb.quickPickRows(), (rows) => rows.some((r) => /admin/.test(r)))).find((r) => /admin/.test(r))!);
+		await wb.waitForStatus(/PRODUCTION/);
+
+		// A file of its own, so the new request is its only one.
+		const danger = path.join(env.server.workspace, 'danger.http');
+		fs.writeFileSync(danger, '# Deleting a user\n\n');
+		await wb.runCommand('View: Close All Editors');
+		await wb.openFile('danger.http');
+		await wb.goToLine(2);
+		await wb.runCommand('Telematics: New Request…');
+		await wb.page.fill(QUICK_INPUT_BOX, 'delete user');
+		await wb.chooseRow('DELETE /v1/Management/users/');
+		// Every row an account (the operations' rows may linger a moment as the pick changes).
+		const accounts = await waitFor('the account pick', () => wb.quickPickRows(), (rows) => rows.some((r) => r.includes(USER.instanceId)) && rows.every((r) => r.includes(env.emulator.url)));
+		const admin = accounts.find((r) => /admin/.test(r));
+		assert.match(admin ?? '', /PRODUCTION/, `the picker says it: ${accounts.join(' | ')}`);
+		await wb.chooseRow(admin!);
+		await waitFor('the note in the editor', async () => (await wb.editorText()).replace(/\u00a0/g, ' '), (t) => t.includes('# @note Delete the user and all their data: this cannot be undone (production account).'));
+		await wb.page.keyboard.press('Control+S');
+		await waitFor('the file saved', async () => fs.readFileSync(danger, 'utf8'), (t) => t.includes('# @note'));
+		fs.writeFileSync(danger, fs.readFileSync(danger, 'utf8').replace('/v1/Management/users/00000000-0000-0000-0000-000000000000', `/v1/Management/users/${target}`));
+		await waitFor('the demo user in the editor', () => wb.editorText(), (t) => t.includes(target));
+
+		// The file's one request: REST Client's Send Request lens.
+		env.emulator.resetStats();
+		await wb.page.locator('.editor-instance .monaco-editor .codelens-decoration a', { hasText: 'Send Request' }).first().click();
+		await wb.waitForNotification(/Are you sure you want to send the request "users_delete"\?/);
+		await wb.page.locator('.notifications-toasts .notification-toast .monaco-button', { hasText: /^No$/ }).first().click();
+		await wb.page.waitForTimeout(2000);
+		assert.deepEqual(env.emulator.stats.requests.filter((r) => r.method === 'DELETE'), [], 'REST Client sent nothing');
+		assert.ok(env.emulator.config.users.some((u) => u.deviceToken === target), 'the user is still there');
 	});
 });
