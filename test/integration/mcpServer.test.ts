@@ -197,8 +197,11 @@ describe('telematics-mcp in a real VS Code (the SDK\'s client in a real terminal
 
 	it('terminalToken off: the channel is closed and the command gone with its folder; an agent started with the old environment gets nothing at all', async () => {
 		const env = terminalEnvironment(collection);
+		const bin = commandFolder(collection);
 		await settings().update('terminalToken', 'off', vscode.ConfigurationTarget.Global);
 		await until('the collection cleared', () => collection.get(NONCE_ENV) === undefined);
+		// The folder goes as the channel closes, a moment after the collection is cleared.
+		await until('the command\'s folder removed', () => !fs.existsSync(bin));
 		const run = await agentOutsideTerminals(READS, env);
 		assert.match(run.error ?? '', /ENOENT/, 'no telematics-mcp on the PATH any more');
 		assert.deepEqual([run.tools, run.calls], [[], []], 'nothing at all');

@@ -144,7 +144,8 @@ export function createApiClient(transport: Transport, log: Log, t: Translate = u
 		},
 
 		async call(request: ServiceCall, options: RequestOptions): Promise<HttpResponse> {
-			const shown = `${request.method} ${displayUrl(request.url)}`;
+			// Host only: the agent's paths name users by their DeviceToken (a user's credential).
+			const shown = `${request.method} ${hostOf(request.url)}`;
 			const safe = (text: string): string => redact(text, [request.accessToken]);
 			const started = Date.now();
 			const headers: Record<string, string> = { Authorization: `Bearer ${request.accessToken}`, Accept: 'application/json' };
