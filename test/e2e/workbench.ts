@@ -50,11 +50,20 @@ export class Workbench {
 
 	/** Opens the command palette (F1) and types `title`, leaving the palette open. */
 	async typeCommand(title: string): Promise<void> {
-		await this.closeQuickInput();
-		await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 }, force: true }).catch(() => undefined);
-		await this.page.keyboard.press('F1');
-		await this.page.waitForSelector(QUICK_INPUT_BOX, { state: 'visible' });
-		await this.page.fill(QUICK_INPUT_BOX, `>${title}`);
+		// A view that opens meanwhile (another extension's response panel) may take the focus and close the
+		// palette between F1 and typing: then it is opened again, as a person would.
+		for (let attempt = 1; ; attempt++) {
+			await this.closeQuickInput();
+			await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 }, force: true }).catch(() => undefined);
+			await this.page.keyboard.press('F1');
+			try {
+				await this.page.waitForSelector(QUICK_INPUT_BOX, { state: 'visible', timeout: 10_000 });
+				await this.page.fill(QUICK_INPUT_BOX, `>${title}`, { timeout: 10_000 });
+				break;
+			} catch (error) {
+				if (attempt === 3) throw error;
+			}
+		}
 		await waitFor(`the command "${title}" in the palette`, () => this.quickPickRows(), (rows) => rows.some((r) => r.startsWith(title)));
 	}
 
