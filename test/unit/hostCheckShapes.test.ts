@@ -3,6 +3,7 @@
 // is not warned. The folder is read as the extension reads it (platform/folderEnvironments.ts), the file by
 // the allow-list (core/restFile/requestShape.ts), the variables by httpYac's scope.
 import * as assert from 'node:assert/strict';
+import { sampleText } from '../../src/core/platform/sample';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -155,32 +156,7 @@ describe('ordinary files get no new question (issue 41)', () => {
 	});
 
 	it('the walkthrough\'s sample (features/walkthrough/demo.ts, sampleText), on the service and on the demo service over loopback', async () => {
-		const sample = (url: string, api: string) => [
-			'# A first request with a live token (Telematics Auth sample).',
-			'# Put the cursor on the POST line and run "Telematics: Insert Authorization Header",',
-			'# then send it with your REST client.',
-			`@baseUrl = ${url}`,
-			`@apiHost = ${api}`,
-			'',
-			'###',
-			'# Your trips of the last 30 days (the platform\'s api host; a user\'s token).',
-			'# More operations: the service\'s Swagger page, or #telematicsOperations in chat.',
-			'POST {{apiHost}}/trips/get/v1/',
-			'Content-Type: application/json',
-			'Accept: application/json',
-			'',
-			'{',
-			'  "StartDate": "{{$datetime iso8601 -30 d}}",',
-			'  "EndDate": "{{$datetime iso8601}}",',
-			'  "IncludeDetails": true,',
-			'  "Paging": { "Page": 1, "Count": 5 }',
-			'}',
-			'',
-		].join('\n');
-		const source = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'src', 'features', 'walkthrough', 'demo.ts'), 'utf8');
-		for (const line of ["'POST {{apiHost}}/trips/get/v1/',", "'  \"StartDate\": \"{{$datetime iso8601 -30 d}}\",',", '`@apiHost = ${withoutTrailingSlashes(apiHost)}`,']) {
-			assert.ok(source.includes(line), `the sample is the one the walkthrough writes: ${line}`);
-		}
+		const sample = (url: string, api: string) => sampleText(url, api);
 		assert.deepEqual(await judge({ files: {}, text: sample(SERVICE, 'https://api.telematicssdk.com') }), { asks: false, warns: false });
 		assert.deepEqual(await judge({ files: { '.env': 'OTHER=1\n' }, text: sample('http://127.0.0.1:4000', 'http://127.0.0.1:4000') }, 'http://127.0.0.1:4000'), { asks: false, warns: false });
 	});

@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import vscode = require('vscode');
 import type { Services } from '../../services';
 import { accountResult, type Session } from '../../core/sessions/types';
-import { withoutTrailingSlashes, isSafeServiceUrl } from '../../core/util/url';
-import { platformHosts } from '../../core/platform/hosts';
+import { sampleHosts, sampleText } from '../../core/platform/sample';
 import { logIn } from '../shared/logIn';
 import { readRegularFile } from '../../platform/regularFile';
 import { Command } from '../../commands';
@@ -40,41 +39,6 @@ export async function tryDemo(services: Services, demo: DemoService): Promise<Se
 	return logIn(services, 'user', { serviceUrl: url, instanceId: user.instanceId, login: user.deviceToken, password: user.instanceKey }, () => tryDemo(services, demo));
 }
 
-/**
- * A first request for the active account's platform, with no token in it yet: the user's trips of the
- * last 30 days, on the platform's api host (`apiHost`; on the demo service, the service itself).
- */
-export function sampleText(serviceUrl: string, apiHost: string, eol = '\n'): string {
-	return [
-		'# A first request with a live token (Telematics Auth sample).',
-		'# Put the cursor on the POST line and run "Telematics: Insert Authorization Header",',
-		'# then send it with your REST client.',
-		`@baseUrl = ${withoutTrailingSlashes(serviceUrl)}`,
-		`@apiHost = ${withoutTrailingSlashes(apiHost)}`,
-		'',
-		'###',
-		'# Your trips of the last 30 days (the platform\'s api host; a user\'s token).',
-		'# More operations: the service\'s Swagger page, or #telematicsOperations in chat.',
-		'POST {{apiHost}}/trips/get/v1/',
-		'Content-Type: application/json',
-		'Accept: application/json',
-		'',
-		'{',
-		'  "StartDate": "{{$datetime iso8601 -30 d}}",',
-		'  "EndDate": "{{$datetime iso8601}}",',
-		'  "IncludeDetails": true,',
-		'  "Paging": { "Page": 1, "Count": 5 }',
-		'}',
-		'',
-	].join(eol);
-}
-
-/** The sample's service and api host for `serviceUrl`: each a plain http(s) URL, else a placeholder to edit. */
-export function sampleHosts(serviceUrl: string, platformHostsSetting: Readonly<Record<string, unknown>>): { serviceUrl: string; apiHost: string } {
-	const service = isSafeServiceUrl(serviceUrl) ? serviceUrl : 'https://your-service.invalid';
-	const api = platformHosts(service, platformHostsSetting)?.api;
-	return { serviceUrl: service, apiHost: api && isSafeServiceUrl(api) ? api : service };
-}
 
 export const SAMPLE_FILE = 'telematics-sample.http';
 
@@ -123,3 +87,5 @@ export function registerWalkthroughCommands(services: Services): vscode.Disposab
 		registerCommand(services, Command.openSample, () => openSample(services)),
 	);
 }
+
+export { sampleHosts, sampleText };
