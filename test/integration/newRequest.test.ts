@@ -53,9 +53,15 @@ describe('New Request and the wrong identity (issue 43)', function () {
 		await until('both accounts exposed', () => process.env.TELEMATICS_TOKEN_USER && process.env.TELEMATICS_TOKEN_ADMIN);
 	});
 
+	// Each file its own name: an untitled document's "Untitled-N" is given again once it is closed, and a
+	// command sent to that name can still reach the closed one's text.
+	let files = 0;
 	async function emptyHttp(content = ''): Promise<vscode.TextEditor> {
-		const document = await vscode.workspace.openTextDocument({ language: 'http', content });
-		return vscode.window.showTextDocument(document);
+		const uri = vscode.Uri.from({ scheme: 'untitled', path: `/new-request-${++files}.http` });
+		const document = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(uri), 'http');
+		const editor = await vscode.window.showTextDocument(document);
+		if (content) await editor.edit((b) => b.insert(new vscode.Position(0, 0), content));
+		return editor;
 	}
 
 	it("inserts the admin's trips request with the admin's named reference, offered first, and httpyac gets 200 with trips", async () => {
