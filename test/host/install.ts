@@ -16,13 +16,13 @@ const packageDir = path.join(installDir, 'node_modules', 'code-server');
 export const codeServerEntry = path.join(packageDir, 'out', 'node', 'entry.js');
 
 /**
- * Runs one step, quietly: its output is shown only when it fails, then whole, with what to do. `what`
+ * Runs one step, quietly (native modules are compiled on every core: node-gyp reads JOBS): its output is shown only when it fails, then whole, with what to do. `what`
  * names the step in the one line printed before it.
  */
 function run(what: string, cmd: string, args: string[], cwd: string): Promise<void> {
 	console.log(`[install] ${what}`);
 	return new Promise((resolve, reject) => {
-		const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
+		const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false', JOBS: process.env.JOBS ?? 'max' } });
 		const output: Buffer[] = [];
 		child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
 		child.stderr.on('data', (chunk: Buffer) => output.push(chunk));

@@ -12,7 +12,11 @@ import { worstShapes } from '../support/worstRestFiles';
 import type { TestApi } from './testApi';
 import { logIn, until, useEmulatorSuite } from './loginHelpers';
 
-/** Types `count` characters at the file's end, one edit at a time, as a person would. */
+/**
+ * Types `count` characters at the file's end, one edit at a time, as a person would. Two are enough to
+ * pass through the change handling twice; each edit of a 1 MB file costs the workbench and the other
+ * REST extensions seconds on a busy machine, so no more.
+ */
 async function typeInto(editor: vscode.TextEditor, count: number): Promise<void> {
 	for (let i = 0; i < count; i++) {
 		const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
@@ -40,16 +44,19 @@ describe('A REST file built to be slow (real VS Code)', function () {
 		return vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(file)));
 	}
 
-	it('past the bound: every worst shape of 1 MB, open and typed into, is left alone with one log line', async () => {
+	// The bound is by size, before anything is read, so one shape proves it: the one that would be warned
+	// about on every request if it were read. What every worst shape costs below the bound is the
+	// benchmark's (test/bench/insertBench.ts); the other REST extensions' cost of a 1 MB file is theirs.
+	it('past the bound: a 1 MB file of requests to other hosts, a token in each, open and typed into, is left alone with one log line', async () => {
 		const session = await logIn(api, emu, 'user');
 		const token = api.services.store.get(session.account.id)!.tokens!.accessToken;
-		for (const [shape, text] of Object.entries(worstShapes(1024 * 1024, token))) {
-			const editor = await open(`worst-${Object.keys(worstShapes(0, '')).indexOf(shape)}.http`, text);
-			await typeInto(editor, 10);
-			await new Promise((resolve) => setTimeout(resolve, 500)); // the warnings' debounce, and a pass
-			assert.deepEqual(vscode.languages.getDiagnostics(editor.document.uri), [], `${shape}: no warnings past the bound`);
-		}
+		const text = worstShapes(1024 * 1024, token)['small requests to other hosts, a JWT each']!;
+		const editor = await open('past-the-bound.http', text);
+		await typeInto(editor, 2);
+		await new Promise((resolve) => setTimeout(resolve, 500)); // the warnings' debounce, and a pass
+		assert.deepEqual(vscode.languages.getDiagnostics(editor.document.uri), [], 'no warnings past the bound');
 		assert.ok(api.logLines().some((l) => /A REST file of \d+ KB is past 256 KB/.test(l)), 'the log says why');
+		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 	});
 
 	it('at the bound: a file of small requests to another host, a token in each, gets its warnings', async () => {
@@ -59,7 +66,7 @@ describe('A REST file built to be slow (real VS Code)', function () {
 		const requests = text.match(/^GET /gm)!.length;
 		assert.ok(requests > 300, `${requests} requests`);
 		const editor = await open('at-the-bound.http', text);
-		await typeInto(editor, 10);
+		await typeInto(editor, 2);
 		await until('a warning on every request', () => vscode.languages.getDiagnostics(editor.document.uri), { accept: (d) => d.length === requests, timeoutMs: 60_000 });
 	});
 });
