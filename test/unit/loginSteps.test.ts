@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { AccountKind } from '../../src/core/api/types';
-import { checkInstanceId, checkPassword, checkServiceUrl } from '../../src/core/models/loginInput';
-import { PrompterSlot, runSteps, type LoginStep, type Prompter, type StepAnswer } from '../../src/core/models/prompter';
+import { checkInstanceId, checkPassword, checkServiceUrl } from '../../src/core/login/checks';
+import { runSteps, type LoginStep, type StepAnswer } from '../../src/core/login/steps';
+import { PrompterSlot, type Prompter } from '../../src/core/models/prompter';
 
 /** Answers steps from a script and records what it was asked. */
 class ScriptedPrompter implements Prompter {
