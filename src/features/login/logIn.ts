@@ -48,7 +48,7 @@ export async function logInAgain(services: Services, arg?: unknown): Promise<Ses
 }
 
 /** The fields to start a new login of this account with. */
-export function prefillFor(session: Session): LoginPrefill {
+function prefillFor(session: Session): LoginPrefill {
 	const { account, tokens } = session;
 	return {
 		serviceUrl: account.serviceUrl,
