@@ -42,6 +42,7 @@ export function askStep(step: LoginStep): Promise<StepAnswer> {
 	return step.suggestions ? urlPick(step) : inputBox(step);
 }
 
+/** A text box (masked for the password); Back takes what was typed along. */
 function inputBox(step: LoginStep): Promise<StepAnswer> {
 	const box = vscode.window.createInputBox();
 	box.title = step.title;
