@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { AccountKind } from '../../src/core/api/types';
-import { checkInstanceId, checkPassword, checkServiceUrl } from '../../src/core/models/loginInput';
-import { PrompterSlot, runSteps, type LoginStep, type Prompter, type StepAnswer } from '../../src/core/models/prompter';
+import { checkInstanceId, checkPassword, checkServiceUrl } from '../../src/core/login/checks';
+import { askLogin, loginSteps, runSteps, type LoginStep, type StepAnswer } from '../../src/core/login/steps';
+import { PrompterSlot, type Prompter } from '../../src/core/models/prompter';
 
 /** Answers steps from a script and records what it was asked. */
 class ScriptedPrompter implements Prompter {
@@ -95,5 +96,70 @@ describe('runSteps: Back with what was typed', () => {
 		assert.equal(p.asked[3]?.value, 'half-typed', 'step 2 shows what was typed before Back');
 		assert.equal(p.asked[6]?.field, 'password');
 		assert.equal(p.asked[6]?.value, undefined, 'the password is never refilled');
+	});
+});
+
+describe('loginSteps (the step table)', () => {
+	const choices = { baseUrl: 'https://user.example.com//', known: ['https://user.example.com', 'https://other.example.com'] };
+
+	it('asks a user for the service URL, the User Group InstanceID, the device token and the InstanceKey', () => {
+		const steps = loginSteps('user', {}, choices);
+		assert.deepEqual(steps.map((s) => [s.field, s.prompt, s.password]), [
+			['serviceUrl', 'Service URL', false],
+			['instanceId', 'User Group InstanceID', false],
+			['login', 'Device token', false],
+			['password', 'InstanceKey', true],
+		]);
+		assert.ok(steps.every((s) => s.title === 'Log In as User'));
+	});
+
+	it('asks an admin for the API InstanceID (may be empty), the API login and the API password', () => {
+		const steps = loginSteps('admin', {}, choices);
+		assert.deepEqual(steps.map((s) => s.prompt), ['Service URL', 'API InstanceID (leave empty if your credentials have none)', 'API login (email)', 'API password']);
+		assert.ok(steps.every((s) => s.title === 'Log In as Admin'));
+		assert.deepEqual(steps[1]!.check('  '), { ok: true, value: '' }, 'an admin may leave the InstanceID empty');
+		assert.equal(loginSteps('user', {}, choices)[1]!.check('  ').ok, false, 'a user may not');
+		assert.equal(steps[2]!.check('not-an-email').ok, false);
+	});
+
+	it('starts with the configured URL (no trailing slash) and offers it with the stored accounts\' URLs, once each', () => {
+		const [url] = loginSteps('user', {}, choices);
+		assert.equal(url!.value, 'https://user.example.com');
+		assert.deepEqual(url!.suggestions, ['https://user.example.com', 'https://other.example.com']);
+	});
+
+	it('starts Log In Again with the account\'s fields, never its password', () => {
+		const steps = loginSteps('admin', { serviceUrl: 'https://other.example.com', instanceId: 'inst', login: 'api@example.com' }, choices);
+		assert.deepEqual(steps.map((s) => s.value), ['https://other.example.com', 'inst', 'api@example.com', undefined]);
+	});
+
+	it('words every step through the translator', () => {
+		const bracketed = (message: string) => `«${message}»`;
+		for (const step of loginSteps('user', {}, choices, bracketed)) {
+			assert.match(step.title, /^«.*»$/);
+			assert.match(step.prompt, /^«.*»$/);
+			assert.match(step.placeholder ?? '', /^«.*»$/);
+		}
+	});
+});
+
+describe('askLogin (the four fields, walked)', () => {
+	const choices = { baseUrl: 'https://user.example.com', known: [] };
+
+	it('hands back a user\'s checked answers', async () => {
+		const p = new ScriptedPrompter([{ value: 'https://x.example.com/' }, { value: ' inst ' }, { value: ' device ' }, { value: ' key ' }]);
+		assert.deepEqual(await askLogin(p, 'user', {}, choices), { serviceUrl: 'https://x.example.com', instanceId: 'inst', login: 'device', password: ' key ' });
+	});
+
+	it('leaves out an admin\'s empty InstanceID', async () => {
+		const p = new ScriptedPrompter([{ value: 'https://x.example.com' }, { value: '' }, { value: 'api@example.com' }, { value: 'pw' }]);
+		assert.deepEqual(await askLogin(p, 'admin', {}, choices), { serviceUrl: 'https://x.example.com', login: 'api@example.com', password: 'pw' });
+	});
+
+	it('asks a user again for an empty InstanceID, and is undefined when cancelled', async () => {
+		const p = new ScriptedPrompter([{ value: 'https://x.example.com' }, { value: '' }, undefined]);
+		assert.equal(await askLogin(p, 'user', {}, choices), undefined);
+		assert.deepEqual(p.asked.map((s) => s.field), ['serviceUrl', 'instanceId', 'instanceId']);
+		assert.match(p.asked[2]!.validationMessage ?? '', /InstanceID/);
 	});
 });

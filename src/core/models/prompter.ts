@@ -1,36 +1,9 @@
 // Everything the extension asks a person, as one interface (features/shared/prompter.ts asks on
-// screen; integration tests answer through TestApi.setPrompter), and the login steps it walks.
+// screen, the login's steps through features/login/stepInput.ts; integration tests answer
+// through TestApi.setPrompter).
 import type { AccountKind } from '../api/types';
-import type { Checked } from './loginInput';
+import type { LoginStep, StepAnswer } from '../login/steps';
 import type { ChangeQuestion } from '../agent/changeGuard';
-
-export type LoginField = 'serviceUrl' | 'instanceId' | 'login' | 'password';
-
-/** One step of the login input. */
-export interface LoginStep {
-	field: LoginField;
-	/** 1-based, shown as `step/totalSteps`. */
-	step: number;
-	totalSteps: number;
-	title: string;
-	prompt: string;
-	placeholder?: string;
-	/** Prefilled value (never for the password). */
-	value?: string;
-	password: boolean;
-	/** Choices to pick from (the service URL step); typing a new value is allowed too. */
-	suggestions?: readonly string[];
-	/** Set when the previous answer to this step was rejected. */
-	validationMessage?: string;
-	/** The value as it will be used (trimmed, normalized), or a message saying what to fix. */
-	check(value: string): Checked;
-}
-
-/**
- * A value; `back` or `{ back: true, value }` (the Back button, with what was typed so far,
- * kept for when the person comes forward again); or `undefined` (Escape: cancel).
- */
-export type StepAnswer = { value: string; back?: boolean } | 'back' | undefined;
 
 /**
  * How a token written into a file could reach git. `tracked`: git tracks it. `notIgnored`: in a
@@ -100,7 +73,7 @@ export type SendAnswer = 'send' | 'snooze' | 'refuse';
 export interface Prompter {
 	/** "User or Admin", for the plain Log In command. Undefined: cancelled. */
 	pickKind(): Promise<AccountKind | undefined>;
-	/** One login step. */
+	/** One login step (core/login/steps.ts walks them). */
 	ask(step: LoginStep): Promise<StepAnswer>;
 	/** A modal confirmation; true only when the person chose `action`. */
 	confirm(message: string, detail: string, action: string): Promise<boolean>;
@@ -132,47 +105,4 @@ export class PrompterSlot {
 	set(prompter: Prompter | undefined): void {
 		this.override = prompter;
 	}
-}
-
-/**
- * Walks the steps: Back goes one step back (keeping what was typed there), Escape cancels,
- * an answer that fails its check asks the same step again with the message. Returns the
- * checked values by field, or undefined when cancelled.
- */
-export async function runSteps(
-	prompter: Prompter,
-	steps: readonly Omit<LoginStep, 'step' | 'totalSteps'>[],
-): Promise<Partial<Record<LoginField, string>> | undefined> {
-	const values: Partial<Record<LoginField, string>> = {};
-	const typed: Partial<Record<LoginField, string>> = {};
-	let index = 0;
-	let rejection: string | undefined;
-	while (index < steps.length) {
-		const base = steps[index];
-		if (!base) break;
-		const answer = await prompter.ask({
-			...base,
-			step: index + 1,
-			totalSteps: steps.length,
-			value: base.password ? undefined : (typed[base.field] ?? base.value),
-			validationMessage: rejection,
-		});
-		rejection = undefined;
-		if (answer === undefined) return undefined;
-		if (answer === 'back' || answer.back) {
-			if (answer !== 'back' && !base.password) typed[base.field] = answer.value;
-			index = Math.max(0, index - 1);
-			continue;
-		}
-		const checked = base.check(answer.value);
-		if (!checked.ok) {
-			if (!base.password) typed[base.field] = answer.value;
-			rejection = checked.message;
-			continue;
-		}
-		if (!base.password) typed[base.field] = answer.value;
-		values[base.field] = checked.value;
-		index++;
-	}
-	return values;
 }

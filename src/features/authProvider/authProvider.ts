@@ -12,8 +12,8 @@ import {
 	toAuthSessions,
 	type AuthSessionData,
 } from '../../core/sessions/authSessions';
-import type { Session, AccountResult } from '../../core/sessions/types';
-import { Command } from '../../commands';
+import type { Session } from '../../core/sessions/types';
+import { logInAgain, logInAnyKind, logInAs } from '../login/logIn';
 
 export const AUTH_PROVIDER_ID = 'telematics';
 
@@ -56,18 +56,17 @@ export class TelematicsAuthProvider implements vscode.AuthenticationProvider, vs
 		if (!parsed.ok) throw new Error(vscode.l10n.t('Telematics cannot sign in for these scopes: {0}', parsed.message));
 		await this.services.store.ready;
 		const { kind, accountId } = parsed.filter;
-		let session: Session | undefined;
 		if (accountId) {
 			const existing = this.services.store.get(accountId);
 			if (!existing || (kind && existing.account.kind !== kind)) {
 				throw new Error(vscode.l10n.t('There is no matching Telematics account with id {0}.', accountId));
 			}
-			session = this.signedIn(await vscode.commands.executeCommand<AccountResult | undefined>(Command.loginAgain, { accountId }));
-		} else {
-			const command = kind === 'user' ? Command.loginUser : kind === 'admin' ? Command.loginAdmin : Command.login;
-			session = this.signedIn(await vscode.commands.executeCommand<AccountResult | undefined>(command));
 		}
-		const current = session;
+		// What the login commands run (features/login/logIn.ts), called directly.
+		const loggedIn = accountId ? await logInAgain(this.services, { accountId })
+			: kind ? await logInAs(this.services, kind)
+				: await logInAnyKind(this.services);
+		const current = this.signedIn(loggedIn);
 		const data = current && matchesFilter(current, parsed.filter) ? toAuthSession(current) : undefined;
 		if (!data) throw new Error(vscode.l10n.t('Sign-in to Telematics was cancelled or did not succeed.'));
 		this.services.log.info(`Authentication API: signed in as ${current!.account.label} for another extension.`);
@@ -102,9 +101,9 @@ export class TelematicsAuthProvider implements vscode.AuthenticationProvider, vs
 		return undefined;
 	}
 
-	/** The stored session a login command's result names (commands hand back no tokens). */
-	private signedIn(result: AccountResult | undefined): Session | undefined {
-		return result && this.services.store.get(result.accountId);
+	/** The session as stored now (a listener of the store may have changed it since the login). */
+	private signedIn(session: Session | undefined): Session | undefined {
+		return session && this.services.store.get(session.account.id);
 	}
 
 	private storeChanged(): void {

@@ -1,8 +1,7 @@
-// The session commands (log in, log in again, log out, switch, make active, refresh, show log) and what
-// a person is told when an automatic refresh fails. A login only starts from a person's command or button.
+// The session commands (the login commands from logIn.ts, log out, switch, rename, make active, refresh,
+// show log) and what a person is told when an automatic refresh fails.
 import vscode = require('vscode');
 import { checkAccountName } from '../../core/sessions/accountNames';
-import type { AccountKind } from '../../core/api/types';
 import type { Services } from '../../services';
 import type { RefreshFailure } from '../../core/sessions/contracts';
 import { accountResult, type AccountResult, type Session } from '../../core/sessions/types';
@@ -10,33 +9,18 @@ import { accountResult, type AccountResult, type Session } from '../../core/sess
 import { hostOf } from '../../core/util/url';
 import { accountIdOf, pickAccount, resolveAccount } from '../shared/accountPicker';
 import { errorText, showError } from '../shared/showError';
-import { prefillFor, runLoginFlow } from './loginFlow';
+import { logInAgain, loginCommands } from './logIn';
 import { notify } from '../shared/notify';
 import { refreshAccount } from '../shared/refreshAccount';
 import { Command, type CommandId } from '../../commands';
 import { registerCommand } from '../shared/registerCommand';
 
 export function registerSessionCommands(services: Services): vscode.Disposable {
-	const loginAs = (kind: AccountKind) => async () => accountResult(await runLoginFlow(services, kind));
-
-	const loginAgain = async (arg?: unknown): Promise<AccountResult | undefined> => {
-		const id = accountIdOf(arg);
-		const session = id ? services.store.get(id) : await resolveAccount(services, arg, { placeHolder: vscode.l10n.t('Log in again to which account?') });
-		if (!session) return undefined;
-		return accountResult(await runLoginFlow(services, session.account.kind, prefillFor(session)));
-	};
-
 	const refreshOne = async (session: Session): Promise<AccountResult | undefined> =>
-		accountResult(await refreshAccount(services, session, () => loginAgain({ accountId: session.account.id })));
+		accountResult(await refreshAccount(services, session, () => logInAgain(services, { accountId: session.account.id })));
 
 	const commands: Partial<Record<CommandId, (...args: never[]) => unknown>> = {
-		[Command.loginUser]: loginAs('user'),
-		[Command.loginAdmin]: loginAs('admin'),
-		[Command.login]: async () => {
-			const kind = await services.prompts.current.pickKind();
-			return kind ? accountResult(await runLoginFlow(services, kind)) : undefined;
-		},
-		[Command.loginAgain]: loginAgain,
+		...loginCommands(services),
 		[Command.logout]: async (arg?: unknown) => {
 			const session = await resolveAccount(services, arg, { pick: true, placeHolder: vscode.l10n.t('Log out of which account?') });
 			if (!session) return false;

@@ -6,7 +6,7 @@ import vscode = require('vscode');
 import type { Services } from '../../services';
 import { accountResult, type Session } from '../../core/sessions/types';
 import { sampleHosts, sampleText } from '../../core/platform/sample';
-import { logIn } from '../shared/logIn';
+import { logIn } from '../login/logIn';
 import { readRegularFile } from '../../platform/regularFile';
 import { Command } from '../../commands';
 import { registerCommand } from '../shared/registerCommand';

@@ -1,30 +1,76 @@
-// Login with cancellable progress, the answer stored through the one road of core/sessions/tokenAnswer.ts:
-// the step after the login questions, and the demo's login. A failed or cancelled login changes nothing.
-// Every Login sent is counted against the service's login budget (core/sessions/loginBudget.ts) first.
+// Logging in: the login commands (Log In, as User, as Admin, Log In Again), the authentication
+// provider's sign-in and the demo's all come here. The questions are core/login/steps.ts, asked
+// through the Prompter (on screen: stepInput.ts); then Login with cancellable progress, and the answer
+// stored through the one road of core/sessions/tokenAnswer.ts. Every Login sent is counted against
+// the service's login budget (core/sessions/loginBudget.ts) first. A failed or cancelled login
+// changes nothing stored; a login only starts from a person's command or button.
 import vscode = require('vscode');
 import { ApiError } from '../../core/api/errors';
 import type { AccountKind } from '../../core/api/types';
 import type { Services } from '../../services';
+import { askLogin, type LoginAnswers, type LoginPrefill } from '../../core/login/steps';
 import { accountIdFor } from '../../core/sessions/accountId';
 import { blockedText, rateLimitedText, serviceOrigin } from '../../core/sessions/loginBudget';
 import { accountLabel, tokensFromLogin } from '../../core/sessions/tokenAnswer';
-import type { Session } from '../../core/sessions/types';
+import { accountResult, type Session } from '../../core/sessions/types';
 import { displayText } from '../../core/util/displayText';
 import { errorMessage } from '../../core/util/errorMessage';
 import { hostOf } from '../../core/util/url';
 import { formatRemaining, isoTime } from '../../core/util/time';
-import { showError } from './showError';
-import { notify, withNotificationProgress } from './notify';
-import { refreshAccount } from './refreshAccount';
+import { showError } from '../shared/showError';
+import { notify, withNotificationProgress } from '../shared/notify';
+import { refreshAccount } from '../shared/refreshAccount';
+import { accountIdOf, resolveAccount } from '../shared/accountPicker';
 import { asksWhetherProduction, isProduction } from '../../core/sessions/production';
-import { Command } from '../../commands';
+import { Command, type CommandId } from '../../commands';
 
-export interface LoginAnswers {
-	serviceUrl: string;
-	/** Absent for an admin without an API InstanceID. */
-	instanceId?: string;
-	login: string;
-	password: string;
+/** The login commands' handlers; each hands back the account it logged in (no tokens), or undefined. */
+export function loginCommands(services: Services): Partial<Record<CommandId, (arg?: unknown) => unknown>> {
+	return {
+		[Command.login]: async () => accountResult(await logInAnyKind(services)),
+		[Command.loginUser]: async () => accountResult(await logInAs(services, 'user')),
+		[Command.loginAdmin]: async () => accountResult(await logInAs(services, 'admin')),
+		[Command.loginAgain]: async (arg?: unknown) => accountResult(await logInAgain(services, arg)),
+	};
+}
+
+/** Log In: asks "User or Admin" first. */
+export async function logInAnyKind(services: Services): Promise<Session | undefined> {
+	const kind = await services.prompts.current.pickKind();
+	return kind ? logInAs(services, kind) : undefined;
+}
+
+/** Log In Again: the account `arg` names (`{ accountId }`, a tree item), else the one picked; the questions start with its fields. */
+export async function logInAgain(services: Services, arg?: unknown): Promise<Session | undefined> {
+	const id = accountIdOf(arg);
+	const session = id ? services.store.get(id) : await resolveAccount(services, arg, { placeHolder: vscode.l10n.t('Log in again to which account?') });
+	return session && logInAs(services, session.account.kind, prefillFor(session));
+}
+
+/** The fields to start a new login of this account with. */
+function prefillFor(session: Session): LoginPrefill {
+	const { account, tokens } = session;
+	return {
+		serviceUrl: account.serviceUrl,
+		instanceId: account.instanceId,
+		login: account.kind === 'admin' ? account.label : tokens?.deviceToken,
+	};
+}
+
+/**
+ * The whole login by hand: ask, call Login, store. Returns the stored session, or undefined when
+ * cancelled or failed (the failure was shown; nothing stored changed).
+ */
+export async function logInAs(services: Services, kind: AccountKind, prefill: LoginPrefill = {}): Promise<Session | undefined> {
+	// Log In Again knows the service: while it blocks logins, say so before asking for anything.
+	if (prefill.serviceUrl && tellIfBlocked(services, kind, { ...prefill, serviceUrl: prefill.serviceUrl })) return undefined;
+	const choices = { baseUrl: services.config.baseUrl(), known: services.store.list().map((s) => s.account.serviceUrl) };
+	const answers = await askLogin(services.prompts.current, kind, prefill, choices, vscode.l10n.t);
+	if (!answers) {
+		services.log.info(`Login as ${kind} cancelled; nothing changed.`);
+		return undefined;
+	}
+	return logIn(services, kind, answers, () => logInAs(services, kind, { serviceUrl: answers.serviceUrl, instanceId: answers.instanceId, login: answers.login }));
 }
 
 /** Where a login would go, as far as it is known (Log In Again knows it before asking anything). */
@@ -45,7 +91,7 @@ function refreshableAccount(services: Services, kind: AccountKind, target: Login
  * While the service blocks logins (its 429), says until when, with Refresh where an account of
  * the service can be refreshed, and returns true: no login goes there before then.
  */
-export function tellIfBlocked(services: Services, kind: AccountKind, target: LoginTarget): boolean {
+function tellIfBlocked(services: Services, kind: AccountKind, target: LoginTarget): boolean {
 	const decision = services.loginBudget.decide(target.serviceUrl);
 	if (decision.kind !== 'blocked') return false;
 	const host = hostOf(target.serviceUrl);

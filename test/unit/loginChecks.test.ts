@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { checkDeviceToken, checkEmail, checkInstanceId, checkOptionalInstanceId, checkPassword, checkServiceUrl, type Checked } from '../../src/core/models/loginInput';
+import { checkDeviceToken, checkEmail, checkInstanceId, checkOptionalInstanceId, checkPassword, checkServiceUrl, type Checked } from '../../src/core/login/checks';
 import { isLoopbackHost } from '../../src/core/util/url';
 
 /** `value`: accepted and normalized to this; `says`: rejected with a message containing this. */
