@@ -39,7 +39,6 @@ export interface RefreshFailure {
 	warning?: 'shortLived';
 }
 
-
-/** How the scheduler talks to the service; the VS Code layer binds settings into it. */
-export type RefreshFn = (request: RefreshRequest, options?: Partial<RequestOptions>) => Promise<TokenResponse>;
+/** The API client's refresh, as the scheduler sends it (the client knows its timeout and proxy). */
+export type RefreshFn = (request: RefreshRequest, options?: RequestOptions) => Promise<TokenResponse>;
 

@@ -42,7 +42,7 @@ export function openTestWindow(options: TestWindowOptions): TestWindow {
 	const store = new SessionStore(view, options.memento, { clock });
 	const scheduler = new RefreshScheduler({
 		store,
-		refresh: options.refresh,
+		api: { refresh: options.refresh },
 		clock,
 		marginMs: options.marginMs,
 		enabled: options.enabled,
