@@ -5,12 +5,11 @@ import { Emitter } from '../util/emitter';
 import type { Log } from '../util/log';
 import { untranslated, type Translate } from '../util/translate';
 import { isoTime } from '../util/time';
-import type { RefreshFailure, RefreshFn, RefreshStatus, RefreshTrigger } from './contracts';
 import type { SessionStore } from './sessionStore';
 import type { Lease } from './lease';
 import { backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, planRequestedRefresh, shouldRetry, type RequestedRefresh } from './refreshPlan';
 import { tokensFromRefresh } from './tokenAnswer';
-import type { Session, StoredTokens } from './types';
+import type { RefreshFailure, RefreshFn, RefreshStatus, RefreshTrigger, Session, StoredTokens } from './types';
 import type { Clock } from '../util/clock';
 import type { Disposable } from '../types';
 

@@ -12,8 +12,7 @@ import type { PendingWrites } from './pendingWrites';
 import { decideReconcile, type SecretRead } from './reconcile';
 import { RecheckTimers } from './recheckTimers';
 import type { SpentRefreshTokens } from './spentRefreshTokens';
-import { errorName, type SessionStorage } from './storage';
-import { SECRET_PREFIX, secretKeyFor } from './storedSecret';
+import { errorName, SECRET_PREFIX, secretKeyFor, type SessionStorage } from './storage';
 import type { AccountRecord, StoreEntry } from './types';
 
 /** When an unlisted secret is looked at again; after the last, one still unlisted is removed. */

@@ -4,7 +4,7 @@ import vscode = require('vscode');
 import { checkAccountName } from '../../core/sessions/accountNames';
 import type { AccountKind } from '../../core/api/types';
 import type { Services } from '../../services';
-import type { RefreshFailure } from '../../core/sessions/contracts';
+import type { RefreshFailure } from '../../core/sessions/types';
 import { accountResult, type AccountResult, type Session } from '../../core/sessions/types';
 
 import { hostOf } from '../../core/util/url';

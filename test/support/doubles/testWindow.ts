@@ -1,6 +1,6 @@
 // One VS Code window's session machinery on a fake clock, wired as the extension wires it: a store over its
 // own view of the shared keychain, a Lease and a RefreshScheduler.
-import type { RefreshFn } from '../../../src/core/sessions/contracts';
+import type { RefreshFn } from '../../../src/core/sessions/types';
 import { Lease } from '../../../src/core/sessions/lease';
 import { RefreshScheduler } from '../../../src/core/sessions/refreshScheduler';
 import { SessionStore } from '../../../src/core/sessions/sessionStore';
