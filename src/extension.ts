@@ -63,10 +63,10 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 	log.setSecretSource(() => sessionSecrets(store.list()));
 	add(store, store.onDidLoseSecret(({ label }) => void notify('warning', vscode.l10n.t('The system keychain returned no tokens for {0}, which is still logged in. This window kept its tokens and stored them again; if this repeats, check that the keychain is unlocked.', label))));
 
-	const api = createServiceClient(log, vscode.l10n.t);
+	const api = createServiceClient(log, vscode.l10n.t, { settings: config });
 	const scheduler = new RefreshScheduler({
 		store,
-		refresh: (request, options) => api.refresh(request, { timeoutMs: config.requestTimeoutMs(), proxy: config.proxy(), ...options }),
+		api,
 		clock: systemClock,
 		marginMs: () => config.refreshBeforeExpiryMs(),
 		enabled: () => config.autoRefresh(),

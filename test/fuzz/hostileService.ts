@@ -235,10 +235,12 @@ async function scenario(login: Answer, refresh: Answer, failures: boolean[], cou
 	const store = new SessionStore(view, memento, { clock: time.clock, log });
 	const scheduler = new RefreshScheduler({
 		store,
-		refresh: async (r, options) => {
-			const tokens = await client.refresh(r, { timeoutMs: 1000, ...options });
-			if (tokens.refreshToken !== r.refreshToken) spent.add(r.refreshToken);
-			return tokens;
+		api: {
+			refresh: async (r, options) => {
+				const tokens = await client.refresh(r, { timeoutMs: 1000, ...options });
+				if (tokens.refreshToken !== r.refreshToken) spent.add(r.refreshToken);
+				return tokens;
+			},
 		},
 		clock: time.clock,
 		marginMs: () => 300_000,

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DEMO_ADMINS, DEMO_USERS, LIFTED_RATE_LIMIT, type RiggedEmulator, startEmulator } from '../emulator/rig';
 import type { AccountKind } from '../../src/core/api/types';
-import { secretKeyFor } from '../../src/core/sessions/storedSecret';
+import { secretKeyFor } from '../../src/core/sessions/storage';
 import { LOGIN_ATTEMPTS_KEY } from '../../src/core/sessions/loginBudget';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestHandles } from '../../src/extension';

@@ -212,6 +212,26 @@ describe('API client against the emulator', function () {
 		assert.ok(log.lines.some((l) => /^warn POST .*\/v1\/Auth\/Login → timeout/.test(l)), log.lines.join('\n'));
 	});
 
+	it('takes its timeout from the settings it was made with, read at each request; a request\'s own timeout wins', async () => {
+		emulator.setFaults({ refresh: 'hang' });
+		let timeoutMs = 300;
+		const read: string[] = [];
+		const settings = {
+			requestTimeoutMs: () => (read.push('timeout'), timeoutMs),
+			proxy: () => (read.push('proxy'), { strictSSL: true, noProxy: [] }),
+		};
+		const configured = createServiceClient(log, undefined, { settings });
+		const refresh = { baseUrl: emulator.url, accessToken: 'a.b.c', refreshToken: 'rt-hang' };
+		const first = await expectFailure(configured.refresh(refresh), 'timeout');
+		assert.match(first.message, /did not answer within 0\.3 seconds\./);
+		assert.deepEqual(read, ['timeout', 'proxy']);
+		timeoutMs = 200;
+		const second = await expectFailure(configured.refresh(refresh), 'timeout');
+		assert.match(second.message, /did not answer within 0\.2 seconds\./);
+		const own = await expectFailure(configured.refresh(refresh, { timeoutMs: 100 }), 'timeout');
+		assert.match(own.message, /did not answer within 0\.1 seconds\./);
+	});
+
 	it('the caller cancelling → cancelled', async () => {
 		emulator.setFaults({ login: 'hang' });
 		const controller = new AbortController();

@@ -5,7 +5,7 @@ import type * as vscode from 'vscode';
 import { Emitter } from '../../src/core/util/emitter';
 import { KeychainSecretBackend } from '../../src/platform/secretBackend';
 import { LOGGED_OUT_KEY, SessionStore } from '../../src/core/sessions/sessionStore';
-import { secretKeyFor } from '../../src/core/sessions/storedSecret';
+import { secretKeyFor } from '../../src/core/sessions/storage';
 import { silentLog } from '../../src/core/util/log';
 import { settle } from '../support/doubles/fakeClock';
 import { useWindows, type TestWindow } from '../support/doubles/testWindow';

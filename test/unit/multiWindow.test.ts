@@ -1,9 +1,8 @@
 // Three windows share one keychain and one globalState, each with its own store, scheduler and lease.
 // Refresh tokens rotate, so if two windows refreshed the same token one would need a new login.
 import * as assert from 'node:assert/strict';
-import type { RefreshFailure } from '../../src/core/sessions/contracts';
-import type { AccountRecord } from '../../src/core/sessions/types';
-import { secretKeyFor } from '../../src/core/sessions/storedSecret';
+import type { AccountRecord, RefreshFailure } from '../../src/core/sessions/types';
+import { secretKeyFor } from '../../src/core/sessions/storage';
 import { settle } from '../support/doubles/fakeClock';
 import { useWindows, type TestWindow } from '../support/doubles/testWindow';
 

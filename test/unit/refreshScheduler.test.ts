@@ -2,9 +2,12 @@ import * as assert from 'node:assert/strict';
 import { MIN_AUTO_INTERVAL_MS } from '../../src/core/sessions/refreshPlan';
 import { ApiError } from '../../src/core/api/errors';
 import type { TokenResponse } from '../../src/core/api/types';
-import type { NewAccount, RefreshFailure, RefreshFn } from '../../src/core/sessions/contracts';
-import { MAX_TIMER_MS, type RefreshScheduler } from '../../src/core/sessions/refreshScheduler';
-import type { SessionStore } from '../../src/core/sessions/sessionStore';
+import { Lease } from '../../src/core/sessions/lease';
+import { MAX_TIMER_MS, RefreshScheduler } from '../../src/core/sessions/refreshScheduler';
+import { SessionStore } from '../../src/core/sessions/sessionStore';
+import type { NewAccount, RefreshFailure, RefreshFn, StoredTokens } from '../../src/core/sessions/types';
+import type { Clock } from '../../src/core/util/clock';
+import { silentLog } from '../../src/core/util/log';
 import { createTestClock, settle, type TestClock } from '../support/doubles/fakeClock';
 import { FakeTokenService, fakeJwt } from '../support/doubles/fakeTokenService';
 import { TestMemento } from '../support/doubles/testMemento';
@@ -433,5 +436,122 @@ describe('RefreshScheduler', () => {
 		await store.saveLogin(alice, service.login());
 		assert.equal(store.get(id)?.state, 'valid');
 		assert.equal(scheduler.status(id).nextRefreshAt, time.clock.now() + 20 * S);
+	});
+});
+
+describe('RefreshScheduler: one change, one event, one timer', () => {
+	const M = 60 * S;
+	let time: TestClock;
+	/** Every timer armed on the clock (its handle and when it is due) and every handle cleared. */
+	let armed: Map<unknown, number>;
+	let cleared: unknown[];
+	let calls: number;
+	let store: SessionStore;
+	let scheduler: RefreshScheduler;
+	let disposables: Array<{ dispose(): void }>;
+
+	const tokens = (lifetimeMs: number, refreshToken: string): StoredTokens => {
+		const now = time.clock.now();
+		return { accessToken: fakeJwt(now + lifetimeMs), refreshToken, expiresAt: now + lifetimeMs, expirySource: 'jwt', obtainedAt: now };
+	};
+
+	beforeEach(async () => {
+		time = createTestClock();
+		armed = new Map();
+		cleared = [];
+		calls = 0;
+		const clock: Clock = {
+			now: () => time.clock.now(),
+			setTimeout: (callback, ms) => {
+				const handle = time.clock.setTimeout(callback, ms);
+				armed.set(handle, time.clock.now() + ms);
+				return handle;
+			},
+			clearTimeout: (handle) => {
+				cleared.push(handle);
+				time.clock.clearTimeout(handle);
+			},
+		};
+		const view = new SharedSecretBackend().view();
+		store = new SessionStore(view, new TestMemento(), { clock });
+		// Every refresh rotates the refresh token; the access token lives an hour.
+		const refresh: RefreshFn = async () => ({ accessToken: fakeJwt(time.clock.now() + H), refreshToken: `rotated-${++calls}`, expiresIn: 3600 });
+		scheduler = new RefreshScheduler({
+			store,
+			api: { refresh },
+			clock,
+			marginMs: () => 5 * M,
+			enabled: () => true,
+			log: silentLog,
+			lease: new Lease(view, clock, 'window', 30 * S, SETTLE),
+			random: () => 0.5,
+			maxTimerMs: 24 * H,
+		});
+		disposables = [scheduler, store, view];
+		await store.load();
+	});
+
+	afterEach(() => {
+		for (const d of disposables.splice(0)) d.dispose();
+	});
+
+	/** The handles of the timers armed for `dueAt`. */
+	const timersFor = (dueAt: number | undefined): unknown[] => [...armed].filter(([, due]) => due === dueAt).map(([handle]) => handle);
+
+	it('an automatic refresh of one account re-arms that account\'s timer only; a login or a switch of another re-arms none', async () => {
+		const bobId = (await store.saveLogin(bob, tokens(2 * H, 'bob-1'))).account.id;
+		scheduler.start();
+		const bobDue = scheduler.status(bobId).nextRefreshAt;
+		assert.equal(bobDue, time.clock.now() + 2 * H - 5 * M);
+		const [bobTimer] = timersFor(bobDue);
+		assert.ok(bobTimer !== undefined);
+
+		const aliceId = (await store.saveLogin(alice, tokens(H, 'alice-1'))).account.id;
+		await store.setActive(bobId);
+		await settle();
+		const aliceDue = scheduler.status(aliceId).nextRefreshAt;
+		assert.equal(timersFor(aliceDue).length, 1, 'alice\'s timer is armed once');
+
+		await time.timers.tickAsync(55 * M + SETTLE + S);
+		await settle();
+		assert.equal(calls, 1, 'alice was refreshed');
+		assert.equal(store.get(aliceId)?.tokens?.refreshToken, 'rotated-1');
+		const aliceNext = scheduler.status(aliceId).nextRefreshAt;
+		assert.equal(aliceNext, store.get(aliceId)!.tokens!.expiresAt - 5 * M);
+		assert.equal(timersFor(aliceNext).length, 1, 'alice\'s new timer is armed once');
+		assert.ok(!cleared.includes(bobTimer), 'bob\'s timer was never cleared');
+		assert.deepEqual(timersFor(bobDue), [bobTimer], 'bob\'s timer was never armed again');
+		assert.equal(scheduler.status(bobId).nextRefreshAt, bobDue);
+	});
+
+	it('an automatic refresh is two changes for a view, each told once: it starts, and its tokens land (not refreshing, the next refresh planned)', async () => {
+		const id = (await store.saveLogin(alice, tokens(H, 'alice-1'))).account.id;
+		await store.saveLogin(bob, tokens(2 * H, 'bob-1'));
+		await store.setActive(id);
+		scheduler.start();
+		const before = store.get(id)!.tokens!.accessToken;
+		const seen: Array<{ inFlight: boolean; newTokens: boolean; nextRefreshAt?: number }> = [];
+		disposables.push(scheduler.onDidChange(() => {
+			const status = scheduler.status(id);
+			seen.push({ inFlight: status.inFlight, newTokens: store.get(id)?.tokens?.accessToken !== before, ...(status.nextRefreshAt !== undefined && { nextRefreshAt: status.nextRefreshAt }) });
+		}));
+		await time.timers.tickAsync(55 * M + SETTLE + S);
+		await settle();
+		assert.equal(calls, 1);
+		assert.deepEqual(seen, [
+			{ inFlight: true, newTokens: false },
+			{ inFlight: false, newTokens: true, nextRefreshAt: store.get(id)!.tokens!.expiresAt - 5 * M },
+		]);
+	});
+
+	it('a change of the store is told once, after its timers are planned', async () => {
+		const id = (await store.saveLogin(alice, tokens(H, 'alice-1'))).account.id;
+		scheduler.start();
+		const seen: Array<number | undefined> = [];
+		disposables.push(scheduler.onDidChange(() => seen.push(scheduler.status(id).nextRefreshAt)));
+		await store.saveLogin(alice, tokens(2 * H, 'alice-2'));
+		assert.deepEqual(seen, [time.clock.now() + 2 * H - 5 * M]);
+		await store.saveLogin(bob, tokens(H, 'bob-1'));
+		assert.equal(seen.length, 2);
 	});
 });

@@ -1,10 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { accountIdFor } from '../../src/core/sessions/accountId';
-import type { NewAccount } from '../../src/core/sessions/contracts';
 import { SessionStore, UNLISTED_GRACE_MS } from '../../src/core/sessions/sessionStore';
 import { SPENT_PREFIX } from '../../src/core/sessions/lease';
-import { ACCOUNTS_KEY, ACTIVE_KEY, secretKeyFor } from '../../src/core/sessions/storedSecret';
-import type { StoredTokens } from '../../src/core/sessions/types';
+import { ACCOUNTS_KEY, ACTIVE_KEY, secretKeyFor } from '../../src/core/sessions/storage';
+import type { NewAccount, StoredTokens } from '../../src/core/sessions/types';
 import { createTestClock, settle, type TestClock } from '../support/doubles/fakeClock';
 import { TestMemento } from '../support/doubles/testMemento';
 import { SharedSecretBackend, type SecretView } from '../support/doubles/testSecretStorage';

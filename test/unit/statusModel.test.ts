@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { RefreshStatus } from '../../src/core/sessions/contracts';
+import type { RefreshStatus } from '../../src/core/sessions/types';
 import { describeStatus, nextTickDelay, TICK_SLACK_MS, untranslated } from '../../src/core/models/statusModel';
 
 import type { Session } from '../../src/core/sessions/types';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { RefreshStatus } from '../../src/core/sessions/contracts';
+import type { RefreshStatus } from '../../src/core/sessions/types';
 import { accountNode, accountRows, claimRows, describeExpiry, MAX_CLAIM_LENGTH, truncate } from '../../src/core/models/treeModel';
 import type { Session } from '../../src/core/sessions/types';
 

@@ -3,7 +3,7 @@
 import { ApiError } from './errors';
 import { cancelledMessage, failureMessage, noRefreshTokenMessage, unreachableMessage, unsafeTokenMessage, type FailureContext } from './errorMessages';
 import { interpretResponse } from './parse';
-import type { ApiClient, HttpRequest, HttpResponse, LoginRequest, RefreshRequest, RequestOptions, ServiceCall, TokenResponse, Transport } from './types';
+import type { ApiClient, HttpRequest, HttpResponse, LoginRequest, RefreshRequest, RequestOptions, RequestSettings, ServiceCall, TokenResponse, Transport } from './types';
 import type { Log } from '../util/log';
 import { clipText, redact } from '../util/redact';
 import { isSafeToken } from '../util/tokenGrammar';
@@ -52,8 +52,24 @@ export function refreshHeaders(request: RefreshRequest): Record<string, string> 
 	};
 }
 
-/** `t` words the error messages (the VS Code layer passes `vscode.l10n.t`). */
-export function createApiClient(transport: Transport, log: Log, t: Translate = untranslated): ApiClient {
+/** The timeout outside VS Code (tests, benchmarks) when none is given: the setting's default. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+const NO_SETTINGS: RequestSettings = { requestTimeoutMs: () => DEFAULT_TIMEOUT_MS, proxy: () => ({ strictSSL: true, noProxy: [] }) };
+
+/**
+ * `t` words the error messages (the VS Code layer passes `vscode.l10n.t`). `settings`: where each
+ * request's timeout and proxy come from (the VS Code layer passes its `Config`), unless the request's
+ * own options name them.
+ */
+export function createApiClient(transport: Transport, log: Log, t: Translate = untranslated, settings: RequestSettings = NO_SETTINGS): ApiClient {
+	/** A request's timeout, proxy and signal: its own where given, else the settings' as they are now. */
+	function exchange(options: RequestOptions = {}): Pick<HttpRequest, 'timeoutMs' | 'proxy' | 'signal'> {
+		return {
+			timeoutMs: options.timeoutMs ?? settings.requestTimeoutMs(),
+			proxy: options.proxy ?? settings.proxy(),
+			...(options.signal && { signal: options.signal }),
+		};
+	}
 
 	async function send(
 		httpRequest: HttpRequest,
@@ -112,12 +128,12 @@ export function createApiClient(transport: Transport, log: Log, t: Translate = u
 	}
 
 	return {
-		async login(request: LoginRequest, options: RequestOptions): Promise<TokenResponse> {
+		async login(request: LoginRequest, options?: RequestOptions): Promise<TokenResponse> {
 			const url = joinUrl(request.baseUrl, LOGIN_PATH);
 			const secrets = [request.password, ...(request.kind === 'user' ? [request.login] : [])];
 			const context = (): FailureContext => ({ operation: 'login', accountKind: request.kind, host: hostOf(url) });
 			const tokens = await send(
-				{ method: 'POST', url, headers: loginHeaders(request), body: loginBody(request), ...options },
+				{ method: 'POST', url, headers: loginHeaders(request), body: loginBody(request), ...exchange(options) },
 				context,
 				secrets,
 			);
@@ -128,11 +144,11 @@ export function createApiClient(transport: Transport, log: Log, t: Translate = u
 			return { ...tokens, refreshToken: tokens.refreshToken };
 		},
 
-		async refresh(request: RefreshRequest, options: RequestOptions): Promise<TokenResponse> {
+		async refresh(request: RefreshRequest, options?: RequestOptions): Promise<TokenResponse> {
 			const url = joinUrl(request.baseUrl, REFRESH_PATH);
 			const context = (): FailureContext => ({ operation: 'refresh', host: hostOf(url) });
 			const tokens = await send(
-				{ method: 'POST', url, headers: refreshHeaders(request), body: refreshBody(request), ...options },
+				{ method: 'POST', url, headers: refreshHeaders(request), body: refreshBody(request), ...exchange(options) },
 				context,
 				[request.accessToken, request.refreshToken, ...(request.deviceToken ? [request.deviceToken] : [])],
 			);
@@ -143,7 +159,7 @@ export function createApiClient(transport: Transport, log: Log, t: Translate = u
 			return { ...tokens, refreshToken: tokens.refreshToken ?? request.refreshToken };
 		},
 
-		async call(request: ServiceCall, options: RequestOptions): Promise<HttpResponse> {
+		async call(request: ServiceCall, options?: RequestOptions): Promise<HttpResponse> {
 			// Host only: the agent's paths name users by their DeviceToken (a user's credential).
 			const shown = `${request.method} ${hostOf(request.url)}`;
 			const safe = (text: string): string => redact(text, [request.accessToken]);
@@ -151,7 +167,7 @@ export function createApiClient(transport: Transport, log: Log, t: Translate = u
 			const headers: Record<string, string> = { Authorization: `Bearer ${request.accessToken}`, Accept: 'application/json' };
 			if (request.body !== undefined) headers['Content-Type'] = 'application/json';
 			try {
-				const response = await transport({ method: request.method, url: request.url, headers, ...(request.body !== undefined && { body: request.body }), ...options });
+				const response = await transport({ method: request.method, url: request.url, headers, ...(request.body !== undefined && { body: request.body }), ...exchange(options) });
 				log.info(`${shown} → ${response.status} (${Date.now() - started} ms, for the agent)`);
 				return response;
 			} catch (e) {

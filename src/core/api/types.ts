@@ -74,9 +74,21 @@ export interface ProxySettings {
 	fetchAdditionalSupport?: boolean;
 }
 
+/**
+ * Where the client reads the timeout and the proxy, at each request: the extension's settings
+ * (platform/config.ts's `Config` is one), handed to the client once, where it is made.
+ */
+export interface RequestSettings {
+	/** `telematicsAuth.requestTimeoutSeconds`, in ms. */
+	requestTimeoutMs(): number;
+	/** VS Code's proxy settings and `telematicsAuth.extraCertificates`. */
+	proxy(): ProxySettings;
+}
+
+/** One request's own options; a timeout or proxy given here wins over the client's settings. */
 export interface RequestOptions {
-	timeoutMs: number;
 	signal?: AbortSignal;
+	timeoutMs?: number;
 	proxy?: ProxySettings;
 }
 
@@ -113,8 +125,8 @@ export interface ServiceCall {
 }
 
 export interface ApiClient {
-	login(request: LoginRequest, options: RequestOptions): Promise<TokenResponse>;
-	refresh(request: RefreshRequest, options: RequestOptions): Promise<TokenResponse>;
+	login(request: LoginRequest, options?: RequestOptions): Promise<TokenResponse>;
+	refresh(request: RefreshRequest, options?: RequestOptions): Promise<TokenResponse>;
 	/** Any status comes back as it is; a network failure, a timeout or a body over 1 MiB is an ApiError (redacted). */
-	call(request: ServiceCall, options: RequestOptions): Promise<HttpResponse>;
+	call(request: ServiceCall, options?: RequestOptions): Promise<HttpResponse>;
 }

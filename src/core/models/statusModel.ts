@@ -1,6 +1,6 @@
 // What the status bar says about the active account, and when it next needs a look.
 // Pure: no `vscode` import. The VS Code layer passes `vscode.l10n.t` as `t`.
-import type { RefreshStatus } from '../sessions/contracts';
+import type { RefreshStatus } from '../sessions/types';
 
 import type { Session } from '../sessions/types';
 import { untranslated, type Translate } from '../util/translate';

@@ -1,7 +1,7 @@
 // The Accounts view as plain data: one node per account and the rows beneath it.
 // Pure: no `vscode` import. Never carries a token; the device token only masked.
 import { redact, maskSecret } from '../util/redact';
-import type { RefreshStatus } from '../sessions/contracts';
+import type { RefreshStatus } from '../sessions/types';
 import { untranslated } from '../util/translate';
 
 import { effectiveState } from './statusModel';

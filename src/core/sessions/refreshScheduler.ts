@@ -5,12 +5,11 @@ import { Emitter } from '../util/emitter';
 import type { Log } from '../util/log';
 import { untranslated, type Translate } from '../util/translate';
 import { isoTime } from '../util/time';
-import type { RefreshFailure, RefreshFn, RefreshStatus, RefreshTrigger } from './contracts';
 import type { SessionStore } from './sessionStore';
 import type { Lease } from './lease';
 import { backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, planRequestedRefresh, shouldRetry, type RequestedRefresh } from './refreshPlan';
 import { tokensFromRefresh } from './tokenAnswer';
-import type { Session, StoredTokens } from './types';
+import type { RefreshFailure, RefreshFn, RefreshStatus, RefreshTrigger, Session, StoredTokens } from './types';
 import type { Clock } from '../util/clock';
 import type { Disposable } from '../types';
 
@@ -21,7 +20,8 @@ const MAX_LEASE_WAITS = 20;
 
 export interface RefreshSchedulerDeps {
 	store: SessionStore;
-	refresh: RefreshFn;
+	/** The API client (it reads its timeout and proxy itself); only its refresh is used: the scheduler cannot log in. */
+	api: { refresh: RefreshFn };
 	clock: Clock;
 	/** `telematicsAuth.refreshBeforeExpirySeconds`, in ms. Read at each planning. */
 	marginMs: () => number;
@@ -35,6 +35,21 @@ export interface RefreshSchedulerDeps {
 	maxTimerMs?: number;
 	/** Words the messages people see (the VS Code layer passes `vscode.l10n.t`). */
 	t?: Translate;
+}
+
+/** One refresh under way. */
+interface Flight {
+	readonly promise: Promise<Session>;
+	readonly state: FlightState;
+}
+
+interface FlightState {
+	/** The refresh token sent, once sent. */
+	sentRefreshToken?: string;
+	/** Which tokens this refresh is storing, once the service answered (see `landed`). */
+	storing?: string;
+	/** Set when this refresh stored its tokens. */
+	stored?: boolean;
 }
 
 interface Plan {
@@ -65,11 +80,14 @@ interface Plan {
  */
 export class RefreshScheduler implements Disposable {
 	private readonly plans = new Map<string, Plan>();
-	private readonly inFlight = new Map<string, Promise<Session>>();
+	private readonly inFlight = new Map<string, Flight>();
 	/** Leases this window keeps alive (a refresh in flight, tokens waiting for the keychain): each one's stop. */
 	private readonly keptLeases = new Set<() => void>();
 	private readonly waiters = new Set<() => void>();
 	private readonly statusEmitter = new Emitter<string>();
+	private readonly changeEmitter = new Emitter<void>();
+	/** While planning every account: whether a status changed (they make one `onDidChange` at the end). */
+	private batch: { changed: boolean } | undefined;
 	private readonly failEmitter = new Emitter<RefreshFailure>();
 	private readonly maxTimerMs: number;
 	private readonly t: Translate;
@@ -78,6 +96,12 @@ export class RefreshScheduler implements Disposable {
 	private disposed = false;
 
 	readonly onDidChangeStatus = this.statusEmitter.event;
+	/**
+	 * What a view of the sessions shows changed: the store (once per change, after the timers are
+	 * planned for it) or a refresh status. One event per change: a refresh that stores its tokens
+	 * is one change (new tokens, not refreshing, the next refresh planned), however many steps it takes.
+	 */
+	readonly onDidChange = this.changeEmitter.event;
 	/** A refresh failed for good (401 → needs login, 429, or transient failures until expiry). */
 	readonly onDidFail = this.failEmitter.event;
 
@@ -90,19 +114,42 @@ export class RefreshScheduler implements Disposable {
 	start(): void {
 		if (this.started || this.disposed) return;
 		this.started = true;
-		this.storeSubscription = this.deps.store.onDidChange(() => this.reschedule());
+		this.storeSubscription = this.deps.store.onDidChange(() => this.follow());
 		this.reschedule();
+	}
+
+	/** The store changed: plan every account again, then tell once. */
+	private follow(): void {
+		if (this.disposed) return;
+		this.planAll();
+		this.changeEmitter.fire();
 	}
 
 	/** Plans every account again: call after `autoRefresh` or the margin setting changes. */
 	reschedule(): void {
 		if (this.disposed) return;
+		if (this.planAll()) this.changeEmitter.fire();
+	}
+
+	/** Plans every account; true when a status changed (`onDidChange` is left to the caller). */
+	private planAll(): boolean {
+		const batch = { changed: false };
+		this.batch = batch;
+		try {
+			this.planEach();
+		} finally {
+			this.batch = undefined;
+		}
+		return batch.changed;
+	}
+
+	private planEach(): void {
 		const ids = new Set(this.deps.store.list().map((s) => s.account.id));
 		for (const [id, plan] of this.plans) {
 			if (!ids.has(id)) {
 				this.clearTimer(plan);
 				this.plans.delete(id);
-				this.statusEmitter.fire(id);
+				this.fireStatus(id);
 			}
 		}
 		for (const id of ids) this.plan(id);
@@ -133,7 +180,7 @@ export class RefreshScheduler implements Disposable {
 	 */
 	async refreshOnRequest(accountId: string): Promise<{ session: Session; refreshed: true } | { session: Session; refreshed: false; heldBack: Exclude<RequestedRefresh, { send: true }> }> {
 		const joined = this.inFlight.get(accountId);
-		if (joined) return { session: await joined, refreshed: true };
+		if (joined) return { session: await joined.promise, refreshed: true };
 		const session = this.deps.store.get(accountId);
 		if (session) {
 			const decision = planRequestedRefresh({ needsLogin: session.state === 'needsLogin', lastSentAt: this.plans.get(accountId)?.lastSentAt, lastRefreshAt: session.tokens?.lastRefreshAt }, this.deps.clock.now());
@@ -150,7 +197,7 @@ export class RefreshScheduler implements Disposable {
 	 */
 	refreshIfAllowed(accountId: string): Promise<Session | undefined> {
 		const joined = this.inFlight.get(accountId);
-		if (joined) return joined.then((session) => session, () => undefined);
+		if (joined) return joined.promise.then((session) => session, () => undefined);
 		const session = this.deps.store.get(accountId);
 		const plan = this.plans.get(accountId);
 		const tokens = session?.tokens;
@@ -164,7 +211,8 @@ export class RefreshScheduler implements Disposable {
 
 	status(accountId: string): RefreshStatus {
 		const plan = this.plans.get(accountId);
-		const status: RefreshStatus = { inFlight: this.inFlight.has(accountId) };
+		const flight = this.inFlight.get(accountId);
+		const status: RefreshStatus = { inFlight: flight !== undefined && !this.landed(flight, accountId) };
 		if (plan?.timer !== undefined && plan.dueAt !== undefined) status.nextRefreshAt = plan.dueAt;
 		if (plan?.lastError) status.lastError = { ...plan.lastError };
 		return status;
@@ -178,21 +226,28 @@ export class RefreshScheduler implements Disposable {
 		for (const cancel of [...this.waiters]) cancel();
 		for (const stop of [...this.keptLeases]) stop(); // a window that closes lets its leases lapse
 		this.statusEmitter.dispose();
+		this.changeEmitter.dispose();
 		this.failEmitter.dispose();
 	}
 
 	// --- planning -----------------------------------------------------------------------
 
+	/**
+	 * Plans `id`'s next automatic refresh from what the store holds. A timer already armed for the
+	 * same time stays as it is: a change of one account re-arms that account's timer only.
+	 */
 	private plan(id: string): void {
 		const plan = this.planFor(id);
-		this.clearTimer(plan);
 		const session = this.deps.store.get(id);
 		if (this.disposed || !session) {
+			this.clearTimer(plan);
 			this.plans.delete(id);
-			this.statusEmitter.fire(id);
+			this.fireStatus(id);
 			return;
 		}
-		if (this.inFlight.has(id)) return this.report(id); // planned again when it settles
+		const flight = this.inFlight.get(id);
+		// Planned again when it settles, or as soon as its tokens are in the store.
+		if (flight && !this.landed(flight, id)) return this.report(id);
 		const tokens = session.tokens;
 		if (tokens) {
 			const fingerprint = fingerprintOf(tokens);
@@ -206,14 +261,22 @@ export class RefreshScheduler implements Disposable {
 			}
 		}
 		if (!this.started || !this.deps.enabled() || !tokens || session.state === 'needsLogin' || plan.stopped) {
+			this.clearTimer(plan);
 			return this.report(id);
 		}
 		let dueAt = plan.retryAt ?? planRefreshAt(tokens, this.deps.marginMs());
 		// Never sooner than the minimum interval after the last refresh, by any window (no storms).
 		if (tokens.lastRefreshAt !== undefined) dueAt = Math.max(dueAt, tokens.lastRefreshAt + minAutoInterval(plan.shortStreak));
-		this.arm(id, plan, dueAt);
-		this.deps.log.debug(`Refresh of "${session.account.label}" planned for ${isoTime(dueAt)}.`);
+		if (plan.timer === undefined || plan.dueAt !== dueAt) {
+			this.arm(id, plan, dueAt);
+			this.deps.log.debug(`Refresh of "${session.account.label}" planned for ${isoTime(dueAt)}.`);
+		}
 		this.report(id);
+	}
+
+	/** Whether `flight`'s tokens are in the store: for everyone else the refresh is over (the lease may still be held). */
+	private landed(flight: Flight, id: string): boolean {
+		return flight.state.storing !== undefined && flight.state.storing === fingerprintOf(this.deps.store.get(id)?.tokens);
 	}
 
 	/** One timer, at most `maxTimerMs` long; a longer wait is chained (see the header). */
@@ -243,40 +306,47 @@ export class RefreshScheduler implements Disposable {
 	/** Single flight: a second call while one is in flight joins it. */
 	private run(id: string, trigger: RefreshTrigger): Promise<Session> {
 		const existing = this.inFlight.get(id);
-		if (existing) return existing;
+		if (existing) return existing.promise;
 		const plan = this.planFor(id);
 		this.clearTimer(plan);
 		plan.retryAt = undefined;
 		const expected = plan.fingerprint;
-		const sent: { refreshToken?: string; stored?: boolean } = {};
-		const flight = (async () => {
+		const flight: FlightState = {};
+		const promise = (async () => {
 			try {
-				const session = await this.attempt(id, trigger === 'auto' ? expected : undefined, sent);
+				const session = await this.attempt(id, trigger === 'auto' ? expected : undefined, flight);
 				plan.attempt = 0;
 				plan.lastError = undefined;
-				if (sent.stored) this.checkLifetime(id, plan, session, trigger);
+				if (flight.stored) this.checkLifetime(id, plan, session, trigger);
 				return session;
 			} catch (error) {
 				const apiError = toApiError(error, this.t);
-				await this.failed(id, plan, apiError, trigger, sent.refreshToken);
+				await this.failed(id, plan, apiError, trigger, flight.sentRefreshToken);
 				throw apiError;
 			} finally {
 				this.inFlight.delete(id);
 				if (this.plans.get(id) === plan) this.plan(id);
-				else this.statusEmitter.fire(id);
+				else this.fireStatus(id);
 			}
 		})();
-		this.inFlight.set(id, flight);
+		this.inFlight.set(id, { promise, state: flight });
 		this.report(id);
-		return flight;
+		return promise;
 	}
 
 	/**
 	 * One refresh, coordinated with other windows: take the lease (or wait for the holder's
 	 * new tokens), re-read the secret, and skip if someone else already refreshed.
 	 * `expected`: for automatic runs, the tokens the timer was planned for.
+	 *
+	 * The account's secret is read three times, and no read can stand for another: before the lease
+	 * (a window may not have heard another's refresh: it skips without touching the lease), under the
+	 * lease (another window may have refreshed between that read and the lease: this read says what
+	 * may be spent), and in the store's compare-and-set just before the write (a login or logout
+	 * elsewhere takes no lease). The keychain's change event for the write is read once more by the
+	 * store: an event does not say which window wrote.
 	 */
-	private async attempt(id: string, expected: string | undefined, sentOut: { refreshToken?: string; stored?: boolean }): Promise<Session> {
+	private async attempt(id: string, expected: string | undefined, flight: FlightState): Promise<Session> {
 		let session = await this.reload(id);
 		if (expected !== undefined && fingerprintOf(session.tokens) !== expected) return session; // another window refreshed
 		const seen = fingerprintOf(session.tokens);
@@ -300,7 +370,7 @@ export class RefreshScheduler implements Disposable {
 			session = await this.reload(id);
 			if (fingerprintOf(session.tokens) !== seen) return session; // refreshed while we took the lease
 			const sent = session.tokens as StoredTokens;
-			sentOut.refreshToken = sent.refreshToken;
+			flight.sentRefreshToken = sent.refreshToken;
 			if (await this.deps.lease.isSpent(id, sent.refreshToken)) {
 				// Another window spent it and its new tokens never reached the keychain: sending it again
 				// would be a reuse, which a service may answer by revoking every token of the account.
@@ -311,7 +381,7 @@ export class RefreshScheduler implements Disposable {
 			this.planFor(id).lastSentAt = this.deps.clock.now();
 			let response;
 			try {
-				response = await this.deps.refresh({
+				response = await this.deps.api.refresh({
 					baseUrl: session.account.serviceUrl,
 					instanceId: session.account.instanceId,
 					accessToken: sent.accessToken,
@@ -330,11 +400,12 @@ export class RefreshScheduler implements Disposable {
 			if (response.refreshToken !== sent.refreshToken) await this.deps.lease.markSpent(id, sent.refreshToken);
 			const { tokens, expiryNote } = tokensFromRefresh(sent, response, this.deps.clock.now());
 			if (expiryNote) this.deps.log.warn(`The refreshed token of "${session.account.label}": ${expiryNote}.`);
+			flight.storing = fingerprintOf(tokens);
 			const written = await this.deps.store.updateTokens(id, tokens, sent.refreshToken);
 			if (written === 'gone') throw new ApiError('cancelled', this.t('The account was logged out while its token was being refreshed.'));
 			if (written === 'stale') return this.current(id); // a newer login or another window's refresh won
 			holdUntilStored = written === 'pending';
-			sentOut.stored = true;
+			flight.stored = true;
 			this.deps.log.info(`Refreshed the access token of "${session.account.label}"; it expires at ${isoTime(tokens.expiresAt)}.`);
 			return this.current(id);
 		} finally {
@@ -481,7 +552,14 @@ export class RefreshScheduler implements Disposable {
 		const reported = JSON.stringify(this.status(id));
 		if (reported === plan.reported) return;
 		plan.reported = reported;
+		this.fireStatus(id);
+	}
+
+	/** `id`'s status changed: its own event, and `onDidChange` (once at the end when every account is being planned). */
+	private fireStatus(id: string): void {
 		this.statusEmitter.fire(id);
+		if (this.batch) this.batch.changed = true;
+		else this.changeEmitter.fire();
 	}
 }
 

@@ -1,39 +1,25 @@
 // The session store: accounts in globalState (no secrets), tokens in SecretStorage (one key per
-// account), kept in step with other windows; the VS Code layer hands in `context.secrets` and `globalState`.
+// account); the VS Code layer hands in `context.secrets` and `globalState`. Its writes are serialized,
+// refreshed tokens are stored by compare-and-set (and held and retried when the keychain refuses);
+// following other windows is windowFollower.ts, reading storage is storage.ts.
 import { Emitter } from '../util/emitter';
 import { silentLog, type Log } from '../util/log';
 import { accountIdFor } from './accountId';
-import { ACCOUNTS_KEY, ACTIVE_KEY, isAccountRecord, normalizedRecord, parsePayload, SECRET_PREFIX, secretKeyFor, secretText } from './storedSecret';
-import type { NewAccount, TokenWrite } from './contracts';
-import type { AccountRecord, MementoBackend, SecretBackend, Session, SessionState, StoredTokens, StoreEntry } from './types';
+import type { AccountRecord, MementoBackend, NewAccount, SecretBackend, Session, SessionState, StoredTokens, StoreEntry, TokenWrite } from './types';
 import { LogoutMarks } from './logoutMarks';
 import { PendingWrites, type PendingWrite } from './pendingWrites';
-import { RecheckTimers } from './recheckTimers';
 import { SpentRefreshTokens } from './spentRefreshTokens';
 import { SPENT_PREFIX } from './lease';
-import { checkAccountName, defaultName, withNames } from './accountNames';
-import { activeAccount, fallbackActive } from './production';
+import { checkAccountName, defaultName } from './accountNames';
+import { fallbackActive } from './production';
+import type { SecretRead } from './reconcile';
+import { ACCOUNTS_KEY, ACTIVE_KEY, errorName, secretKeyFor, secretText, SessionStorage } from './storage';
+import { WindowFollower } from './windowFollower';
 import { systemClock, type Clock } from '../util/clock';
 import type { Disposable } from '../types';
 
-/** When an unlisted secret is looked at again; after the last, one still unlisted is removed. */
-const UNLISTED_CHECKS_MS = [1_000, 5_000, 20_000, 60_000];
-/**
- * A listed account whose secret reads as missing waits this long (1, 5, 20 s) for the logout
- * mark or index change of another window, which reach it later than the secret's change does;
- * neither by then: the keychain lost it, and the tokens this window holds are stored again.
- */
-const MISSING_CHECKS_MS = [1_000, 5_000, 20_000];
-/** How long an unlisted secret may wait for its index entry (another window's login) before it is removed. */
-export const UNLISTED_GRACE_MS = UNLISTED_CHECKS_MS[UNLISTED_CHECKS_MS.length - 1]!;
+export { UNLISTED_GRACE_MS } from './windowFollower';
 export { LOGGED_OUT_KEY } from './logoutMarks';
-
-/** What reading one secret gave: tokens, or nothing (missing), or unreadable. */
-type SecretRead =
-	| { status: 'ok'; tokens: StoredTokens; needsLogin: boolean }
-	| { status: 'missing' }
-	| { status: 'corrupt' }
-	| { status: 'failed' };
 
 type Entry = StoreEntry;
 
@@ -46,7 +32,11 @@ export class SessionStore implements Disposable {
 	private readonly clock: Clock;
 	private readonly log: Log;
 	private readonly changeEmitter = new Emitter<void>();
-	private readonly subscriptions: Disposable[] = [];
+	private readonly storage: SessionStorage;
+	private readonly secrets: SecretBackend;
+	private readonly memento: MementoBackend;
+	/** Follows other windows' writes (and this window's echoes). */
+	private readonly follower: WindowFollower;
 	/** Accounts in index order (oldest first). */
 	private entries: Entry[] = [];
 	private activeId: string | undefined;
@@ -55,18 +45,11 @@ export class SessionStore implements Disposable {
 	private disposed = false;
 	/** Tokens held in memory because storing them failed: the live ones, written again later. */
 	private readonly pending: PendingWrites;
-	/** Secrets seen for ids the index does not list: checked again, then removed. */
-	private readonly unlisted: RecheckTimers;
-	/** Listed accounts whose secret read as missing: checked again, then stored again (see MISSING_CHECKS_MS). */
-	private readonly missing: RecheckTimers;
 	/** Refresh tokens the service has spent for this window (see spentRefreshTokens.ts). */
 	private readonly spent = new SpentRefreshTokens();
 	private readonly logouts: LogoutMarks;
-	/** Accounts whose lost secret this window has reported (once each). */
-	private readonly reportedMissing = new Set<string>();
-	private readonly missingEmitter = new Emitter<{ accountId: string; label: string }>();
 	/** The keychain answered nothing for an account still logged in; this window stored its tokens again. Once per account. */
-	readonly onDidLoseSecret = this.missingEmitter.event;
+	readonly onDidLoseSecret: WindowFollower['onDidLoseSecret'];
 	private markReady!: () => void;
 	private isLoaded = false;
 
@@ -75,18 +58,33 @@ export class SessionStore implements Disposable {
 	/** Settles (never rejects) once the first `load()` has finished, whatever it found. */
 	readonly ready: Promise<void> = new Promise((resolve) => (this.markReady = resolve));
 
-	constructor(
-		private readonly secrets: SecretBackend,
-		private readonly memento: MementoBackend,
-		options: SessionStoreOptions = {},
-	) {
+	constructor(secrets: SecretBackend, memento: MementoBackend, options: SessionStoreOptions = {}) {
 		this.clock = options.clock ?? systemClock;
 		this.log = options.log ?? silentLog;
+		this.secrets = secrets;
+		this.memento = memento;
+		this.storage = new SessionStorage(secrets, memento, this.log);
 		this.pending = new PendingWrites(this.clock);
-		this.unlisted = new RecheckTimers(this.clock, UNLISTED_CHECKS_MS);
-		this.missing = new RecheckTimers(this.clock, MISSING_CHECKS_MS);
 		this.logouts = new LogoutMarks(memento, this.clock, this.log);
-		this.subscriptions.push(secrets.onDidChange((e) => this.onSecretChanged(e.key)));
+		this.follower = new WindowFollower({
+			storage: this.storage,
+			pending: this.pending,
+			spent: this.spent,
+			logouts: this.logouts,
+			log: this.log,
+			find: (id) => this.find(id),
+			entries: () => this.entries,
+			readIndex: () => this.readIndex(),
+			settle: (entries) => {
+				const before = this.snapshot();
+				this.entries = entries;
+				this.activeId = this.readActive();
+				this.fireIfChanged(before);
+			},
+			write: (entry, base) => this.write(entry, base),
+			serialize: (operation) => this.serialize(operation),
+		}, this.clock);
+		this.onDidLoseSecret = this.follower.onDidLoseSecret;
 	}
 
 	/** Whether the first `load()` has finished. Until then `list()` is empty. */
@@ -100,8 +98,8 @@ export class SessionStore implements Disposable {
 			const before = this.snapshot();
 			const records = this.readIndex();
 			// All secrets at once: each read may be a round trip to where SecretStorage lives.
-			const reads = await Promise.all(records.map((account) => this.readSecret(account)));
-			this.entries = records.map((account, i) => this.entryFrom(account, reads[i]!));
+			const reads = await Promise.all(records.map((account) => this.storage.readSecret(account)));
+			this.entries = records.map((account, i) => this.storage.entryFrom(account, reads[i]!));
 			this.activeId = this.readActive();
 			this.isLoaded = true;
 			this.fireIfChanged(before);
@@ -155,7 +153,7 @@ export class SessionStore implements Disposable {
 				createdAt: previous?.account.createdAt ?? this.clock.now(),
 			};
 			const entry: Entry = { account, tokens: { ...tokens }, needsLogin: false };
-			const previousSecret = previous ? await this.readRaw(id) : undefined;
+			const previousSecret = previous ? await this.storage.readRaw(id) : undefined;
 
 			// 1. The secret. A failure here leaves everything as it was.
 			await this.secrets.store(secretKeyFor(id), secretText(entry));
@@ -315,7 +313,7 @@ export class SessionStore implements Disposable {
 	 */
 	reloadAccount(id: string): Promise<Session | undefined> {
 		return this.serialize(async () => {
-			await this.reconcile(id);
+			await this.follower.reconcile(id);
 			return this.get(id);
 		});
 	}
@@ -323,146 +321,10 @@ export class SessionStore implements Disposable {
 	dispose(): void {
 		this.disposed = true;
 		this.pending.dispose();
-		this.unlisted.dispose();
-		this.missing.dispose();
-		this.missingEmitter.dispose();
-		for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
+		this.follower.dispose();
 		this.changeEmitter.dispose();
 	}
 
-	// --- cross-window -------------------------------------------------------------------
-
-	private onSecretChanged(key: string): void {
-		if (this.disposed || !key.startsWith(SECRET_PREFIX)) return;
-		const id = key.slice(SECRET_PREFIX.length);
-		this.serialize(() => this.reconcile(id)).catch((error) => {
-			this.log.warn(`Could not follow a change from another window: ${errorName(error)}.`);
-		});
-	}
-
-	/**
-	 * Brings this window in step with storage after account `id` changed somewhere: the index
-	 * and active account from globalState, `id`'s secret from SecretStorage. Fires only if
-	 * something actually changed (the host may send duplicates, and our own writes echo back).
-	 */
-	private async reconcile(id: string): Promise<void> {
-		if (this.disposed) return;
-		const before = this.snapshot();
-		const read = await this.readSecret(this.find(id)?.account ?? { id, label: id });
-		if (read.status === 'failed') {
-			// Keep what we have; the next event tries again. A logout elsewhere still shows without the keychain.
-			if (this.find(id) && this.logouts.markedAt(id) !== undefined && !this.readIndex().some((a) => a.id === id)) await this.dropLoggedOut(id);
-			return;
-		}
-		const pending = this.pending.get(id);
-		if (pending) {
-			// Our refreshed tokens are not stored yet. The secret still holding the refresh token
-			// they replaced is our own stale copy: memory wins. Anything else (a logout, a newer
-			// login, our write landing) is newer than what we hold.
-			if (read.status === 'ok' && read.tokens.refreshToken === pending.base) return;
-			this.pending.drop(id);
-		}
-		const known = new Map(this.entries.map((e) => [e.account.id, e]));
-		const index = this.readIndex();
-		const listed = new Set(index.map((a) => a.id));
-		// globalState may lag behind the secret: keep accounts we know of that it does not list yet.
-		const records = [...index, ...this.entries.map((e) => e.account).filter((a) => !listed.has(a.id))];
-		// A secret no account points to is never made into an account (a refresh that landed
-		// after a logout, a crash between two writes): checked again, then removed.
-		if (read.status !== 'missing' && !records.some((a) => a.id === id)) this.watchUnlisted(id);
-
-		const entries: Entry[] = [];
-		let restore: { entry: Entry; base: string } | undefined;
-		for (const account of records) {
-			if (account.id === id) {
-				if (read.status === 'missing') {
-					// A logout elsewhere marks it or drops it from the index; without either, the
-					// keychain may have lost it: the account and its tokens stay while that is checked.
-					const entry = known.get(id);
-					if (!listed.has(id) || this.logouts.markedAt(id) !== undefined || !entry) continue;
-					entries.push({ ...entry, account });
-					this.watchMissing(id);
-					continue;
-				}
-				this.missing.stop(id);
-				const mine = known.get(id);
-				if (read.status === 'ok' && mine?.tokens && this.spent.has(id, read.tokens.refreshToken) && !this.spent.has(id, mine.tokens.refreshToken)) {
-					// The keychain went back to a refresh token this window already spent: ours are the live ones.
-					entries.push({ ...mine, account });
-					restore = { entry: { ...mine, account }, base: read.tokens.refreshToken };
-					continue;
-				}
-				entries.push(this.entryFrom(account, read));
-				continue;
-			}
-			const entry = known.get(account.id);
-			entries.push(entry ? { ...entry, account } : this.entryFrom(account, await this.readSecret(account)));
-		}
-		this.entries = entries;
-		const active = this.readActive();
-		this.activeId = active;
-		this.fireIfChanged(before);
-		if (restore) {
-			this.log.warn(`The stored tokens of "${restore.entry.account.label}" went back to a refresh token this window already spent; its newer tokens are stored again.`);
-			await this.write(restore.entry, restore.base);
-		}
-	}
-
-	/**
-	 * Looks at an unlisted secret again, after 1, 5, 20 and 60 s (globalState reaches other
-	 * windows later than the secret does): listed by then, it is followed as usual; still
-	 * unlisted after `UNLISTED_GRACE_MS`, it is deleted.
-	 */
-	private watchUnlisted(id: string, step = 0): void {
-		this.recheck(this.unlisted, id, step, async () => {
-			if (this.find(id) || this.readIndex().some((a) => a.id === id)) return this.reconcile(id);
-			if ((await this.readRaw(id)) === undefined) return;
-			if (this.unlisted.hasNext(step)) return this.watchUnlisted(id, step + 1);
-			await this.secrets.delete(secretKeyFor(id));
-			this.log.warn('Removed stored tokens that no account points to (left behind by a logout or an interrupted save).');
-		}, 'Could not remove stored tokens that no account points to');
-	}
-
-	/** Runs `check` at look `step` of `timers`' schedule for `id`, after the store's other work. */
-	private recheck(timers: RecheckTimers, id: string, step: number, check: () => Promise<void>, failure: string): void {
-		timers.plan(id, step, () => {
-			if (this.disposed) return;
-			this.serialize(check).catch((error) => this.log.warn(`${failure}: ${errorName(error)}.`));
-		});
-	}
-
-	/** Looks again at a listed account whose secret read as missing (MISSING_CHECKS_MS). */
-	private watchMissing(id: string, step = 0): void {
-		this.recheck(this.missing, id, step, async () => {
-			const entry = this.find(id);
-			if (!entry) return;
-			const read = await this.readSecret(entry.account);
-			if (!this.readIndex().some((a) => a.id === id) || this.logouts.markedAt(id) !== undefined) return this.dropLoggedOut(id);
-			if (read.status === 'ok' || read.status === 'corrupt') return this.reconcile(id);
-			// Missing, or the keychain could not be read: look again later; a read that keeps failing is not written over.
-			if (this.missing.hasNext(step)) return this.watchMissing(id, step + 1);
-			if (read.status === 'failed') return;
-			if (!entry.tokens) return;
-			// The keychain lost the secret of an account still logged in: ours are the live tokens.
-			const stored = await this.write(entry, entry.tokens.refreshToken);
-			this.log.warn(`The system keychain returned no tokens for "${entry.account.label}", which is still logged in; this window ${stored ? 'stored its tokens again' : 'keeps its tokens and tries again'}.`);
-			if (!this.reportedMissing.has(id)) {
-				this.reportedMissing.add(id);
-				this.missingEmitter.fire({ accountId: id, label: entry.account.label });
-			}
-		}, 'Could not check a missing secret again');
-	}
-
-	/** Another window logged `id` out: it goes here too, and a secret this window wrote meanwhile goes as well. */
-	private async dropLoggedOut(id: string): Promise<void> {
-		const before = this.snapshot();
-		this.missing.stop(id);
-		this.pending.drop(id);
-		this.entries = this.entries.filter((e) => e.account.id !== id);
-		if ((await this.readRaw(id)) !== undefined) await this.secrets.delete(secretKeyFor(id)).then(undefined, () => undefined);
-		this.activeId = this.readActive();
-		this.fireIfChanged(before);
-	}
 
 	// --- compare-and-set ----------------------------------------------------------------
 
@@ -474,10 +336,11 @@ export class SessionStore implements Disposable {
 	private async compare(id: string, sentRefreshToken: string): Promise<'same' | 'stale' | 'gone'> {
 		const pending = this.pending.get(id);
 		let current: string | undefined = pending?.entry.tokens?.refreshToken;
+		let read: SecretRead | undefined;
 		if (!pending) {
-			const read = await this.readSecret(this.find(id)!.account);
+			read = await this.storage.readSecret(this.find(id)!.account);
 			if (read.status === 'missing') {
-				await this.reconcile(id);
+				await this.follower.reconcile(id, read);
 				if (!this.find(id)) {
 					this.log.info('The account was logged out while a refresh was under way; the refreshed tokens are dropped.');
 					return 'gone';
@@ -490,7 +353,7 @@ export class SessionStore implements Disposable {
 		// Storage holds a refresh token this window already spent: it is older than what we sent.
 		if (current !== undefined && this.spent.has(id, current) && this.find(id)?.tokens?.refreshToken === sentRefreshToken) return 'same';
 		this.log.info('The stored tokens changed while a refresh was under way (a new login or another window); the newer ones are kept.');
-		await this.reconcile(id);
+		await this.follower.reconcile(id, read);
 		return 'stale';
 	}
 
@@ -513,10 +376,10 @@ export class SessionStore implements Disposable {
 		const id = record.entry.account.id;
 		this.serialize(async () => {
 			if (this.disposed || !this.pending.isCurrent(record)) return;
-			const read = await this.readSecret(record.entry.account);
+			const read = await this.storage.readSecret(record.entry.account);
 			// Storage moved on (a logout, a newer login): that wins over what we hold.
 			const ours = read.status === 'ok' && (read.tokens.refreshToken === record.base || read.tokens.refreshToken === record.entry.tokens?.refreshToken);
-			if (read.status !== 'failed' && !ours) return this.reconcile(id);
+			if (read.status !== 'failed' && !ours) return this.follower.reconcile(id, read);
 			if (await this.write(record.entry, record.base)) this.log.info(`Stored the refreshed tokens of "${record.entry.account.label}".`);
 		}).catch(() => undefined);
 	}
@@ -524,64 +387,12 @@ export class SessionStore implements Disposable {
 	// --- reading ------------------------------------------------------------------------
 
 	private readIndex(): AccountRecord[] {
-		let raw: unknown;
-		try {
-			raw = this.memento.get<unknown>(ACCOUNTS_KEY);
-		} catch {
-			this.log.warn('Could not read the account list.');
-			return this.entries.map((e) => e.account);
-		}
-		if (!Array.isArray(raw)) return [];
-		const seen = new Set<string>();
-		return withNames(raw.filter((r): r is AccountRecord => {
-			if (!isAccountRecord(r) || seen.has(r.id)) return false;
-			seen.add(r.id);
-			return true;
-		}).map(normalizedRecord));
+		return this.storage.readIndex(() => this.entries.map((e) => e.account));
 	}
 
 	/** The stored active account if it exists, else the first that is not production, else none (production.ts). */
 	private readActive(): string | undefined {
-		let stored: unknown;
-		try {
-			stored = this.memento.get<unknown>(ACTIVE_KEY);
-		} catch {
-			stored = this.activeId;
-		}
-		return activeAccount(stored, this.entries.map((e) => e.account));
-	}
-
-	private async readRaw(id: string): Promise<string | undefined> {
-		try {
-			return await this.secrets.get(secretKeyFor(id));
-		} catch {
-			return undefined;
-		}
-	}
-
-	/** Reads and checks one secret. Logs the account's label on trouble, never the content. */
-	private async readSecret(account: Pick<AccountRecord, 'id' | 'label'>): Promise<SecretRead> {
-		let raw: string | undefined;
-		try {
-			raw = await this.secrets.get(secretKeyFor(account.id));
-		} catch (error) {
-			this.log.warn(`Could not read the stored tokens of "${account.label}" (${errorName(error)}); it needs a new login.`);
-			return { status: 'failed' };
-		}
-		if (raw === undefined) return { status: 'missing' };
-		const payload = parsePayload(raw);
-		if (!payload) {
-			this.log.warn(`The stored tokens of "${account.label}" are unreadable; it needs a new login.`);
-			return { status: 'corrupt' };
-		}
-		const { v: _v, needsLogin, account: _account, ...tokens } = payload;
-		return { status: 'ok', tokens, needsLogin: needsLogin === true };
-	}
-
-	private entryFrom(account: AccountRecord, read: SecretRead): Entry {
-		if (read.status === 'ok') return { account, tokens: read.tokens, needsLogin: read.needsLogin };
-		if (read.status === 'missing') this.log.warn(`No stored tokens for "${account.label}"; it needs a new login.`);
-		return { account, needsLogin: true };
+		return this.storage.readActive(this.activeId, this.entries.map((e) => e.account));
 	}
 
 	// --- helpers ------------------------------------------------------------------------
@@ -637,9 +448,4 @@ function toSession(entry: Entry, now: number): Session {
 
 function sameJson(a: unknown, b: unknown): boolean {
 	return JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** An error's name only: storage errors can quote what they were given. */
-function errorName(error: unknown): string {
-	return error instanceof Error ? error.name : 'unknown error';
 }

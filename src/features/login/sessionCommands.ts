@@ -3,7 +3,7 @@
 import vscode = require('vscode');
 import { checkAccountName } from '../../core/sessions/accountNames';
 import type { Services } from '../../services';
-import type { RefreshFailure } from '../../core/sessions/contracts';
+import type { RefreshFailure } from '../../core/sessions/types';
 import { accountResult, type AccountResult, type Session } from '../../core/sessions/types';
 
 import { hostOf } from '../../core/util/url';

@@ -2,7 +2,7 @@
 // the ways to log in, as trusted markdown whose links may run only the commands listed here.
 import vscode = require('vscode');
 import { tokenVariableFor } from '../../core/sessions/accountNames';
-import type { RefreshStatus } from '../../core/sessions/contracts';
+import type { RefreshStatus } from '../../core/sessions/types';
 import type { Session } from '../../core/sessions/types';
 import { describeExpiry, formatClockTime } from '../../core/util/time';
 import { Command } from '../../commands';

@@ -27,8 +27,8 @@ export class StatusBar implements vscode.Disposable, Ticking {
 		this.item.name = vscode.l10n.t('Telematics Auth');
 		const render = () => this.render();
 		this.disposables.push(
-			services.store.onDidChange(render),
-			services.scheduler.onDidChangeStatus(render),
+			// The scheduler follows the store: one event per change of the sessions or their refresh status.
+			services.scheduler.onDidChange(render),
 			services.config.onDidChange(render),
 		);
 		void services.store.ready.then(render);

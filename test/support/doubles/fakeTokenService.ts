@@ -2,8 +2,7 @@
 // rotates the refresh token, and a spent (or unknown) refresh token gets a 401.
 import { ApiError } from '../../../src/core/api/errors';
 import type { RefreshRequest, TokenResponse } from '../../../src/core/api/types';
-import type { RefreshFn } from '../../../src/core/sessions/contracts';
-import type { StoredTokens } from '../../../src/core/sessions/types';
+import type { RefreshFn, StoredTokens } from '../../../src/core/sessions/types';
 import type { Clock } from '../../../src/core/util/clock';
 
 /** An unsigned JWT whose `exp` is `expiresAt` (ms), as the service's tokens carry one. */

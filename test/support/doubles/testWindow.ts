@@ -1,6 +1,6 @@
 // One VS Code window's session machinery on a fake clock, wired as the extension wires it: a store over its
 // own view of the shared keychain, a Lease and a RefreshScheduler.
-import type { RefreshFn } from '../../../src/core/sessions/contracts';
+import type { RefreshFn } from '../../../src/core/sessions/types';
 import { Lease } from '../../../src/core/sessions/lease';
 import { RefreshScheduler } from '../../../src/core/sessions/refreshScheduler';
 import { SessionStore } from '../../../src/core/sessions/sessionStore';
@@ -42,7 +42,7 @@ export function openTestWindow(options: TestWindowOptions): TestWindow {
 	const store = new SessionStore(view, options.memento, { clock });
 	const scheduler = new RefreshScheduler({
 		store,
-		refresh: options.refresh,
+		api: { refresh: options.refresh },
 		clock,
 		marginMs: options.marginMs,
 		enabled: options.enabled,
