@@ -149,7 +149,7 @@ export async function logIn(services: Services, kind: AccountKind, answers: Logi
 				return services.api
 					.login(
 						{ kind, baseUrl: serviceUrl, ...(instanceId ? { instanceId } : {}), login, password, loginFieldsFormat: services.config.loginFieldsFormat() },
-						{ timeoutMs: services.config.requestTimeoutMs(), signal: controller.signal, proxy: services.config.proxy() },
+						{ signal: controller.signal },
 					)
 					.finally(() => cancel.dispose());
 			},
