@@ -5,7 +5,7 @@ import vscode = require('vscode');
 import { findJwts, type FoundJwt } from '../../core/restFile/jwtScan';
 import { parseRestFile, type ParsedFile } from '../../core/restFile/requestParser';
 import { foreignSends } from '../../core/restFile/tokenReach';
-import { exposedVariables } from '../shared/exposedVariables';
+import { exposedVariables } from '../exposure/exposedVariables';
 import { readingsWithEnvironments } from './environmentReadings';
 import { environmentsByHost, referencedNames } from '../../core/restFile/environments';
 import { environmentsNote } from './tokenDestinations';
@@ -14,7 +14,7 @@ import { identityOf } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';
 import { formatClockTime, formatElapsed } from '../../core/util/time';
 import { knownTokens } from '../shared/freshToken';
-import { isHttpDocument, watchedText } from '../shared/restDocuments';
+import { isHttpDocument, watchedText } from './restDocuments';
 import { errorMessage } from '../../core/util/errorMessage';
 
 const DEBOUNCE_MS = 300;

@@ -11,8 +11,8 @@ import { environmentReference } from '../../core/restFile/authHeaderEdit';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import { Command } from '../../commands';
 import type { Services } from '../../services';
-import { accountPlatformHosts } from '../shared/platformHosts';
-import { isHttpDocument, targetEditor, watchedText } from '../shared/restDocuments';
+import { accountPlatformHosts } from '../accounts/accountPlatformHosts';
+import { isHttpDocument, targetEditor, watchedText } from './restDocuments';
 import { insertAuthorizationHeader } from './insertCommand';
 
 const DEBOUNCE_MS = 300;

@@ -2,7 +2,7 @@
 // "expires in 12m" stays true; asks the shared ticker for nothing while none is.
 import vscode = require('vscode');
 import type { Ticker, Ticking } from '../../core/util/ticker';
-import { isHttpDocument } from '../shared/restDocuments';
+import { isHttpDocument } from './restDocuments';
 
 const MINUTE = 60_000;
 

@@ -13,7 +13,7 @@ import { TerminalAllowances } from '../../core/terminal/allowance';
 import { privateChannelRoot, removeDeadWindows, rootBases } from './channelRoot';
 import type { Services } from '../../services';
 import { errorMessage } from '../../core/util/errorMessage';
-import { sessionSecrets } from '../../core/util/logger';
+import { sessionSecrets } from '../../core/util/redactingLog';
 import { liveSession } from '../shared/freshToken';
 import { McpAnswers } from '../mcp/mcpAnswers';
 

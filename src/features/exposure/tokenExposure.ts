@@ -8,9 +8,9 @@ import { BASE_URL_KEY, ENV_FILE_NAMES, TOKEN_KEY, type BoundValues, type EnvFile
 import type { Services } from '../../services';
 import { isSafeToken } from '../../core/util/tokenGrammar';
 import { gitExposure } from '../shared/gitExposure';
-import { notify } from '../shared/notify';
+import { notify } from '../messages/notify';
 import type { Refusal } from '../../platform/regularFile';
-import { addToGitignore, syncEnvFile } from '../../platform/envFileSync';
+import { addToGitignore, syncEnvFile } from './envFileSync';
 import { withoutTrailingSlashes } from '../../core/util/url';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import type { Session } from '../../core/sessions/types';

@@ -1,9 +1,9 @@
 // One env file of a workspace folder brought in step with the live token, as attacker input: nothing in a
 // folder in Restricted Mode, only regular files, only where git will not commit them. Node only, no `vscode`.
 import { join } from 'node:path';
-import type { GitExposure } from '../core/models/prompter';
-import { dotenvHasOtherContent, ENV_FILE_NAMES, updateDotenv, updateJetbrainsEnv, type EnvFileKind, type Exposed } from '../core/restFile/envFiles';
-import { readRegularFile, removeRegularFile, replaceRegularFile, type Refusal } from './regularFile';
+import type { GitExposure } from '../../core/models/prompter';
+import { dotenvHasOtherContent, ENV_FILE_NAMES, updateDotenv, updateJetbrainsEnv, type EnvFileKind, type Exposed } from '../../core/restFile/envFiles';
+import { readRegularFile, removeRegularFile, replaceRegularFile, type Refusal } from '../../platform/regularFile';
 
 /** Env files that hold a token are readable by their owner only. */
 const OWNER_ONLY = 0o600;

@@ -1,7 +1,7 @@
 // Which documents are REST files: `.http`/`.rest` by name, or language `http` (REST Client,
 // httpYac), in any scheme, untitled included.
 import vscode = require('vscode');
-import { notify } from './notify';
+import { notify } from '../messages/notify';
 
 export const HTTP_SELECTOR: vscode.DocumentSelector = [
 	{ language: 'http' },
