@@ -12,7 +12,7 @@ import { RefreshScheduler } from './core/sessions/refreshScheduler';
 import { SessionStore } from './core/sessions/sessionStore';
 import { systemClock } from './core/util/clock';
 import { Ticker } from './core/util/ticker';
-import { errorMessage } from './core/util/errorMessage';
+import { caughtText } from './core/util/caughtText';
 import { RedactingLog, sessionSecrets } from './core/util/redactingLog';
 import { registerAccountActions } from './features/accounts/accountActions';
 import { registerProductionCommands } from './features/accounts/productionCommands';
@@ -81,7 +81,7 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 		log.debug(`Read ${store.list().length} stored account(s) ${Math.round(performance.now() - startedAt)} ms after activation started.`);
 	}, (e: unknown) => {
 		// The store marks unreadable accounts itself; this is a last resort.
-		log.error(`Could not read the stored sessions: ${errorMessage(e)}`);
+		log.error(`Could not read the stored sessions: ${caughtText(e)}`);
 	});
 	const ticker = new Ticker(systemClock);
 	add(ticker);
@@ -138,7 +138,7 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 		return { services, statusBar, accountsView, recentMessages, terminals };
 	});
 	if (testMode) return started;
-	started.catch((e: unknown) => log.error(`Could not start the terminals and the REST file features: ${errorMessage(e)}`));
+	started.catch((e: unknown) => log.error(`Could not start the terminals and the REST file features: ${caughtText(e)}`));
 	return undefined;
 }
 

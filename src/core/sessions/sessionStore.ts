@@ -1,6 +1,6 @@
 // The session store: accounts in globalState (no secrets), tokens in SecretStorage (one key per
 // account), kept in step with other windows; the VS Code layer hands in `context.secrets` and `globalState`.
-import { Emitter } from '../util/emitter';
+import { Emitter } from '../util/event';
 import { silentLog, type Log } from '../util/log';
 import { accountIdFor } from './accountId';
 import { ACCOUNTS_KEY, ACTIVE_KEY, isAccountRecord, normalizedRecord, parsePayload, SECRET_PREFIX, secretKeyFor, secretText } from './storedSecret';
@@ -14,7 +14,7 @@ import { SPENT_PREFIX } from './lease';
 import { checkAccountName, defaultName, withNames } from './accountNames';
 import { activeAccount, fallbackActive } from './production';
 import { systemClock, type Clock } from '../util/clock';
-import type { Disposable } from '../types';
+import type { Disposable } from '../util/event';
 
 /** When an unlisted secret is looked at again; after the last, one still unlisted is removed. */
 const UNLISTED_CHECKS_MS = [1_000, 5_000, 20_000, 60_000];

@@ -1,6 +1,6 @@
 // What a session is. Pure: no `vscode` import.
 import type { AccountKind } from '../api/types';
-import type { Event } from '../types';
+import type { Event } from '../util/event';
 
 /** The non-secret part of an account, kept in globalState (the index). */
 export interface AccountRecord {

@@ -43,8 +43,9 @@ export async function syncEnvFile(folder: string, kind: EnvFileKind, exposed: Ex
 	if (after === undefined) return { result: 'leftAlone', reason: 'unparsable' };
 	if (after === before) return { result: 'unchanged' };
 	if (!exposed) {
-		// Logout or exposure turned off: our keys go; a file that held only them goes too.
-		// Stryker disable next-line ConditionalExpression: JSON that is not empty always holds lines besides our keys
+		// Logout or exposure turned off: our keys go; a file that held only them goes too (a JSON file
+		// that is not empty always holds more than our keys).
+		// Stryker disable next-line ConditionalExpression: equivalent
 		if (after === '' || (kind === 'dotenv' && !dotenvHasOtherContent(after))) await removeRegularFile(file);
 		else await replaceRegularFile(file, after, OWNER_ONLY);
 		return { result: 'removed' };

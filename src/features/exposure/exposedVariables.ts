@@ -1,4 +1,4 @@
-// The variables the environment holds a token in while telematicsAuth.exposeToken is on, and whose each
+// The variables the process environment holds a token in while telematicsAuth.exposeToken is on, and whose each
 // one is, for the warning on a request that sends one to another site: the active account's
 // `TELEMATICS_TOKEN`, each named account's `TELEMATICS_TOKEN_<NAME>`, and `TELEMATICS_TOKEN` again for the
 // account each bound environment gives it (telematicsAuth.environmentAccounts).

@@ -15,7 +15,7 @@ import type { Services } from '../../services';
 import { formatClockTime, formatElapsed } from '../../core/util/time';
 import { knownTokens } from '../shared/freshToken';
 import { isHttpDocument, watchedText } from './restDocuments';
-import { errorMessage } from '../../core/util/errorMessage';
+import { caughtText } from '../../core/util/caughtText';
 
 const DEBOUNCE_MS = 300;
 /** The code of an expired-token warning (its quick fix: quickFixes.ts). */
@@ -104,7 +104,7 @@ export class TokenDiagnostics implements vscode.Disposable {
 		// The site check may load the public suffix list: its warnings follow, unless a newer update began.
 		void foreignHostDiagnostics(document, text, { file, jwts }, this.services).then((foreign) => {
 			if (foreign.length > 0 && this.generations.get(key) === generation && !document.isClosed) this.collection.set(document.uri, [...expired, ...foreign]);
-		}, (error: unknown) => this.services.log.warn(`Could not check where the requests of a REST file go: ${errorMessage(error)}`));
+		}, (error: unknown) => this.services.log.warn(`Could not check where the requests of a REST file go: ${caughtText(error)}`));
 	}
 
 	private schedule(document: vscode.TextDocument): void {

@@ -5,7 +5,7 @@
 import vscode = require('vscode');
 import { wrongIdentities, type IdentityAccount, type WrongIdentity } from '../../core/platform/wrongIdentity';
 import { loadPlatform } from '../../core/platform/load';
-import { errorMessage } from '../../core/util/errorMessage';
+import { caughtText } from '../../core/util/caughtText';
 import { parseRestFile } from '../../core/restFile/requestParser';
 import { environmentReference } from '../../core/restFile/authHeaderEdit';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
@@ -76,7 +76,7 @@ export class IdentityDiagnostics implements vscode.Disposable, vscode.CodeAction
 		const context = { accounts, activeId: this.services.store.active()?.account.id, bindings: this.services.config.environmentAccounts() };
 		void loadPlatform().then((platform) => {
 			if (this.generations.get(key) === generation && !document.isClosed) this.show(document, wrongIdentities(parseRestFile(text), context, platform.operationFor));
-		}, (error: unknown) => this.services.log.warn(`Could not load the platform's operations: ${errorMessage(error)}`));
+		}, (error: unknown) => this.services.log.warn(`Could not load the platform's operations: ${caughtText(error)}`));
 	}
 
 	private show(document: vscode.TextDocument, wrong: WrongIdentity[]): void {
