@@ -9,7 +9,7 @@ import { accountIdOf } from './accountPicker';
 import { formatRemaining } from '../../core/util/time';
 import { Command } from '../../commands';
 import { registerCommand } from '../commands/registerCommand';
-import { isHttpDocument } from '../restFiles/restDocuments';
+import { isRestDocument } from '../restFiles/restDocuments';
 
 export interface AccountAction extends vscode.QuickPickItem {
 	command: string;
@@ -18,7 +18,7 @@ export interface AccountAction extends vscode.QuickPickItem {
 
 /** Whether the editor is a REST-client file (`.http`, `.rest`, or the `http` language). */
 export function isRestEditor(editor: vscode.TextEditor | undefined): boolean {
-	return editor !== undefined && isHttpDocument(editor.document);
+	return editor !== undefined && isRestDocument(editor.document);
 }
 
 function action(icon: string, label: string, command: string, args: unknown[] = [], detail?: string): AccountAction {

@@ -14,7 +14,7 @@ import { identityOf } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';
 import { formatClockTime, formatElapsed } from '../../core/util/time';
 import { knownTokens } from '../shared/freshToken';
-import { isHttpDocument, watchedText } from './restDocuments';
+import { isRestDocument, watchedText } from './restDocuments';
 import { caughtText } from '../../core/util/caughtText';
 
 const DEBOUNCE_MS = 300;
@@ -90,7 +90,7 @@ export class TokenDiagnostics implements vscode.Disposable {
 	}
 
 	private update(document: vscode.TextDocument): void {
-		if (!isHttpDocument(document) || document.isClosed) return;
+		if (!isRestDocument(document) || document.isClosed) return;
 		const key = document.uri.toString();
 		const generation = (this.generations.get(key) ?? 0) + 1;
 		this.generations.set(key, generation);
@@ -108,7 +108,7 @@ export class TokenDiagnostics implements vscode.Disposable {
 	}
 
 	private schedule(document: vscode.TextDocument): void {
-		if (!isHttpDocument(document)) return;
+		if (!isRestDocument(document)) return;
 		const key = document.uri.toString();
 		const previous = this.pending.get(key);
 		if (previous !== undefined) this.services.clock.clearTimeout(previous);

@@ -12,7 +12,7 @@ import { tokenVariableFor } from '../../core/sessions/accountNames';
 import { Command } from '../../commands';
 import type { Services } from '../../services';
 import { accountPlatformHosts } from '../accounts/accountPlatformHosts';
-import { isHttpDocument, targetEditor, watchedText } from './restDocuments';
+import { isRestDocument, targetEditor, watchedText } from './restDocuments';
 import { insertAuthorizationHeader } from './insertCommand';
 
 const DEBOUNCE_MS = 300;
@@ -62,7 +62,7 @@ export class IdentityDiagnostics implements vscode.Disposable, vscode.CodeAction
 	}
 
 	private update(document: vscode.TextDocument): void {
-		if (!isHttpDocument(document) || document.isClosed) return;
+		if (!isRestDocument(document) || document.isClosed) return;
 		const key = document.uri.toString();
 		const generation = (this.generations.get(key) ?? 0) + 1;
 		this.generations.set(key, generation);
@@ -126,7 +126,7 @@ export class IdentityDiagnostics implements vscode.Disposable, vscode.CodeAction
 	}
 
 	private schedule(document: vscode.TextDocument): void {
-		if (!isHttpDocument(document)) return;
+		if (!isRestDocument(document)) return;
 		const key = document.uri.toString();
 		const previous = this.pending.get(key);
 		if (previous !== undefined) this.services.clock.clearTimeout(previous);
