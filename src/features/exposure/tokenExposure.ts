@@ -1,19 +1,16 @@
 // Keeps the live tokens where tools read them (telematicsAuth.exposeToken): the active account's and each
 // named account's (TELEMATICS_TOKEN_<NAME>) in the process environment and in git-ignored env files, only
 // regular ones (platform/regularFile.ts, gitTracked.ts). In Restricted Mode, nowhere: trust brings them back.
+// What goes where is decided in core/exposure/exposedTokens.ts; this class writes it.
 import { basename, join } from 'node:path';
 import vscode = require('vscode');
-import type { ExposeMode } from '../../platform/config';
-import { BASE_URL_KEY, ENV_FILE_NAMES, TOKEN_KEY, type BoundValues, type EnvFileKind, type Exposed } from '../../core/restFile/envFiles';
+import { BASE_URL_KEY, ENV_FILE_NAMES, TOKEN_KEY, type EnvFileKind, type Exposed } from '../../core/restFile/envFiles';
 import type { Services } from '../../services';
-import { isSafeToken } from '../../core/util/tokenGrammar';
 import { gitExposure } from '../shared/gitExposure';
 import { notify } from '../messages/notify';
 import type { Refusal } from '../../platform/regularFile';
 import { addToGitignore, syncEnvFile } from './envFileSync';
-import { withoutTrailingSlashes } from '../../core/util/url';
-import { tokenVariableFor } from '../../core/sessions/accountNames';
-import type { Session } from '../../core/sessions/types';
+import { accountVariables, exposableToken, exposedTokens } from '../../core/exposure/exposedTokens';
 
 /** Why a file of the folder is left alone, in words for the log and the person. */
 function refusalText(reason: Refusal): string {
@@ -24,12 +21,6 @@ function refusalText(reason: Refusal): string {
 		case 'notUtf8': return vscode.l10n.t('it is not UTF-8 text');
 		case 'tooLarge': return vscode.l10n.t('it is larger than 1 MiB');
 	}
-}
-
-/** A session's access token when it may be exposed: held, not waiting for a login, in the token grammar. */
-function exposableToken(session: Session): string | undefined {
-	const token = session.tokens?.accessToken;
-	return token !== undefined && session.state !== 'needsLogin' && isSafeToken(token) ? token : undefined;
 }
 
 export class TokenExposure implements vscode.Disposable {
@@ -75,36 +66,6 @@ export class TokenExposure implements vscode.Disposable {
 		this.setAccountVariables(new Map());
 	}
 
-	/** What should be exposed now: the active account's current token and every named account's, or nothing. */
-	private exposed(mode: ExposeMode, accounts: ReadonlyMap<string, string>): Exposed | undefined {
-		const active = this.services.store.active();
-		const token = mode === 'off' || !active ? undefined : exposableToken(active);
-		return token === undefined || !active ? undefined : { token, baseUrl: withoutTrailingSlashes(active.account.serviceUrl), accounts: Object.fromEntries(accounts), environments: this.boundEnvironments() };
-	}
-
-	/** Each bound client environment's account's token and service; null where that account holds no live token. */
-	private boundEnvironments(): Record<string, BoundValues | null> {
-		const byName = new Map(this.services.store.list().map((s) => [s.account.name, s]));
-		const bound: Record<string, BoundValues | null> = {};
-		for (const [environment, name] of this.services.config.environmentAccounts()) {
-			const session = byName.get(name);
-			const token = session && exposableToken(session);
-			bound[environment] = session && token !== undefined ? { token, baseUrl: withoutTrailingSlashes(session.account.serviceUrl) } : null;
-		}
-		return bound;
-	}
-
-	/** Every logged-in account's live token by its variable (`TELEMATICS_TOKEN_ADMIN`), or none. */
-	private accountVariables(mode: ExposeMode): Map<string, string> {
-		const variables = new Map<string, string>();
-		if (mode === 'off') return variables;
-		for (const session of this.services.store.list()) {
-			const token = exposableToken(session);
-			if (session.account.name && token !== undefined) variables.set(tokenVariableFor(session.account.name), token);
-		}
-		return variables;
-	}
-
 	private async apply(): Promise<void> {
 		if (this.disposed) return;
 		const mode = this.services.config.exposeToken();
@@ -117,10 +78,11 @@ export class TokenExposure implements vscode.Disposable {
 			if (withheld) this.tellUntrusted();
 			return;
 		}
-		const accounts = this.accountVariables(mode);
-		const exposed = this.exposed(mode, accounts);
+		const { store, config } = this.services;
+		const sessions = store.list();
+		const exposed = exposedTokens(mode !== 'off', store.active(), sessions, config.environmentAccounts());
 		this.setProcessEnvironment(exposed);
-		this.setAccountVariables(accounts);
+		this.setAccountVariables(accountVariables(mode !== 'off', sessions));
 		const names = this.services.config.exposeFiles();
 		for (const folder of vscode.workspace.workspaceFolders ?? []) {
 			if (folder.uri.scheme !== 'file') continue;
