@@ -3,14 +3,14 @@
 // I/O, no `vscode`.
 import { isSafeToken } from '../util/tokenGrammar';
 
-/** The environment variables the terminal gets (through VS Code's collection, never persisted). */
+/** The variables the terminal's process environment gets (through VS Code's collection, never persisted). */
 export const CHANNEL_ENV = 'TELEMATICS_TOKEN_CHANNEL';
 export const NONCE_ENV = 'TELEMATICS_TOKEN_NONCE';
 /** The command's name on the terminal's PATH. */
 export const COMMAND_NAME = 'telematics-token';
 /** The MCP server's name on the terminal's PATH, beside it. */
 export const MCP_COMMAND_NAME = 'telematics-mcp';
-/** Only in the environment of a server VS Code itself starts (vscodeMcp.ts): its per-process secret. */
+/** Only in the process environment of a server VS Code itself starts (vscodeMcp.ts): its per-process secret. */
 export const MCP_GRANT_ENV = 'TELEMATICS_MCP_GRANT';
 
 /** Longest request or answer line read; anything longer is refused. */

@@ -1,5 +1,5 @@
 // `telematics-token` in the integrated terminals (telematicsAuth.terminalToken): a per-window private channel,
-// the command on the PATH and the channel's address and nonce through VS Code's environment collection.
+// the command on the PATH and the channel's address and nonce through VS Code's environment variable collection.
 import { mkdir } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { basename, delimiter, join } from 'node:path';
