@@ -40,7 +40,7 @@ export default tseslint.config(
 				message: 'No shell: start the program itself with execFile and an argument list.',
 			}, {
 				selector: "MemberExpression[property.name='Notification'][object.property.name='ProgressLocation']",
-				message: 'A notification\'s progress title renders [label](command:…) as a link: use withNotificationProgress (features/shared/notify.ts).',
+				message: 'A notification\'s progress title renders [label](command:…) as a link: use withNotificationProgress (features/messages/notify.ts).',
 			}],
 		},
 	},

@@ -12,8 +12,8 @@ import { RefreshScheduler } from './core/sessions/refreshScheduler';
 import { SessionStore } from './core/sessions/sessionStore';
 import { systemClock } from './core/util/clock';
 import { Ticker } from './core/util/ticker';
-import { errorMessage } from './core/util/errorMessage';
-import { RedactingLog, sessionSecrets } from './core/util/logger';
+import { caughtText } from './core/util/caughtText';
+import { RedactingLog, sessionSecrets } from './core/util/redactingLog';
 import { registerAccountActions } from './features/accounts/accountActions';
 import { registerProductionCommands } from './features/accounts/productionCommands';
 import { registerAgentTools } from './features/agentTools/agentTools';
@@ -21,16 +21,16 @@ import { AccountsView } from './features/accounts/accountsView';
 import { registerAuthenticationProvider } from './features/authProvider/authProvider';
 import { registerSessionCommands, reportRefreshFailure } from './features/login/sessionCommands';
 import { registerRestFileCommands, startDocumentFeatures } from './features/restFiles/index';
-import { notify, recordMessages, type ShownMessage } from './features/shared/notify';
+import { notify, recordMessages, type ShownMessage } from './features/messages/notify';
 import { ScreenPrompter } from './features/shared/prompter';
-import { onFirstRestDocument } from './features/shared/restDocuments';
+import { onFirstRestDocument } from './features/restFiles/restDocuments';
 import { StatusBar } from './features/statusBar/statusBar';
 import { TerminalToken } from './features/terminal/terminalToken';
 import { registerMcpServer } from './features/mcp/registerMcp';
-import { registerExposureCommand } from './features/tokens/exposureCommand';
-import { registerBindEnvironmentCommand } from './features/tokens/bindEnvironmentCommand';
+import { registerExposureCommand } from './features/exposure/exposureCommand';
+import { registerBindEnvironmentCommand } from './features/exposure/bindEnvironmentCommand';
 import { registerTokenCommands } from './features/tokens/tokenCommands';
-import { TokenExposure } from './features/tokens/tokenExposure';
+import { TokenExposure } from './features/exposure/tokenExposure';
 import { registerWalkthroughCommands } from './features/walkthrough/demo';
 import { Config } from './platform/config';
 import { KeychainSecretBackend } from './platform/secretBackend';
@@ -81,7 +81,7 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 		log.debug(`Read ${store.list().length} stored account(s) ${Math.round(performance.now() - startedAt)} ms after activation started.`);
 	}, (e: unknown) => {
 		// The store marks unreadable accounts itself; this is a last resort.
-		log.error(`Could not read the stored sessions: ${errorMessage(e)}`);
+		log.error(`Could not read the stored sessions: ${caughtText(e)}`);
 	});
 	const ticker = new Ticker(systemClock);
 	add(ticker);
@@ -138,7 +138,7 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 		return { services, statusBar, accountsView, recentMessages, terminals };
 	});
 	if (testMode) return started;
-	started.catch((e: unknown) => log.error(`Could not start the terminals and the REST file features: ${errorMessage(e)}`));
+	started.catch((e: unknown) => log.error(`Could not start the terminals and the REST file features: ${caughtText(e)}`));
 	return undefined;
 }
 

@@ -4,7 +4,7 @@ import type { ApiClient } from './core/api/types';
 import type { Config } from './platform/config';
 import type { RefreshScheduler } from './core/sessions/refreshScheduler';
 import type { SessionStore } from './core/sessions/sessionStore';
-import type { RedactingLog } from './core/util/logger';
+import type { RedactingLog } from './core/util/redactingLog';
 import type { Clock } from './core/util/clock';
 import type { Ticker } from './core/util/ticker';
 import type { PrompterSlot } from './core/models/prompter';

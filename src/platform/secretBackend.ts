@@ -4,8 +4,8 @@ import type * as vscode from 'vscode';
 import type { SecretBackend } from '../core/sessions/types';
 import type { Log } from '../core/util/log';
 import { untranslated, type Translate } from '../core/util/translate';
-import type { Event } from '../core/types';
-import { errorMessage } from '../core/util/errorMessage';
+import type { Event } from '../core/util/event';
+import { caughtText } from '../core/util/caughtText';
 
 /** Thrown when the system keychain refuses a write. Its message is for people. */
 export class SecretStorageError extends Error {
@@ -33,7 +33,7 @@ export class KeychainSecretBackend implements SecretBackend {
 		try {
 			return await this.secrets.get(key);
 		} catch (e) {
-			this.log.error(`Could not read secret ${key} from the system keychain: ${errorMessage(e)}`);
+			this.log.error(`Could not read secret ${key} from the system keychain: ${caughtText(e)}`);
 			throw e;
 		}
 	}
@@ -42,7 +42,7 @@ export class KeychainSecretBackend implements SecretBackend {
 		try {
 			await this.secrets.store(key, value);
 		} catch (e) {
-			this.log.error(`Could not write secret ${key} to the system keychain: ${errorMessage(e)}`);
+			this.log.error(`Could not write secret ${key} to the system keychain: ${caughtText(e)}`);
 			throw new SecretStorageError(this.t('Could not save the tokens in the system keychain (VS Code secret storage). Check that the keychain is unlocked and try again; see the log for details.'));
 		}
 	}
@@ -51,7 +51,7 @@ export class KeychainSecretBackend implements SecretBackend {
 		try {
 			await this.secrets.delete(key);
 		} catch (e) {
-			this.log.error(`Could not delete secret ${key} from the system keychain: ${errorMessage(e)}`);
+			this.log.error(`Could not delete secret ${key} from the system keychain: ${caughtText(e)}`);
 			throw new SecretStorageError(this.t('Could not delete the tokens from the system keychain (VS Code secret storage). Check that the keychain is unlocked and try again; see the log for details.'));
 		}
 	}

@@ -1,6 +1,6 @@
 // How often the status bar's live timer wakes while idle: simulated over the first hour of a
 // 2-hour token with the status model's own `nextTickDelay` (pure computation, no waiting).
-import { nextTickDelay, TICK_SLACK_MS } from '../../src/core/models/statusModel';
+import { nextTickDelay, TICK_SLACK_MS } from '../../src/core/statusBar/statusModel';
 import { round, type BenchRow } from './types';
 
 const MINUTE = 60_000;

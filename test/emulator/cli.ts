@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs as parseFlags } from 'node:util';
 import { FAULT_MODES, startEmulator, type EmulatorFaults, type FaultMode, type RigConfig, type RiggedEmulator } from './rig';
-import { errorMessage } from '../../src/core/util/errorMessage';
+import { caughtText } from '../../src/core/util/caughtText';
 
 export const DEFAULT_CLI_PORT = 8787;
 
@@ -50,7 +50,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
 		({ values } = parseFlags({ args: [...argv], options: FLAGS, strict: true, allowPositionals: false }));
 	} catch (e) {
 		// Node's own wording (e.g. "Unknown option '--bogus'"), without its hint about positionals.
-		const message = errorMessage(e).replace(/\. To specify a positional[\s\S]*$/, '');
+		const message = caughtText(e).replace(/\. To specify a positional[\s\S]*$/, '');
 		throw new CliError(`${message}. See --help.`);
 	}
 	const config: Partial<RigConfig> = {};
@@ -141,7 +141,7 @@ export async function main(argv: readonly string[], io: CliIo = { stdout: proces
 			? `${JSON.stringify({ url: emulator.url, swaggerUrl: `${emulator.url}/swagger/index.html`, users: emulator.config.users, admins: emulator.config.admins })}\n`
 			: banner(emulator));
 	} catch (e) {
-		io.stderr.write(`emulator: ${errorMessage(e)}\n`);
+		io.stderr.write(`emulator: ${caughtText(e)}\n`);
 		process.exitCode = 1;
 		return undefined;
 	}

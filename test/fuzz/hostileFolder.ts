@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as fc from 'fast-check';
 import { dialogText, markdownText, notificationText } from '../../src/core/util/displayText';
 import type { GitExposure } from '../../src/core/models/prompter';
-import { addToGitignore, syncEnvFile, type EnvFileOutcome } from '../../src/platform/envFileSync';
+import { addToGitignore, syncEnvFile, type EnvFileOutcome } from '../../src/features/exposure/envFileSync';
 import { askGit, findGit } from '../../src/platform/git';
 import { createTestClock, settle } from '../support/doubles/fakeClock';
 import { FakeTokenService } from '../support/doubles/fakeTokenService';

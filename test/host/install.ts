@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cacheDir, chromiumPath } from './paths';
-import { errorMessage } from '../../src/core/util/errorMessage';
+import { caughtText } from '../../src/core/util/caughtText';
 
 export const CODE_SERVER_VERSION = '4.100.3';
 
@@ -112,7 +112,7 @@ if (require.main === module) {
 		console.log(`[install] code-server: ${r.codeServer}`);
 		console.log(`[install] done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 	}, (e: unknown) => {
-		console.error(`[install] FAILED: ${errorMessage(e)}`);
+		console.error(`[install] FAILED: ${caughtText(e)}`);
 		process.exit(1);
 	});
 }

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { runTests } from '@vscode/test-electron';
 import { makeTempDir } from './codeServer';
 import { projectRoot } from './paths';
-import { errorMessage } from '../../src/core/util/errorMessage';
+import { caughtText } from '../../src/core/util/caughtText';
 
 async function main(): Promise<void> {
 	if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-	console.error(`test:electron failed: ${errorMessage(e)}`);
+	console.error(`test:electron failed: ${caughtText(e)}`);
 	console.error('It needs to download VS Code (or VSCODE_EXECUTABLE_PATH); offline, use `npm run test:integration`.');
 	process.exit(1);
 });

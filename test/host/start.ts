@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { DEMO_ADMINS, DEMO_USERS, startEmulator } from '../../src/emulator/server';
 import { makeTempDir, startCodeServer, writeUserSettings } from './codeServer';
 import { projectRoot } from './paths';
-import { errorMessage } from '../../src/core/util/errorMessage';
+import { caughtText } from '../../src/core/util/caughtText';
 
 interface StartOptions {
 	exitWhenReady: boolean;
@@ -101,6 +101,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-	console.error(`npm start failed: ${errorMessage(e)}`);
+	console.error(`npm start failed: ${caughtText(e)}`);
 	process.exit(1);
 });

@@ -9,7 +9,7 @@ import type { RiggedEmulator } from '../emulator/rig';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from './testApi';
 import { commandSession, lastError, logIn, ourLenses, ScriptedPrompter, storedSecret, until, useEmulatorSuite, userCredentials } from './loginHelpers';
-import { recordMessages, withNotificationProgress } from '../../src/features/shared/notify';
+import { recordMessages, withNotificationProgress } from '../../src/features/messages/notify';
 
 /** How VS Code finds links in a notification's message (its linkedText parser). */
 const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RiggedEmulator } from '../emulator/rig';
-import { MAX_WATCHED_CHARS } from '../../src/features/shared/restDocuments';
+import { MAX_WATCHED_CHARS } from '../../src/features/restFiles/restDocuments';
 import { worstShapes } from '../support/worstRestFiles';
 import type { TestApi } from './testApi';
 import { logIn, until, useEmulatorSuite } from './loginHelpers';

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import type { RiggedEmulator } from '../emulator/rig';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from './testApi';
-import type { ShownMessage } from '../../src/features/shared/notify';
+import type { ShownMessage } from '../../src/features/messages/notify';
 import { hostOf } from '../../src/core/util/url';
 import { logIn, until, useEmulatorSuite } from './loginHelpers';
 

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../src/services';
 import type { AccountsTreeNode } from '../../src/features/accounts/accountsTree';
 import type { AccountsView } from '../../src/features/accounts/accountsView';
-import type { ShownMessage } from '../../src/features/shared/notify';
+import type { ShownMessage } from '../../src/features/messages/notify';
 import type { Prompter } from '../../src/core/models/prompter';
 import type { StatusBar } from '../../src/features/statusBar/statusBar';
 import type { TestHandles } from '../../src/extension';

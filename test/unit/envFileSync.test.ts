@@ -1,4 +1,4 @@
-// The env-file write decision (platform/envFileSync.ts) as a table: each row a folder as a person or an
+// The env-file write decision (features/exposure/envFileSync.ts) as a table: each row a folder as a person or an
 // attacker could leave it, what git says about the file, and what must happen: written only where git will
 // not commit it, never in Restricted Mode, never through a link, our keys only, owner-only.
 import * as assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { GitExposure } from '../../src/core/models/prompter';
 import type { EnvFileKind } from '../../src/core/restFile/envFiles';
-import { addToGitignore, syncEnvFile, type EnvFileOutcome } from '../../src/platform/envFileSync';
+import { addToGitignore, syncEnvFile, type EnvFileOutcome } from '../../src/features/exposure/envFileSync';
 
 const TOKEN = `${Buffer.from('{"alg":"HS256"}').toString('base64url')}.${Buffer.from('{"sub":"u"}').toString('base64url')}.c2ln`;
 const EXPOSED = { token: TOKEN, baseUrl: 'https://user.telematicssdk.com' };

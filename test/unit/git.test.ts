@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { askGit, findGit, findRepository, gitEnvironment } from '../../src/platform/git';
-import { syncEnvFile } from '../../src/platform/envFileSync';
+import { syncEnvFile } from '../../src/features/exposure/envFileSync';
 
 const GIT = findGit([]);
 

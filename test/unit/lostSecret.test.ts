@@ -2,7 +2,7 @@
 // is told from a keychain that lost the entry, as VS Code's SecretStorage does (undefined, maybe dropped).
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { Emitter } from '../../src/core/util/emitter';
+import { Emitter } from '../../src/core/util/event';
 import { KeychainSecretBackend } from '../../src/platform/secretBackend';
 import { LOGGED_OUT_KEY, SessionStore } from '../../src/core/sessions/sessionStore';
 import { secretKeyFor } from '../../src/core/sessions/storage';

@@ -57,7 +57,7 @@ function checkHost(host: unknown): Checked<HostKey | undefined> {
  * makes of it: a user's DELETE sent with `"host": "api"` is still asked about.
  */
 function operationOf(platform: Platform, method: string, path: string, host: HostKey | undefined): Operation | undefined {
-	// Stryker disable next-line ArrayDeclaration,MethodExpression,ArrowFunction,ConditionalExpression: trying the given host twice finds the same
+	// Stryker disable next-line ArrayDeclaration,MethodExpression,ArrowFunction,ConditionalExpression: equivalent
 	for (const key of host ? [host, ...HOST_KEYS.filter((k) => k !== host)] : HOST_KEYS) {
 		const op = platform.operationFor(method, key, path);
 		if (op) return op;
@@ -69,7 +69,7 @@ function operationOf(platform: Platform, method: string, path: string, host: Hos
 function operationPath(platform: Platform, op: Operation, values: unknown): Checked<string> {
 	if (values !== undefined && (typeof values !== 'object' || values === null || Array.isArray(values))) return fail('"pathParameters" must be an object of names and values, such as {"DeviceToken": "…"}.');
 	const filled = platform.fillPath(op, (values ?? {}) as Record<string, unknown>);
-	// Stryker disable next-line StringLiteral: no operation has two path parameters yet, so the separator never shows
+	// Stryker disable next-line StringLiteral: unreachable
 	if (!filled.ok) return fail(`The operation "${op.id}" needs "pathParameters" with ${filled.missing.map((name) => `"${name}"`).join(', ')} (path ${op.path}).`);
 	return { ok: true, value: filled.path };
 }
@@ -88,7 +88,7 @@ export function checkInput(input: unknown, platform: Platform): Checked<AgentReq
 	let method: unknown = givenMethod;
 	let path: unknown = givenPath;
 	if (operationId !== undefined) {
-		// Stryker disable next-line ConditionalExpression: operationById finds no id equal to a value that is not a string
+		// Stryker disable next-line ConditionalExpression: redundant
 		operation = typeof operationId === 'string' ? platform.operationById(operationId) : undefined;
 		if (!operation) return fail(`"operation" must be an id from telematics_operations, such as "trips.user.list"; "${String(operationId).slice(0, 80)}" is none.`);
 		if (host.value && host.value !== operation.host) return fail(`The operation "${operation.id}" is on the "${operation.host}" host, not "${host.value}".`);
@@ -167,10 +167,10 @@ export function pickAccount<T extends { kind: AccountKind }>(candidates: readonl
  */
 export function operationTarget(platform: Platform, operation: Operation, path: string, body: string | undefined): string {
 	const named = Object.entries(platform.pathParameters(operation.path, path) ?? {}).map(([name, value]) => `${name} "${value}"`);
-	// Stryker disable next-line StringLiteral: no operation has two path parameters yet, so the separator never shows
+	// Stryker disable next-line StringLiteral: unreachable
 	if (named.length > 0) return named.join(', ');
 	let json: unknown;
-	// Stryker disable ConditionalExpression,BlockStatement: JSON.parse(undefined) throws, and json stays undefined either way
+	// Stryker disable ConditionalExpression,BlockStatement: equivalent
 	try {
 		json = body === undefined ? undefined : JSON.parse(body);
 	} catch {
@@ -215,7 +215,7 @@ export function pathRefusal(path: string): string | undefined {
 	const pathPart = path.split('?', 1)[0]!;
 	const decoded = fullyDecoded(pathPart);
 	const decodedWhole = fullyDecoded(path);
-	// Stryker disable next-line ConditionalExpression: a path part that does not decode leaves the whole path undecodable too
+	// Stryker disable next-line ConditionalExpression: redundant
 	if (decoded === undefined || decodedWhole === undefined) return 'The path holds a percent sign that is not an escape; write "%25" for "%".';
 	if (/[\s\u0000-\u001f\u007f-\u009f\\#]/.test(path)) return LEAVES_THE_SERVICE;
 	if (/[\u0000-\u001f\u007f-\u009f\\]/.test(decodedWhole)) return LEAVES_THE_SERVICE;
@@ -249,7 +249,7 @@ export function serviceUrlFor(serviceUrl: string, path: string, query?: Record<s
 	if (refusal !== undefined) return fail(refusal);
 	const root = service.pathname.replace(/\/+$/, '');
 	const href = `${service.origin}${root}${path}`;
-	// Stryker disable next-line ConditionalExpression: unreachable while pathRefusal holds; staysOnService is tested on its own
+	// Stryker disable next-line ConditionalExpression: redundant
 	if (!staysOnService(href, service.origin, root)) return fail(LEAVES_THE_SERVICE);
 	const url = new URL(href);
 	for (const [name, value] of Object.entries(query ?? {})) url.searchParams.append(name, value);

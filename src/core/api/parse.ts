@@ -62,16 +62,16 @@ function nonEmptyString(value: unknown): string | undefined {
 }
 
 function toNumber(value: unknown): number | undefined {
-	// Stryker disable next-line ConditionalExpression: Number.isFinite is false for anything but a number
+	// Stryker disable next-line ConditionalExpression: redundant
 	if (typeof value === 'number' && Number.isFinite(value)) return value;
-	// Stryker disable next-line ConditionalExpression: what is not a string reads as "null", "true", "[object Object]" or a number taken above: none matches
+	// Stryker disable next-line ConditionalExpression: redundant
 	if (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value)) return Number(value);
 	return undefined;
 }
 
 /** The body as JSON, or undefined (empty, blank or broken). */
 export function tryParseJson(body: string): unknown {
-	// Stryker disable BlockStatement: an empty catch returns undefined all the same
+	// Stryker disable BlockStatement: equivalent
 	try {
 		return JSON.parse(body) as unknown;
 	} catch {
@@ -81,7 +81,7 @@ export function tryParseJson(body: string): unknown {
 }
 
 export function looksLikeHtml(body: string, contentType: string | undefined): boolean {
-	// Stryker disable next-line StringLiteral: any fallback without "html" in it reads the same
+	// Stryker disable next-line StringLiteral: equivalent
 	return /\bhtml\b/i.test(contentType ?? '') || /^\s*<(!doctype|html|head|body)\b/i.test(body);
 }
 
@@ -98,7 +98,7 @@ export function readErrors(value: unknown): ValidationDetail[] {
 				if (message) details.push({ key: '', message });
 				continue;
 			}
-			// Stryker disable next-line ConditionalExpression: pick() finds nothing in what is not a record, and an item with neither key nor message is left out
+			// Stryker disable next-line ConditionalExpression: redundant
 			if (!isRecord(item)) continue;
 			const key = text(pick(item, 'Key', 'Field', 'PropertyName', 'Name', 'Code')) ?? '';
 			const message = text(pick(item, 'Message', 'ErrorMessage', 'Description', 'Error')) ?? '';
@@ -151,7 +151,7 @@ export function readTokens(result: unknown): Partial<TokenResponse> {
 
 /** `Retry-After` as seconds: a number of seconds or an HTTP date. */
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
-	// Stryker disable next-line ConditionalExpression,MethodExpression: a blank value is no number and no date either, so undefined all the same
+	// Stryker disable next-line ConditionalExpression,MethodExpression: equivalent
 	if (!value?.trim()) return undefined;
 	const seconds = toNumber(value);
 	if (seconds !== undefined) return Math.max(0, Math.ceil(seconds));

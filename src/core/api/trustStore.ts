@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { delimiter, dirname, join, win32 } from 'node:path';
 import { getCACertificates, rootCertificates } from 'node:tls';
-import { errorMessage } from '../util/errorMessage';
+import { caughtText } from '../util/caughtText';
 
 declare module 'node:tls' {
 	/** The OS store's roots, from Node 22.15 (missing on Node 20 and in its types, hence optional). */
@@ -105,7 +105,7 @@ export async function loadSystemCertificates(deps: TrustStoreDeps = nodeTrustSto
 		}
 		return await unixCertificates(deps);
 	} catch (error) {
-		return { certificates: [], source: 'the OS store', problem: errorMessage(error) };
+		return { certificates: [], source: 'the OS store', problem: caughtText(error) };
 	}
 }
 

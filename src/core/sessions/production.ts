@@ -8,7 +8,7 @@ import type { AccountRecord } from './types';
 export const VENDOR_SITE = 'telematicssdk.com';
 
 function hostnameOf(serviceUrl: string): string | undefined {
-	// Stryker disable BlockStatement: an empty catch returns undefined as well
+	// Stryker disable BlockStatement: equivalent
 	try {
 		return bareHostname(new URL(serviceUrl).hostname).replace(/\.$/, '');
 	} catch {

@@ -1,7 +1,7 @@
 // Refreshes access tokens before they expire, one timer per account, never a polling loop. It only
 // ever uses the refresh token: it has no way to log in.
 import { ApiError } from '../api/errors';
-import { Emitter } from '../util/emitter';
+import { Emitter } from '../util/event';
 import type { Log } from '../util/log';
 import { untranslated, type Translate } from '../util/translate';
 import { isoTime } from '../util/time';
@@ -11,7 +11,7 @@ import { backoffDelay, MIN_AUTO_INTERVAL_MS, minAutoInterval, planRefreshAt, pla
 import { tokensFromRefresh } from './tokenAnswer';
 import type { RefreshFailure, RefreshFn, RefreshStatus, RefreshTrigger, Session, StoredTokens } from './types';
 import type { Clock } from '../util/clock';
-import type { Disposable } from '../types';
+import type { Disposable } from '../util/event';
 
 /** Longest single timer; longer waits are chained. */
 export const MAX_TIMER_MS = 10 * 60_000;

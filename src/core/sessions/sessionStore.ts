@@ -2,7 +2,7 @@
 // account); the VS Code layer hands in `context.secrets` and `globalState`. Its writes are serialized,
 // refreshed tokens are stored by compare-and-set (and held and retried when the keychain refuses);
 // following other windows is windowFollower.ts, reading storage is storage.ts.
-import { Emitter } from '../util/emitter';
+import { Emitter } from '../util/event';
 import { silentLog, type Log } from '../util/log';
 import { accountIdFor } from './accountId';
 import type { AccountRecord, MementoBackend, NewAccount, SecretBackend, Session, SessionState, StoredTokens, StoreEntry, TokenWrite } from './types';
@@ -16,7 +16,7 @@ import type { SecretRead } from './reconcile';
 import { ACCOUNTS_KEY, ACTIVE_KEY, errorName, secretKeyFor, secretText, SessionStorage } from './storage';
 import { WindowFollower } from './windowFollower';
 import { systemClock, type Clock } from '../util/clock';
-import type { Disposable } from '../types';
+import type { Disposable } from '../util/event';
 
 export { UNLISTED_GRACE_MS } from './windowFollower';
 export { LOGGED_OUT_KEY } from './logoutMarks';

@@ -3,7 +3,7 @@
 // call. Pure: no `vscode` import.
 import type { ApiError } from '../api/errors';
 import type { AccountKind, RefreshRequest, RequestOptions, TokenResponse } from '../api/types';
-import type { Event } from '../types';
+import type { Event } from '../util/event';
 
 /** The non-secret part of an account, kept in globalState (the index). */
 export interface AccountRecord {

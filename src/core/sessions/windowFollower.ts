@@ -3,9 +3,8 @@
 // reconcile.ts, and carries the decision out; it watches a secret no account points to (then removes
 // it), and a listed account whose secret went missing (then stores its tokens again). Everything runs
 // in the session store's queue, after its other work.
-import { Emitter } from '../util/emitter';
+import { Emitter, type Disposable } from '../util/event';
 import type { Log } from '../util/log';
-import type { Disposable } from '../types';
 import type { Clock } from '../util/clock';
 import type { LogoutMarks } from './logoutMarks';
 import type { PendingWrites } from './pendingWrites';

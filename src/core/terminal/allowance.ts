@@ -61,7 +61,7 @@ export function parseProcStat(text: string): ProcessTerminal | undefined {
 	if (close < 0) return undefined;
 	// After the name: state, ppid, pgrp, session, tty_nr, …
 	const fields = text.slice(close + 1).trim().split(/\s+/);
-	// Stryker disable next-line ConditionalExpression: missing fields read as undefined, which the safe-integer check below refuses all the same
+	// Stryker disable next-line ConditionalExpression: redundant
 	if (fields.length < 5) return undefined;
 	const [, ppid, , session, tty] = fields.map((f) => (/^-?\d+$/.test(f) ? Number(f) : Number.NaN));
 	if (![ppid, session, tty].every((n) => Number.isSafeInteger(n))) return undefined;

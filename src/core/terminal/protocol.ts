@@ -3,14 +3,14 @@
 // I/O, no `vscode`.
 import { isSafeToken } from '../util/tokenGrammar';
 
-/** The environment variables the terminal gets (through VS Code's collection, never persisted). */
+/** The variables the terminal's process environment gets (through VS Code's collection, never persisted). */
 export const CHANNEL_ENV = 'TELEMATICS_TOKEN_CHANNEL';
 export const NONCE_ENV = 'TELEMATICS_TOKEN_NONCE';
 /** The command's name on the terminal's PATH. */
 export const COMMAND_NAME = 'telematics-token';
 /** The MCP server's name on the terminal's PATH, beside it. */
 export const MCP_COMMAND_NAME = 'telematics-mcp';
-/** Only in the environment of a server VS Code itself starts (vscodeMcp.ts): its per-process secret. */
+/** Only in the process environment of a server VS Code itself starts (vscodeMcp.ts): its per-process secret. */
 export const MCP_GRANT_ENV = 'TELEMATICS_MCP_GRANT';
 
 /** Longest request or answer line read; anything longer is refused. */
@@ -58,20 +58,20 @@ export type ToolReply = { ok: true; text: string; isError?: boolean } | { ok: fa
 /** A request line: the nonce must match; any other field or shape is refused. */
 export function parseRequest(line: string, matchesNonce: (nonce: string) => boolean): { ok: true; request: TokenRequest } | { ok: false; error: string } {
 	let value: unknown;
-	// Stryker disable BlockStatement: with an empty catch `value` stays undefined, refused just below all the same
+	// Stryker disable BlockStatement: redundant
 	try {
 		value = JSON.parse(line);
 	} catch {
 		return { ok: false, error: 'not a request' };
 	}
 	// Stryker restore BlockStatement
-	// Stryker disable next-line ConditionalExpression: a number or string passes `typeof`, then holds no `v: 1` and is refused below all the same
+	// Stryker disable next-line ConditionalExpression: redundant
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, error: 'not a request' };
 	const { v, nonce, account, pid, call, ...rest } = value as Record<string, unknown>;
 	if (v !== 1 || typeof nonce !== 'string' || Object.keys(rest).length > 0) return { ok: false, error: 'not a request' };
 	if (!matchesNonce(nonce)) return { ok: false, error: 'refused' };
 	if (account !== undefined && (typeof account !== 'string' || account.length === 0 || account.length > 256)) return { ok: false, error: 'not a request' };
-	// Stryker disable next-line ConditionalExpression: Number.isSafeInteger is false for anything but a number
+	// Stryker disable next-line ConditionalExpression: redundant
 	if (pid !== undefined && !(typeof pid === 'number' && Number.isSafeInteger(pid) && pid > 0)) return { ok: false, error: 'not a request' };
 	const toolCall = call === undefined ? undefined : parseToolCall(call);
 	if (toolCall === null || (toolCall && account !== undefined)) return { ok: false, error: 'not a request' };
@@ -92,14 +92,14 @@ function parseToolCall(value: unknown): ToolCall | null {
 
 /** The line `telematics-mcp` sends for one tool call. */
 export function toolCallLine(nonce: string, call: ToolCall, pid?: number): string {
-	// Stryker disable next-line ConditionalExpression: JSON.stringify leaves out a field whose value is undefined all the same
+	// Stryker disable next-line ConditionalExpression: equivalent
 	return `${JSON.stringify({ v: 1, nonce, ...(pid !== undefined && { pid }), call })}\n`;
 }
 
 /** A reply line as `telematics-mcp` reads it: text, or a refusal; anything else is a refusal. */
 export function parseToolReply(line: string): ToolReply {
 	let value: unknown;
-	// Stryker disable BlockStatement: with an empty catch `value` stays undefined, refused just below all the same
+	// Stryker disable BlockStatement: redundant
 	try {
 		value = JSON.parse(line);
 	} catch {
@@ -114,7 +114,7 @@ export function parseToolReply(line: string): ToolReply {
 
 /** The request line the command sends. */
 export function requestLine(nonce: string, account?: string, pid?: number): string {
-	// Stryker disable next-line ConditionalExpression: JSON.stringify leaves out a field whose value is undefined all the same
+	// Stryker disable next-line ConditionalExpression: equivalent
 	return `${JSON.stringify({ v: 1, nonce, ...(account !== undefined && { account }), ...(pid !== undefined && { pid }) })}\n`;
 }
 
@@ -133,7 +133,7 @@ export function parseReply(line: string): Reply {
 	}
 	const reply = value as Partial<Record<string, unknown>>;
 	if (reply?.ok === false && typeof reply.error === 'string') return { ok: false, error: oneLine(reply.error) };
-	// Stryker disable next-line ConditionalExpression: Number.isFinite is false for anything but a number
+	// Stryker disable next-line ConditionalExpression: redundant
 	if (reply?.ok === true && isSafeToken(reply.token) && typeof reply.expiresAt === 'number' && Number.isFinite(reply.expiresAt)
 		&& typeof reply.label === 'string' && typeof reply.serviceUrl === 'string') {
 		return { ok: true, token: reply.token, expiresAt: reply.expiresAt, label: reply.label, serviceUrl: reply.serviceUrl };

@@ -2,14 +2,14 @@
 // do with the active account (or, with none, the two ways to log in).
 import vscode = require('vscode');
 import type { Services } from '../../services';
-import { effectiveState } from '../../core/models/statusModel';
+import { effectiveState } from '../../core/statusBar/statusModel';
 
 import type { Session } from '../../core/sessions/types';
-import { accountIdOf } from '../shared/accountPicker';
+import { accountIdOf } from './accountPicker';
 import { formatRemaining } from '../../core/util/time';
 import { Command } from '../../commands';
-import { registerCommand } from '../shared/registerCommand';
-import { isHttpDocument } from '../shared/restDocuments';
+import { registerCommand } from '../commands/registerCommand';
+import { isRestDocument } from '../restFiles/restDocuments';
 
 export interface AccountAction extends vscode.QuickPickItem {
 	command: string;
@@ -18,7 +18,7 @@ export interface AccountAction extends vscode.QuickPickItem {
 
 /** Whether the editor is a REST-client file (`.http`, `.rest`, or the `http` language). */
 export function isRestEditor(editor: vscode.TextEditor | undefined): boolean {
-	return editor !== undefined && isHttpDocument(editor.document);
+	return editor !== undefined && isRestDocument(editor.document);
 }
 
 function action(icon: string, label: string, command: string, args: unknown[] = [], detail?: string): AccountAction {

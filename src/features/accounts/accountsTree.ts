@@ -1,10 +1,10 @@
 // The Accounts view's nodes and rows: one node per account, its facts and token claims beneath,
-// from the plain-data model in core/models/treeModel.ts.
+// from the plain-data model in core/accounts/accountsTreeModel.ts.
 import vscode = require('vscode');
 import type { Services } from '../../services';
-import { accountNode, accountRows, type RowModel } from '../../core/models/treeModel';
+import { accountNode, accountRows, type RowModel } from '../../core/accounts/accountsTreeModel';
 import { formatClockTime } from '../../core/util/time';
-import { accountTooltip } from '../shared/tooltips';
+import { accountTooltip } from './accountTooltips';
 
 /** An account in the view. Commands run from it receive it, and read `accountId`. */
 export interface AccountTreeNode {

@@ -3,7 +3,7 @@
 import vscode = require('vscode');
 import type { Services } from '../../services';
 import type { Ticking } from '../../core/util/ticker';
-import { nextTickDelay, TICK_SLACK_MS } from '../../core/models/statusModel';
+import { nextTickDelay, TICK_SLACK_MS } from '../../core/statusBar/statusModel';
 import { treeChildren, treeItem, type AccountsTreeNode } from './accountsTree';
 
 export const VIEW_ID = 'telematicsAuth.accounts';

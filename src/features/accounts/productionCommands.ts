@@ -6,10 +6,10 @@ import { Command } from '../../commands';
 import { isProduction } from '../../core/sessions/production';
 import { accountResult, type AccountResult, type Session } from '../../core/sessions/types';
 import type { Services } from '../../services';
-import { accountIdOf, pickAccount, resolveAccount } from '../shared/accountPicker';
-import { notify } from '../shared/notify';
-import { showError } from '../shared/showError';
-import { registerCommand } from '../shared/registerCommand';
+import { accountIdOf, pickAccount, resolveAccount } from './accountPicker';
+import { notify } from '../messages/notify';
+import { showError } from '../messages/showError';
+import { registerCommand } from '../commands/registerCommand';
 
 /** Some logged-in account is production / is not: the palette offers Unmark / Mark. */
 export const HAS_PRODUCTION_CONTEXT = 'telematicsAuth.hasProductionAccount';

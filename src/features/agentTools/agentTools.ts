@@ -15,11 +15,11 @@ import type { AccountKind } from '../../core/api/types';
 import type { Session } from '../../core/sessions/types';
 import { spellRemaining } from '../../core/util/time';
 import { redact } from '../../core/util/redact';
-import { sessionSecrets } from '../../core/util/logger';
+import { sessionSecrets } from '../../core/util/redactingLog';
 import { liveSession } from '../shared/freshToken';
 import { isProduction } from '../../core/sessions/production';
 import { askBeforeChange, Snoozes } from './askBeforeChange';
-import { accountPlatformHosts } from '../shared/platformHosts';
+import { accountPlatformHosts } from '../accounts/accountPlatformHosts';
 import type { Services } from '../../services';
 
 export const ACCOUNTS_TOOL = 'telematics_accounts';

@@ -14,13 +14,13 @@ import { blockedText, rateLimitedText, serviceOrigin } from '../../core/sessions
 import { accountLabel, tokensFromLogin } from '../../core/sessions/tokenAnswer';
 import { accountResult, type Session } from '../../core/sessions/types';
 import { displayText } from '../../core/util/displayText';
-import { errorMessage } from '../../core/util/errorMessage';
+import { caughtText } from '../../core/util/caughtText';
 import { hostOf } from '../../core/util/url';
 import { formatRemaining, isoTime } from '../../core/util/time';
-import { showError } from '../shared/showError';
-import { notify, withNotificationProgress } from '../shared/notify';
+import { showError } from '../messages/showError';
+import { notify, withNotificationProgress } from '../messages/notify';
 import { refreshAccount } from '../shared/refreshAccount';
-import { accountIdOf, resolveAccount } from '../shared/accountPicker';
+import { accountIdOf, resolveAccount } from '../accounts/accountPicker';
 import { asksWhetherProduction, isProduction } from '../../core/sessions/production';
 import { Command, type CommandId } from '../../commands';
 
@@ -140,7 +140,7 @@ export async function logIn(services: Services, kind: AccountKind, answers: Logi
 	const masking = services.log.addSecrets([password, kind === 'user' ? login : undefined]);
 	try {
 		services.log.info(`Logging in as ${kind} to ${host}…`);
-		await Promise.resolve(services.loginBudget.recordAttempt(serviceUrl)).catch((e: unknown) => services.log.warn(`Could not count the login to ${host}: ${errorMessage(e)}`));
+		await Promise.resolve(services.loginBudget.recordAttempt(serviceUrl)).catch((e: unknown) => services.log.warn(`Could not count the login to ${host}: ${caughtText(e)}`));
 		const response = await withNotificationProgress(
 			vscode.l10n.t('Logging in to {0}…', host),
 			(token) => {
@@ -170,7 +170,7 @@ export async function logIn(services: Services, kind: AccountKind, answers: Logi
 		}
 		if (e instanceof ApiError && e.kind === 'rateLimited') {
 			const until = await services.loginBudget.recordBlock(serviceUrl, e.retryAfterSeconds).catch((error: unknown) => {
-				services.log.warn(`Could not keep the block of ${host}: ${errorMessage(error)}`);
+				services.log.warn(`Could not keep the block of ${host}: ${caughtText(error)}`);
 				return undefined;
 			});
 			if (until !== undefined) {

@@ -7,13 +7,13 @@ import type { RefreshFailure } from '../../core/sessions/types';
 import { accountResult, type AccountResult, type Session } from '../../core/sessions/types';
 
 import { hostOf } from '../../core/util/url';
-import { accountIdOf, pickAccount, resolveAccount } from '../shared/accountPicker';
-import { errorText, showError } from '../shared/showError';
+import { accountIdOf, pickAccount, resolveAccount } from '../accounts/accountPicker';
+import { errorText, showError } from '../messages/showError';
 import { logInAgain, loginCommands } from './logIn';
-import { notify } from '../shared/notify';
+import { notify } from '../messages/notify';
 import { refreshAccount } from '../shared/refreshAccount';
 import { Command, type CommandId } from '../../commands';
-import { registerCommand } from '../shared/registerCommand';
+import { registerCommand } from '../commands/registerCommand';
 
 export function registerSessionCommands(services: Services): vscode.Disposable {
 	const refreshOne = async (session: Session): Promise<AccountResult | undefined> =>

@@ -7,7 +7,7 @@ import { AccountsTool, OperationsTool, RequestTool } from '../agentTools/agentTo
 import { sessionStep } from '../../core/agent/mcpSession';
 import { TerminalAllowances } from '../../core/terminal/allowance';
 import { MCP_COMMAND_NAME, type McpTool, type ToolCall, type ToolReply } from '../../core/terminal/protocol';
-import { sessionSecrets } from '../../core/util/logger';
+import { sessionSecrets } from '../../core/util/redactingLog';
 import { redact } from '../../core/util/redact';
 import { describeAsker, terminalOfSession } from '../terminal/asker';
 import type { Services } from '../../services';

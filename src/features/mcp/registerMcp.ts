@@ -5,7 +5,7 @@ import vscode = require('vscode');
 import { definitionProvider, mcpApiOf, MCP_PROVIDER_ID } from './mcpDefinition';
 import type { TerminalToken } from '../terminal/terminalToken';
 import type { Services } from '../../services';
-import { errorMessage } from '../../core/util/errorMessage';
+import { caughtText } from '../../core/util/caughtText';
 
 export function registerMcpServer(services: Services, terminals: TerminalToken): vscode.Disposable[] {
 	const api = mcpApiOf(vscode);
@@ -26,7 +26,7 @@ export function registerMcpServer(services: Services, terminals: TerminalToken):
 		return [changed, config.onDidChange(() => changed.fire()), api.register(MCP_PROVIDER_ID, provider)];
 	} catch (error) {
 		changed.dispose();
-		services.log.warn(`Could not offer telematics-mcp to VS Code's own agents: ${errorMessage(error)}`);
+		services.log.warn(`Could not offer telematics-mcp to VS Code's own agents: ${caughtText(error)}`);
 		return [];
 	}
 }

@@ -3,7 +3,7 @@
 // exposed token (`{{$processEnv TELEMATICS_TOKEN_ADMIN}}`): which account it reads and its time left,
 // or what is missing (no such account, nothing exposed).
 import vscode = require('vscode');
-import { watchedText } from '../shared/restDocuments';
+import { watchedText } from './restDocuments';
 import { findJwts, type FoundJwt } from '../../core/restFile/jwtScan';
 import type { Services } from '../../services';
 import { expiryPhrase, ownerPhrase, tokenInfo } from './tokenInfo';

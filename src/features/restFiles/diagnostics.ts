@@ -5,7 +5,7 @@ import vscode = require('vscode');
 import { findJwts, type FoundJwt } from '../../core/restFile/jwtScan';
 import { parseRestFile, type ParsedFile } from '../../core/restFile/requestParser';
 import { foreignSends } from '../../core/restFile/tokenReach';
-import { exposedVariables } from '../shared/exposedVariables';
+import { exposedVariables } from '../exposure/exposedVariables';
 import { readingsWithEnvironments } from './environmentReadings';
 import { environmentsByHost, referencedNames } from '../../core/restFile/environments';
 import { environmentsNote } from './tokenDestinations';
@@ -14,8 +14,8 @@ import { identityOf } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';
 import { formatClockTime, formatElapsed } from '../../core/util/time';
 import { knownTokens } from '../shared/freshToken';
-import { isHttpDocument, watchedText } from '../shared/restDocuments';
-import { errorMessage } from '../../core/util/errorMessage';
+import { isRestDocument, watchedText } from './restDocuments';
+import { caughtText } from '../../core/util/caughtText';
 
 const DEBOUNCE_MS = 300;
 /** The code of an expired-token warning (its quick fix: quickFixes.ts). */
@@ -90,7 +90,7 @@ export class TokenDiagnostics implements vscode.Disposable {
 	}
 
 	private update(document: vscode.TextDocument): void {
-		if (!isHttpDocument(document) || document.isClosed) return;
+		if (!isRestDocument(document) || document.isClosed) return;
 		const key = document.uri.toString();
 		const generation = (this.generations.get(key) ?? 0) + 1;
 		this.generations.set(key, generation);
@@ -104,11 +104,11 @@ export class TokenDiagnostics implements vscode.Disposable {
 		// The site check may load the public suffix list: its warnings follow, unless a newer update began.
 		void foreignHostDiagnostics(document, text, { file, jwts }, this.services).then((foreign) => {
 			if (foreign.length > 0 && this.generations.get(key) === generation && !document.isClosed) this.collection.set(document.uri, [...expired, ...foreign]);
-		}, (error: unknown) => this.services.log.warn(`Could not check where the requests of a REST file go: ${errorMessage(error)}`));
+		}, (error: unknown) => this.services.log.warn(`Could not check where the requests of a REST file go: ${caughtText(error)}`));
 	}
 
 	private schedule(document: vscode.TextDocument): void {
-		if (!isHttpDocument(document)) return;
+		if (!isRestDocument(document)) return;
 		const key = document.uri.toString();
 		const previous = this.pending.get(key);
 		if (previous !== undefined) this.services.clock.clearTimeout(previous);

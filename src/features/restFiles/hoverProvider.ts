@@ -1,7 +1,7 @@
 // Hover on a JWT in a REST file: its decoded header and claims, when it expires, and whose
 // it is. Decoded locally; nothing is sent anywhere.
 import vscode = require('vscode');
-import { watchedText } from '../shared/restDocuments';
+import { watchedText } from './restDocuments';
 import { findJwts } from '../../core/restFile/jwtScan';
 import type { Services } from '../../services';
 import { decodeClaims, decodeHeader } from '../../core/sessions/token';

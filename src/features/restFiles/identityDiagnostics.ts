@@ -5,14 +5,14 @@
 import vscode = require('vscode');
 import { wrongIdentities, type IdentityAccount, type WrongIdentity } from '../../core/platform/wrongIdentity';
 import { loadPlatform } from '../../core/platform/load';
-import { errorMessage } from '../../core/util/errorMessage';
+import { caughtText } from '../../core/util/caughtText';
 import { parseRestFile } from '../../core/restFile/requestParser';
 import { environmentReference } from '../../core/restFile/authHeaderEdit';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import { Command } from '../../commands';
 import type { Services } from '../../services';
-import { accountPlatformHosts } from '../shared/platformHosts';
-import { isHttpDocument, targetEditor, watchedText } from '../shared/restDocuments';
+import { accountPlatformHosts } from '../accounts/accountPlatformHosts';
+import { isRestDocument, targetEditor, watchedText } from './restDocuments';
 import { insertAuthorizationHeader } from './insertCommand';
 
 const DEBOUNCE_MS = 300;
@@ -62,7 +62,7 @@ export class IdentityDiagnostics implements vscode.Disposable, vscode.CodeAction
 	}
 
 	private update(document: vscode.TextDocument): void {
-		if (!isHttpDocument(document) || document.isClosed) return;
+		if (!isRestDocument(document) || document.isClosed) return;
 		const key = document.uri.toString();
 		const generation = (this.generations.get(key) ?? 0) + 1;
 		this.generations.set(key, generation);
@@ -76,7 +76,7 @@ export class IdentityDiagnostics implements vscode.Disposable, vscode.CodeAction
 		const context = { accounts, activeId: this.services.store.active()?.account.id, bindings: this.services.config.environmentAccounts() };
 		void loadPlatform().then((platform) => {
 			if (this.generations.get(key) === generation && !document.isClosed) this.show(document, wrongIdentities(parseRestFile(text), context, platform.operationFor));
-		}, (error: unknown) => this.services.log.warn(`Could not load the platform's operations: ${errorMessage(error)}`));
+		}, (error: unknown) => this.services.log.warn(`Could not load the platform's operations: ${caughtText(error)}`));
 	}
 
 	private show(document: vscode.TextDocument, wrong: WrongIdentity[]): void {
@@ -126,7 +126,7 @@ export class IdentityDiagnostics implements vscode.Disposable, vscode.CodeAction
 	}
 
 	private schedule(document: vscode.TextDocument): void {
-		if (!isHttpDocument(document)) return;
+		if (!isRestDocument(document)) return;
 		const key = document.uri.toString();
 		const previous = this.pending.get(key);
 		if (previous !== undefined) this.services.clock.clearTimeout(previous);

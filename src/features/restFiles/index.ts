@@ -5,13 +5,13 @@ import type { Services } from '../../services';
 import { TokenCodeLensProvider } from './codeLensProvider';
 import { TokenDiagnostics } from './diagnostics';
 import { TokenHoverProvider } from './hoverProvider';
-import { HTTP_SELECTOR } from '../shared/restDocuments';
+import { REST_SELECTOR } from './restDocuments';
 import { insertAuthorizationHeader } from './insertCommand';
 import { MinuteTicker } from './minuteTicker';
 import { updateTokensInFile } from './updateTokensCommand';
 import { TokenQuickFixes } from './quickFixes';
 import { Command } from '../../commands';
-import { registerCommand } from '../shared/registerCommand';
+import { registerCommand } from '../commands/registerCommand';
 import { newRequest } from './newRequestCommand';
 import { IdentityDiagnostics, switchRequestAccount } from './identityDiagnostics';
 import { PATH_TRIGGERS, PlatformPathCompletion } from './platformCompletion';
@@ -40,13 +40,13 @@ export function startDocumentFeatures(services: Services): vscode.Disposable {
 		lenses,
 		diagnostics,
 		new MinuteTicker(services.ticker, onStateChange),
-		vscode.languages.registerCodeLensProvider(HTTP_SELECTOR, lenses),
-		vscode.languages.registerHoverProvider(HTTP_SELECTOR, new TokenHoverProvider(services)),
-		vscode.languages.registerCodeActionsProvider(HTTP_SELECTOR, new TokenQuickFixes(), TokenQuickFixes.metadata),
+		vscode.languages.registerCodeLensProvider(REST_SELECTOR, lenses),
+		vscode.languages.registerHoverProvider(REST_SELECTOR, new TokenHoverProvider(services)),
+		vscode.languages.registerCodeActionsProvider(REST_SELECTOR, new TokenQuickFixes(), TokenQuickFixes.metadata),
 		// The platform (issue 43): the wrong identity's warnings and fixes, New Request on an empty line, path completion.
 		identities,
-		vscode.languages.registerCodeActionsProvider(HTTP_SELECTOR, identities, IdentityDiagnostics.metadata),
-		vscode.languages.registerCompletionItemProvider(HTTP_SELECTOR, new PlatformPathCompletion(services), ...PATH_TRIGGERS),
+		vscode.languages.registerCodeActionsProvider(REST_SELECTOR, identities, IdentityDiagnostics.metadata),
+		vscode.languages.registerCompletionItemProvider(REST_SELECTOR, new PlatformPathCompletion(services), ...PATH_TRIGGERS),
 		services.store.onDidChange(onStateChange),
 		services.config.onDidChange(onStateChange),
 	);

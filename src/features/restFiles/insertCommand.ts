@@ -11,12 +11,12 @@ import type { Session } from '../../core/sessions/types';
 import { requestsReached } from '../../core/restFile/tokenReach';
 import type { Services } from '../../services';
 
-import { accountIdOf, pickAccount, resolveAccount } from '../shared/accountPicker';
-import { notify } from '../shared/notify';
+import { accountIdOf, pickAccount, resolveAccount } from '../accounts/accountPicker';
+import { notify } from '../messages/notify';
 import { isSafeToken } from '../../core/util/tokenGrammar';
 import { ensureFreshToken, unsafeStoredTokenMessage, type FreshSession } from '../shared/freshToken';
 import { guardTrackedFile } from '../shared/gitExposure';
-import { applyTextEdits, targetRestEditor } from '../shared/restDocuments';
+import { applyTextEdits, targetRestEditor } from './restDocuments';
 import { formatRemaining } from '../../core/util/time';
 import { Command } from '../../commands';
 import { confirmTokenHosts } from './tokenDestinations';

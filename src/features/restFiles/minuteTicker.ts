@@ -2,7 +2,7 @@
 // "expires in 12m" stays true; asks the shared ticker for nothing while none is.
 import vscode = require('vscode');
 import type { Ticker, Ticking } from '../../core/util/ticker';
-import { isHttpDocument } from '../shared/restDocuments';
+import { isRestDocument } from './restDocuments';
 
 const MINUTE = 60_000;
 
@@ -20,7 +20,7 @@ export class MinuteTicker implements vscode.Disposable, Ticking {
 	}
 
 	private update(): void {
-		const visible = vscode.window.visibleTextEditors.some((e) => isHttpDocument(e.document));
+		const visible = vscode.window.visibleTextEditors.some((e) => isRestDocument(e.document));
 		if (!visible) this.ticker.schedule(this, undefined);
 		else if (!this.ticker.isScheduled(this)) this.ticker.schedule(this, MINUTE);
 	}

@@ -18,12 +18,12 @@ import { isProduction } from '../../core/sessions/production';
 import { isSafeToken } from '../../core/util/tokenGrammar';
 import { Command } from '../../commands';
 import type { Services } from '../../services';
-import { accountIdOf, pickAccount, resolveAccount } from '../shared/accountPicker';
+import { accountIdOf, pickAccount, resolveAccount } from '../accounts/accountPicker';
 import { ensureFreshToken, unsafeStoredTokenMessage } from '../shared/freshToken';
 import { guardTrackedFile } from '../shared/gitExposure';
-import { notify } from '../shared/notify';
-import { accountPlatformHosts } from '../shared/platformHosts';
-import { applyTextEdits, targetRestEditor } from '../shared/restDocuments';
+import { notify } from '../messages/notify';
+import { accountPlatformHosts } from '../accounts/accountPlatformHosts';
+import { applyTextEdits, targetRestEditor } from './restDocuments';
 import { confirmTokenHosts } from './tokenDestinations';
 
 /** What the command takes: an operation and an account to skip their picks, a document and line (the code action), or a Uri (the context menu). */

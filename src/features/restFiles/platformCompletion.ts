@@ -6,7 +6,7 @@ import { pathCompletions, originIndex } from '../../core/platform/pathCompletion
 import { platformHosts, type PlatformHosts } from '../../core/platform/hosts';
 import { loadPlatform } from '../../core/platform/load';
 import type { Services } from '../../services';
-import { accountPlatformHosts } from '../shared/platformHosts';
+import { accountPlatformHosts } from '../accounts/accountPlatformHosts';
 
 /** The characters after which completion is asked for by itself. */
 export const PATH_TRIGGERS = ['/'];

@@ -7,8 +7,8 @@ import type { RequestedRefresh } from '../../core/sessions/refreshPlan';
 import type { Services } from '../../services';
 import type { Session } from '../../core/sessions/types';
 import { formatRemaining } from '../../core/util/time';
-import { notify } from './notify';
-import { showError, type ErrorAction } from './showError';
+import { notify } from '../messages/notify';
+import { showError, type ErrorAction } from '../messages/showError';
 
 /** Refreshes `session` now; `logInAgain` is offered when the service refused the refresh token. Undefined when it failed (shown). */
 export async function refreshAccount(services: Services, session: Session, logInAgain?: () => unknown): Promise<Session | undefined> {

@@ -1,11 +1,11 @@
 // The status bar item: the active account and its time left, live (the ticker wakes it when its text changes).
-// The decisions (text, severity, when to look again) are in core/models/statusModel.ts.
+// The decisions (text, severity, when to look again) are in core/statusBar/statusModel.ts.
 import vscode = require('vscode');
 import type { Services } from '../../services';
 import type { Ticking } from '../../core/util/ticker';
-import { describeStatus, loadingStatus, noActiveStatus, type Severity, type StatusDescription } from '../../core/models/statusModel';
+import { describeStatus, loadingStatus, noActiveStatus, type Severity, type StatusDescription } from '../../core/statusBar/statusModel';
 
-import { accountTooltip, chooseAccountTooltip, loadingTooltip, loggedOutTooltip } from '../shared/tooltips';
+import { accountTooltip, chooseAccountTooltip, loadingTooltip, loggedOutTooltip } from '../accounts/accountTooltips';
 
 export const STATUS_BAR_ID = 'telematicsAuth.status';
 

@@ -76,7 +76,8 @@ export async function privateChannelRoot(bases: readonly string[], uid: number):
 function answers(path: string): Promise<boolean> {
 	return new Promise((resolve) => {
 		const socket = connect(path);
-		// Stryker disable BlockStatement,BooleanLiteral: a connect to a Unix socket succeeds or fails at once; this guards a hung system call only
+		// A Unix socket's connect succeeds or fails at once: the timeout only guards a hung system call.
+		// Stryker disable BlockStatement,BooleanLiteral: hang
 		socket.setTimeout(2_000, () => {
 			socket.destroy();
 			resolve(true); // slow is not dead
@@ -100,10 +101,10 @@ export async function removeDeadWindows(root: string, keep: string, uid: number)
 		if (!WINDOW_FOLDER.test(name) || name === keep) continue;
 		const folder = join(root, name);
 		const stat = await lstat(folder).catch(() => undefined);
-		// Stryker disable next-line OptionalChaining: lstat of a name readdir has just listed fails only in a race with another window
+		// Stryker disable next-line OptionalChaining: race
 		if (!stat?.isDirectory() || stat.uid !== uid) continue;
 		if (await answers(join(folder, SOCKET_NAME))) continue;
-		// Stryker disable next-line BooleanLiteral: `force` matters only when the folder vanished in a race with another window
+		// Stryker disable next-line BooleanLiteral: race
 		await rm(folder, { recursive: true, force: true });
 		removed.push(name);
 	}

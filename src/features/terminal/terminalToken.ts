@@ -1,5 +1,5 @@
 // `telematics-token` in the integrated terminals (telematicsAuth.terminalToken): a per-window private channel,
-// the command on the PATH and the channel's address and nonce through VS Code's environment collection.
+// the command on the PATH and the channel's address and nonce through VS Code's environment variable collection.
 import { mkdir } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { basename, delimiter, join } from 'node:path';
@@ -12,8 +12,8 @@ import { describeAsker, terminalOfSession } from './asker';
 import { TerminalAllowances } from '../../core/terminal/allowance';
 import { privateChannelRoot, removeDeadWindows, rootBases } from './channelRoot';
 import type { Services } from '../../services';
-import { errorMessage } from '../../core/util/errorMessage';
-import { sessionSecrets } from '../../core/util/logger';
+import { caughtText } from '../../core/util/caughtText';
+import { sessionSecrets } from '../../core/util/redactingLog';
 import { liveSession } from '../shared/freshToken';
 import { McpAnswers } from '../mcp/mcpAnswers';
 
@@ -94,7 +94,7 @@ export class TerminalToken implements vscode.Disposable {
 			this.services.log.debug(`${COMMAND_NAME} is available in terminals opened from now on.`);
 			return channel;
 		} catch (error) {
-			this.services.log.warn(`Could not offer ${COMMAND_NAME} in terminals: ${errorMessage(error)}`);
+			this.services.log.warn(`Could not offer ${COMMAND_NAME} in terminals: ${caughtText(error)}`);
 			this.channel = undefined;
 			return undefined;
 		}
@@ -121,7 +121,7 @@ export class TerminalToken implements vscode.Disposable {
 			channel.listen()
 				.then(() => this.writeCommand(bin))
 				.then(() => this.removeDeadWindows(channel))
-				.catch((error: unknown) => this.services.log.warn(`${COMMAND_NAME} cannot answer terminals: ${errorMessage(error)}`));
+				.catch((error: unknown) => this.services.log.warn(`${COMMAND_NAME} cannot answer terminals: ${caughtText(error)}`));
 		};
 		if (vscode.window.terminals.length > 0) listen();
 		else this.firstTerminal = vscode.window.onDidOpenTerminal(listen);

@@ -3,13 +3,13 @@
 import vscode = require('vscode');
 import type { Services } from '../../services';
 
-import { resolveAccount } from '../shared/accountPicker';
+import { resolveAccount } from '../accounts/accountPicker';
 import { ensureFreshToken, unsafeStoredTokenMessage, type FreshSession } from '../shared/freshToken';
-import { notify } from '../shared/notify';
+import { notify } from '../messages/notify';
 import { isSafeToken, requireSafeToken, shellQuote, UnsafeTokenError } from '../../core/util/tokenGrammar';
 import { formatRemaining } from '../../core/util/time';
 import { Command } from '../../commands';
-import { registerCommand } from '../shared/registerCommand';
+import { registerCommand } from '../commands/registerCommand';
 import { withoutTrailingSlashes } from '../../core/util/url';
 
 type Format = (token: string) => string;

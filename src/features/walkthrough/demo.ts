@@ -9,7 +9,7 @@ import { sampleHosts, sampleText } from '../../core/platform/sample';
 import { logIn } from '../login/logIn';
 import { readRegularFile } from '../../platform/regularFile';
 import { Command } from '../../commands';
-import { registerCommand } from '../shared/registerCommand';
+import { registerCommand } from '../commands/registerCommand';
 
 type DemoModule = typeof import('../../emulator/server');
 

@@ -1,8 +1,8 @@
 // An in-memory SecretStorage several "windows" share, like the OS keychain: every view sees every write and
 // gets onDidChange (asynchronously, as in VS Code); hooks make reads or writes fail.
-import { Emitter } from '../../../src/core/util/emitter';
+import { Emitter } from '../../../src/core/util/event';
 import type { SecretBackend } from '../../../src/core/sessions/types';
-import type { Disposable } from '../../../src/core/types';
+import type { Disposable } from '../../../src/core/util/event';
 
 export interface SecretView extends SecretBackend, Disposable {}
 

@@ -1,9 +1,9 @@
 // One env file of a workspace folder brought in step with the live token, as attacker input: nothing in a
 // folder in Restricted Mode, only regular files, only where git will not commit them. Node only, no `vscode`.
 import { join } from 'node:path';
-import type { GitExposure } from '../core/models/prompter';
-import { dotenvHasOtherContent, ENV_FILE_NAMES, updateDotenv, updateJetbrainsEnv, type EnvFileKind, type Exposed } from '../core/restFile/envFiles';
-import { readRegularFile, removeRegularFile, replaceRegularFile, type Refusal } from './regularFile';
+import type { GitExposure } from '../../core/models/prompter';
+import { dotenvHasOtherContent, ENV_FILE_NAMES, updateDotenv, updateJetbrainsEnv, type EnvFileKind, type Exposed } from '../../core/restFile/envFiles';
+import { readRegularFile, removeRegularFile, replaceRegularFile, type Refusal } from '../../platform/regularFile';
 
 /** Env files that hold a token are readable by their owner only. */
 const OWNER_ONLY = 0o600;
@@ -43,8 +43,9 @@ export async function syncEnvFile(folder: string, kind: EnvFileKind, exposed: Ex
 	if (after === undefined) return { result: 'leftAlone', reason: 'unparsable' };
 	if (after === before) return { result: 'unchanged' };
 	if (!exposed) {
-		// Logout or exposure turned off: our keys go; a file that held only them goes too.
-		// Stryker disable next-line ConditionalExpression: JSON that is not empty always holds lines besides our keys
+		// Logout or exposure turned off: our keys go; a file that held only them goes too (a JSON file
+		// that is not empty always holds more than our keys).
+		// Stryker disable next-line ConditionalExpression: equivalent
 		if (after === '' || (kind === 'dotenv' && !dotenvHasOtherContent(after))) await removeRegularFile(file);
 		else await replaceRegularFile(file, after, OWNER_ONLY);
 		return { result: 'removed' };

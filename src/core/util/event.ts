@@ -1,6 +1,12 @@
-// A tiny event emitter for the pure core, shaped like `vscode.EventEmitter` (a public `event` any
-// `vscode.Event` consumer accepts), disposed with its owner.
-import type { Disposable, Event } from '../types';
+// Events in the pure core, shaped like VS Code's own (no `vscode` import): `Disposable`, `Event`, and a tiny
+// `Emitter` like `vscode.EventEmitter` (a public `event` any `vscode.Event` consumer accepts), disposed with its owner.
+
+export interface Disposable {
+	dispose(): void;
+}
+
+/** Minimal event shape, compatible with `vscode.Event`. */
+export type Event<T> = (listener: (e: T) => unknown) => Disposable;
 
 export class Emitter<T> implements Disposable {
 	private listeners: Array<(e: T) => unknown> = [];

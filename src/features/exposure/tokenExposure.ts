@@ -1,19 +1,16 @@
 // Keeps the live tokens where tools read them (telematicsAuth.exposeToken): the active account's and each
 // named account's (TELEMATICS_TOKEN_<NAME>) in the process environment and in git-ignored env files, only
 // regular ones (platform/regularFile.ts, gitTracked.ts). In Restricted Mode, nowhere: trust brings them back.
+// What goes where is decided in core/exposure/exposedTokens.ts; this class writes it.
 import { basename, join } from 'node:path';
 import vscode = require('vscode');
-import type { ExposeMode } from '../../platform/config';
-import { BASE_URL_KEY, ENV_FILE_NAMES, TOKEN_KEY, type BoundValues, type EnvFileKind, type Exposed } from '../../core/restFile/envFiles';
+import { BASE_URL_KEY, ENV_FILE_NAMES, TOKEN_KEY, type EnvFileKind, type Exposed } from '../../core/restFile/envFiles';
 import type { Services } from '../../services';
-import { isSafeToken } from '../../core/util/tokenGrammar';
 import { gitExposure } from '../shared/gitExposure';
-import { notify } from '../shared/notify';
+import { notify } from '../messages/notify';
 import type { Refusal } from '../../platform/regularFile';
-import { addToGitignore, syncEnvFile } from '../../platform/envFileSync';
-import { withoutTrailingSlashes } from '../../core/util/url';
-import { tokenVariableFor } from '../../core/sessions/accountNames';
-import type { Session } from '../../core/sessions/types';
+import { addToGitignore, syncEnvFile } from './envFileSync';
+import { accountVariables, exposableToken, exposedTokens } from '../../core/exposure/exposedTokens';
 
 /** Why a file of the folder is left alone, in words for the log and the person. */
 function refusalText(reason: Refusal): string {
@@ -26,20 +23,14 @@ function refusalText(reason: Refusal): string {
 	}
 }
 
-/** A session's access token when it may be exposed: held, not waiting for a login, in the token grammar. */
-function exposableToken(session: Session): string | undefined {
-	const token = session.tokens?.accessToken;
-	return token !== undefined && session.state !== 'needsLogin' && isSafeToken(token) ? token : undefined;
-}
-
 export class TokenExposure implements vscode.Disposable {
 	private readonly subscriptions: vscode.Disposable[] = [];
 	private tail: Promise<void> = Promise.resolve();
 	/** The variables this window set, so it never removes values the person set themselves. */
-	private ownsEnvironment = false;
+	private ownsProcessEnvironment = false;
 	/** The per-account variables (`TELEMATICS_TOKEN_<NAME>`) this window set, by name. */
 	private readonly ownedAccountVariables = new Set<string>();
-	/** Files asked about this session (answered or dismissed): asked once each. */
+	/** Files asked about while this window is open (answered or dismissed): asked once each. */
 	private readonly offered = new Set<string>();
 	private disposed = false;
 	private toldUntrusted = false;
@@ -49,13 +40,17 @@ export class TokenExposure implements vscode.Disposable {
 			services.store.onDidChange(() => this.update()),
 			services.config.onDidChange(() => this.update()),
 			vscode.workspace.onDidChangeWorkspaceFolders(() => this.update()),
-			// Trust granted: the environment and the files get the token at once, without a reload.
+			// Trust granted: the process environment and the files get the token at once, without a reload.
 			vscode.workspace.onDidGrantWorkspaceTrust(() => this.update()),
 		);
 		void services.store.ready.then(() => this.update());
 	}
 
-	/** Brings the environment and the files in step with the store and the settings. */
+	/**
+	 * Brings the process environment and the files in step with the store and the settings. Updates run one
+	 * after another on a chain (`tail`): each reads the state afresh when its turn comes, so a burst of
+	 * changes ends with the last state written, and two passes never write one file at once.
+	 */
 	update(): Promise<void> {
 		const run = this.tail.then(() => this.apply()).catch((error: unknown) => {
 			this.services.log.warn(`Could not update the exposed token: ${error instanceof Error ? error.name : 'error'}.`);
@@ -67,56 +62,27 @@ export class TokenExposure implements vscode.Disposable {
 	dispose(): void {
 		this.disposed = true;
 		for (const s of this.subscriptions.splice(0)) s.dispose();
-		this.setEnvironment(undefined);
+		this.setProcessEnvironment(undefined);
 		this.setAccountVariables(new Map());
-	}
-
-	/** What should be exposed now: the active account's current token and every named account's, or nothing. */
-	private exposed(mode: ExposeMode, accounts: ReadonlyMap<string, string>): Exposed | undefined {
-		const active = this.services.store.active();
-		const token = mode === 'off' || !active ? undefined : exposableToken(active);
-		return token === undefined || !active ? undefined : { token, baseUrl: withoutTrailingSlashes(active.account.serviceUrl), accounts: Object.fromEntries(accounts), environments: this.boundEnvironments() };
-	}
-
-	/** Each bound environment's account's token and service; null where that account holds no live token. */
-	private boundEnvironments(): Record<string, BoundValues | null> {
-		const byName = new Map(this.services.store.list().map((s) => [s.account.name, s]));
-		const bound: Record<string, BoundValues | null> = {};
-		for (const [environment, name] of this.services.config.environmentAccounts()) {
-			const session = byName.get(name);
-			const token = session && exposableToken(session);
-			bound[environment] = session && token !== undefined ? { token, baseUrl: withoutTrailingSlashes(session.account.serviceUrl) } : null;
-		}
-		return bound;
-	}
-
-	/** Every logged-in account's live token by its variable (`TELEMATICS_TOKEN_ADMIN`), or none. */
-	private accountVariables(mode: ExposeMode): Map<string, string> {
-		const variables = new Map<string, string>();
-		if (mode === 'off') return variables;
-		for (const session of this.services.store.list()) {
-			const token = exposableToken(session);
-			if (session.account.name && token !== undefined) variables.set(tokenVariableFor(session.account.name), token);
-		}
-		return variables;
 	}
 
 	private async apply(): Promise<void> {
 		if (this.disposed) return;
 		const mode = this.services.config.exposeToken();
 		if (!vscode.workspace.isTrusted) {
-			// Restricted Mode: no token in the environment (REST Client and httpYac read it from there for any
+			// Restricted Mode: no token in the process environment (REST Client and httpYac read it from there for any
 			// file of the folder), no file of the folder read or written, git not run. Trust brings them back.
 			const withheld = mode !== 'off' && this.services.store.list().some((s) => exposableToken(s) !== undefined);
-			this.setEnvironment(undefined);
+			this.setProcessEnvironment(undefined);
 			this.setAccountVariables(new Map());
 			if (withheld) this.tellUntrusted();
 			return;
 		}
-		const accounts = this.accountVariables(mode);
-		const exposed = this.exposed(mode, accounts);
-		this.setEnvironment(exposed);
-		this.setAccountVariables(accounts);
+		const { store, config } = this.services;
+		const sessions = store.list();
+		const exposed = exposedTokens(mode !== 'off', store.active(), sessions, config.environmentAccounts());
+		this.setProcessEnvironment(exposed);
+		this.setAccountVariables(accountVariables(mode !== 'off', sessions));
 		const names = this.services.config.exposeFiles();
 		for (const folder of vscode.workspace.workspaceFolders ?? []) {
 			if (folder.uri.scheme !== 'file') continue;
@@ -127,15 +93,15 @@ export class TokenExposure implements vscode.Disposable {
 		}
 	}
 
-	private setEnvironment(exposed: Exposed | undefined): void {
+	private setProcessEnvironment(exposed: Exposed | undefined): void {
 		if (exposed) {
 			process.env[TOKEN_KEY] = exposed.token;
 			process.env[BASE_URL_KEY] = exposed.baseUrl;
-			this.ownsEnvironment = true;
-		} else if (this.ownsEnvironment) {
+			this.ownsProcessEnvironment = true;
+		} else if (this.ownsProcessEnvironment) {
 			delete process.env[TOKEN_KEY];
 			delete process.env[BASE_URL_KEY];
-			this.ownsEnvironment = false;
+			this.ownsProcessEnvironment = false;
 		}
 	}
 
@@ -177,7 +143,7 @@ export class TokenExposure implements vscode.Disposable {
 			case 'notIgnored':
 				if (this.offered.has(file)) return;
 				this.offered.add(file);
-				// Not awaited: the question must not hold up the environment and the other files.
+				// Not awaited: the question must not hold up the process environment and the other files.
 				void this.offerGitignore(folder, name);
 				return;
 			default:
@@ -189,7 +155,7 @@ export class TokenExposure implements vscode.Disposable {
 	private tellUntrusted(): void {
 		if (this.toldUntrusted) return;
 		this.toldUntrusted = true;
-		this.services.log.info('The folder is not trusted: the token is not exposed (no environment variable, no env file) until it is.');
+		this.services.log.info('The folder is not trusted: the token is not exposed (not in the process environment, no env file) until it is.');
 		const manage = vscode.l10n.t('Manage Workspace Trust');
 		void notify('info', vscode.l10n.t('The live token is not exposed to REST clients here: this folder is not trusted (Restricted Mode), so neither TELEMATICS_TOKEN nor any env file gets it. Trust the folder to expose it.'), manage).then((choice) => {
 			if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');

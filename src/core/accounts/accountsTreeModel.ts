@@ -4,7 +4,7 @@ import { redact, maskSecret } from '../util/redact';
 import type { RefreshStatus } from '../sessions/types';
 import { untranslated } from '../util/translate';
 
-import { effectiveState } from './statusModel';
+import { effectiveState } from '../statusBar/statusModel';
 import { decodeClaims } from '../sessions/token';
 import type { Session } from '../sessions/types';
 import { isProduction } from '../sessions/production';

@@ -5,7 +5,7 @@ import { ApiError } from '../../core/api/errors';
 import type { Services } from '../../services';
 import { SecretStorageError } from '../../platform/secretBackend';
 import { notify } from './notify';
-import { errorMessage } from '../../core/util/errorMessage';
+import { caughtText } from '../../core/util/caughtText';
 
 export interface ErrorAction {
 	title: string;
@@ -27,7 +27,7 @@ export function errorText(services: Pick<Services, 'log'>, error: unknown): stri
 	if (error instanceof ApiError || error instanceof SecretStorageError) {
 		text = error.message;
 	} else {
-		const detail = errorMessage(error);
+		const detail = caughtText(error);
 		text = vscode.l10n.t('Something went wrong: {0}. See the log for details.', detail.replace(/\.$/, ''));
 	}
 	return services.log.redact(text);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { RedactingLog, sessionSecrets } from '../../src/core/util/logger';
+import { RedactingLog, sessionSecrets } from '../../src/core/util/redactingLog';
 import type { Log } from '../../src/core/util/log';
 
 function recorder(): Log & { lines: string[] } {

@@ -5,7 +5,7 @@ import type { Services } from '../../services';
 import type { Session } from '../../core/sessions/types';
 import { Command } from '../../commands';
 import type { AccountChoice } from '../../core/models/prompter';
-import { notify } from './notify';
+import { notify } from '../messages/notify';
 import { isProduction } from '../../core/sessions/production';
 
 /** What tree items and other callers pass to account commands. */

@@ -3,7 +3,7 @@
 
 import type { Log } from './log';
 import { redact } from './redact';
-import type { Disposable } from '../types';
+import type { Disposable } from './event';
 
 type Level = Exclude<keyof Log, 'logLevel'>;
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { RefreshStatus } from '../../src/core/sessions/types';
-import { accountNode, accountRows, claimRows, describeExpiry, MAX_CLAIM_LENGTH, truncate } from '../../src/core/models/treeModel';
+import { accountNode, accountRows, claimRows, describeExpiry, MAX_CLAIM_LENGTH, truncate } from '../../src/core/accounts/accountsTreeModel';
 import type { Session } from '../../src/core/sessions/types';
 
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);

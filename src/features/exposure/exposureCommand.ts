@@ -3,10 +3,10 @@
 import vscode = require('vscode');
 import type { Config, ExposeMode, InsertStyle } from '../../platform/config';
 import { ENVIRONMENT_REFERENCES } from '../../core/restFile/authHeaderEdit';
-import { notify } from '../shared/notify';
+import { notify } from '../messages/notify';
 import type { Services } from '../../services';
 import { Command } from '../../commands';
-import { registerCommand } from '../shared/registerCommand';
+import { registerCommand } from '../commands/registerCommand';
 
 interface Choice extends vscode.QuickPickItem {
 	mode: ExposeMode;

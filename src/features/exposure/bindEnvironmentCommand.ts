@@ -6,9 +6,9 @@ import { isEnvironmentName } from '../../core/restFile/environmentAccounts';
 import { displayText } from '../../core/util/displayText';
 import type { Services } from '../../services';
 import { Command } from '../../commands';
-import { registerCommand } from '../shared/registerCommand';
-import { notify } from '../shared/notify';
-import { accountChoices, accountIdOf } from '../shared/accountPicker';
+import { registerCommand } from '../commands/registerCommand';
+import { notify } from '../messages/notify';
+import { accountChoices, accountIdOf } from '../accounts/accountPicker';
 import { accountItem } from '../shared/prompter';
 import { environmentReadings } from '../restFiles/environmentReadings';
 

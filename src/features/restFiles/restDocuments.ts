@@ -1,14 +1,14 @@
 // Which documents are REST files: `.http`/`.rest` by name, or language `http` (REST Client,
 // httpYac), in any scheme, untitled included.
 import vscode = require('vscode');
-import { notify } from './notify';
+import { notify } from '../messages/notify';
 
-export const HTTP_SELECTOR: vscode.DocumentSelector = [
+export const REST_SELECTOR: vscode.DocumentSelector = [
 	{ language: 'http' },
 	{ pattern: '**/*.{http,rest}' },
 ];
 
-export function isHttpDocument(document: vscode.TextDocument): boolean {
+export function isRestDocument(document: vscode.TextDocument): boolean {
 	return document.languageId === 'http' || /\.(http|rest)$/i.test(document.uri.path);
 }
 
@@ -35,12 +35,12 @@ export function watchedText(document: vscode.TextDocument, log: { info(message: 
 
 /** Calls `start` once: now if a REST document is open, else when the first one opens. */
 export function onFirstRestDocument(start: () => void): vscode.Disposable {
-	if (vscode.workspace.textDocuments.some(isHttpDocument)) {
+	if (vscode.workspace.textDocuments.some(isRestDocument)) {
 		start();
 		return new vscode.Disposable(() => undefined);
 	}
 	const waiting = vscode.workspace.onDidOpenTextDocument((document) => {
-		if (!isHttpDocument(document)) return;
+		if (!isRestDocument(document)) return;
 		waiting.dispose();
 		start();
 	});
@@ -57,14 +57,14 @@ export function targetEditor(arg: unknown): vscode.TextEditor | undefined {
 		return vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === arg.toString());
 	}
 	if (vscode.window.activeTextEditor) return vscode.window.activeTextEditor;
-	const rest = vscode.window.visibleTextEditors.filter((e) => isHttpDocument(e.document));
+	const rest = vscode.window.visibleTextEditors.filter((e) => isRestDocument(e.document));
 	return rest.length === 1 ? rest[0] : undefined;
 }
 
 /** The REST editor a command acts on (see `targetEditor`); when there is none, says `whatToDo` and gives undefined. */
 export function targetRestEditor(arg: unknown, whatToDo: string): vscode.TextEditor | undefined {
 	const editor = targetEditor(arg);
-	if (editor && isHttpDocument(editor.document)) return editor;
+	if (editor && isRestDocument(editor.document)) return editor;
 	void notify('info', whatToDo);
 	return undefined;
 }
