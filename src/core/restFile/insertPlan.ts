@@ -55,7 +55,7 @@ export interface PlannedRequest {
 	anchor: number;
 	/** `line 12: https://…`, for a question about it. */
 	target: string;
-	/** With accounts by request: the one account whose service it goes to, or those the person picks among. */
+	/** With accounts by request: the one account whose service it goes to; else `candidates`, those the person picks among. */
 	owner?: string;
 	candidates: string[];
 }
@@ -115,7 +115,7 @@ export async function planInsert(input: InsertInput): Promise<InsertPlan> {
 			const hosts = (destinations.get(request.requestLine) ?? []).map((d) => d.host);
 			const serving = await accountsServing(hosts, among);
 			if (serving.length === 1) planned.owner = serving[0]!.id;
-			planned.candidates = (serving.length > 1 ? serving : among).map((a) => a.id);
+			else planned.candidates = (serving.length > 1 ? serving : among).map((a) => a.id);
 		}
 		requests.push(planned);
 	}
