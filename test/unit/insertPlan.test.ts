@@ -2,6 +2,7 @@
 // request gets (or who is asked), where the tokens go, which Authorization is someone else's, and the text
 // after the edits, `# @note` lines included (issue 44: a changing operation of a production account).
 import * as assert from 'node:assert/strict';
+import * as httpyac from 'httpyac';
 import { insertEdits, insertGroups, planInsert, productionNote, type InsertStyle, type PlanAccount } from '../../src/core/restFile/insertPlan';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { applyEdits } from '../../src/core/restFile/textEdit';
@@ -210,5 +211,15 @@ describe('planInsert: the plan of an Insert, as a table', () => {
 		assert.equal(requestNote(op, true), "Change a user's profile and settings, on a production account.");
 		assert.equal(requestNote(op, false), undefined);
 		assert.equal(requestNote(op, true, 'prod'), "Change a user's profile and settings: this changes data on production account prod.");
+	});
+
+	it("httpYac reads the note Insert writes as the request's own note, which it asks about before sending", async () => {
+		httpyac.cli.initFileProvider();
+		await httpyac.cli.initIOProvider();
+		const { text, cursors } = withCursors(`# @name upd\nPUT ${VENDOR}/v1/Management/users|\n\n###\nGET ${VENDOR}/v1/Management/users/find|\n`);
+		const plan = await planInsert({ file: parseRestFile(text), cursors, style: 'header', accounts: [prod], operationFor });
+		const written = applyEdits(text, insertEdits(plan, insertGroups(plan, () => 'prod').map((g) => ({ requests: g.requests, value: { style: 'header', token: TOKEN }, accountId: 'prod' })), false));
+		const httpFile = await new httpyac.store.HttpFileStore().getOrCreate('/insert-plan.http', async () => written, 0, { workingDir: '/' });
+		assert.deepEqual(httpFile.httpRegions.filter((r) => r.request).map((r) => r.metaData.note), ["Change a user's profile and settings: this changes data on production account prod.", undefined]);
 	});
 });
