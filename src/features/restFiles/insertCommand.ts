@@ -6,7 +6,6 @@ import { bearerValue, type AuthValue, type EnvironmentSource } from '../../core/
 import { DEFAULT_TOKEN_VARIABLE } from '../../core/restFile/fileVariable';
 import { insertEdits, insertGroups, planInsert, type GroupValue, type InsertPlan, type PlannedRequest } from '../../core/restFile/insertPlan';
 import { parseRestFile } from '../../core/restFile/requestParser';
-import { loadPlatform } from '../../core/platform/load';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import { isProduction } from '../../core/sessions/production';
 import type { Session } from '../../core/sessions/types';
@@ -16,7 +15,6 @@ import type { Services } from '../../services';
 import { accountIdOf, pickAccount, resolveAccount } from '../shared/accountPicker';
 import type { FreshSession } from '../shared/freshToken';
 import { notify } from '../shared/notify';
-import { accountPlatformHosts } from '../shared/platformHosts';
 import { targetRestEditor } from '../shared/restDocuments';
 import { readingsWithEnvironments } from './environmentReadings';
 import { applyUnchanged, passGuards, warnUnexposed } from './writeGuards';
@@ -39,17 +37,14 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 	const file = parseRestFile(document.getText());
 	const style = services.config.insertStyle();
 	const readings = await readingsWithEnvironments(file, document.uri);
-	const sessions = services.store.list();
-	// The catalog loads only when a note may be due (a production account), as New Request loads it.
-	const operationFor = sessions.some((s) => isProduction(s.account)) ? (await loadPlatform()).operationFor : undefined;
 	const plan = await planInsert({
 		file, style, cursors: editor.selections.map((s) => document.offsetAt(s.active)),
-		accounts: sessions.map((s) => ({
+		accounts: services.store.list().map((s) => ({
 			id: s.account.id, label: s.account.label, serviceUrl: s.account.serviceUrl, hasToken: s.tokens !== undefined, production: isProduction(s.account),
-			...(s.account.name !== undefined && { name: s.account.name }), hosts: accountPlatformHosts(services.config, s.account),
+			...(s.account.name !== undefined && { name: s.account.name }),
 		})),
 		named: arg instanceof vscode.Uri ? undefined : accountIdOf(arg),
-		variables: readings.variables, ...(readings.outside !== undefined && { outside: readings.outside }), ...(operationFor && { operationFor }),
+		variables: readings.variables, ...(readings.outside !== undefined && { outside: readings.outside }), hostOverrides: services.config.platformHosts(),
 	});
 	if (plan.requests.length === 0) {
 		void notify('info', vscode.l10n.t('Put the cursor inside a request (its ### line, request line, headers or body) to insert an Authorization header.'));
