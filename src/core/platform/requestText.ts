@@ -89,12 +89,23 @@ export interface RequestOptions {
 /**
  * The `# @note` a request gets, or undefined: REST Client and httpYac both ask the person before they send
  * a request that has one. Every operation that cannot be undone gets it, and every changing operation of a
- * production account. One line, no line breaks.
+ * production account. One line, no line breaks. `account`: the production account's label, to name it
+ * (Insert knows whose token the request sends).
  */
-export function requestNote(op: Operation, production: boolean): string | undefined {
-	if (op.irreversible) return `${op.irreversible}: this cannot be undone${production ? ' (production account)' : ''}.`;
-	if (op.changesData && production) return `${op.summary}, on a production account.`;
+export function requestNote(op: Operation, production: boolean, account?: string): string | undefined {
+	if (op.irreversible) return `${op.irreversible}: this cannot be undone${production ? ` (production account${account === undefined ? '' : ` ${account}`})` : ''}.`;
+	if (op.changesData && production) return account === undefined ? `${op.summary}, on a production account.` : `${op.summary}: this changes data on production account ${account}.`;
 	return undefined;
+}
+
+/** What a note line may hold: letters, digits, spaces and plain punctuation (no `{{`, which a client would fill in, no line break). */
+const NOTE_CHARACTER = /[^\p{L}\p{N} .,:;@'()/+_-]/gu;
+/** How much of a note is kept. */
+const MAX_NOTE = 200;
+
+/** `# @note <text>`, checked where it leaves for the file: characters outside the allow-list become spaces, one line, at most MAX_NOTE. */
+export function noteLine(text: string): string {
+	return `# @note ${text.replace(NOTE_CHARACTER, ' ').replace(/ {2,}/g, ' ').trim().slice(0, MAX_NOTE)}`;
 }
 
 /** The request's lines (no line endings): a comment, `# @name`, the request line, headers, a body. */

@@ -1,26 +1,23 @@
-// "Insert Authorization Header": gives each request under a cursor exactly one
-// `Authorization: Bearer …` header with the account's current token, in one edit (one undo).
+// "Insert Authorization Header": gives each request under a cursor exactly one `Authorization: Bearer …`
+// header with the account's current token, in one edit (one undo). The file is read and planned once
+// (core/restFile/insertPlan.ts); the plan's questions are asked once (writeGuards.ts); the edit is applied once.
 import vscode = require('vscode');
-import { bearerValue, ENVIRONMENT_REFERENCES, foreignAuthorizations, planAuthEdit, variableNameOf, type AuthValue } from '../../core/restFile/authHeaderEdit';
+import { bearerValue, type AuthValue, type EnvironmentSource } from '../../core/restFile/authHeaderEdit';
 import { DEFAULT_TOKEN_VARIABLE } from '../../core/restFile/fileVariable';
-import { parseRestFile, requestsAt, type ParsedFile } from '../../core/restFile/requestParser';
-import { requestDestinations, requestTarget, type Destination } from '../../core/restFile/requestHost';
-import { accountsServing } from '../../core/restFile/requestAccount';
+import { insertEdits, insertGroups, planInsert, type GroupValue, type InsertPlan, type PlannedRequest } from '../../core/restFile/insertPlan';
+import { parseRestFile } from '../../core/restFile/requestParser';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
+import { isProduction } from '../../core/sessions/production';
 import type { Session } from '../../core/sessions/types';
-import { requestsReached } from '../../core/restFile/tokenReach';
-import type { Services } from '../../services';
-
-import { accountIdOf, pickAccount, resolveAccount } from '../accounts/accountPicker';
-import { notify } from '../messages/notify';
 import { isSafeToken } from '../../core/util/tokenGrammar';
-import { ensureFreshToken, unsafeStoredTokenMessage, type FreshSession } from '../shared/freshToken';
-import { guardTrackedFile } from '../shared/gitExposure';
-import { applyTextEdits, targetRestEditor } from './restDocuments';
 import { formatRemaining } from '../../core/util/time';
-import { Command } from '../../commands';
-import { confirmTokenHosts } from './tokenDestinations';
-import { readingsWithEnvironments, type Readings } from './environmentReadings';
+import type { Services } from '../../services';
+import { accountIdOf, pickAccount, resolveAccount } from '../accounts/accountPicker';
+import type { FreshSession } from '../shared/freshToken';
+import { notify } from '../messages/notify';
+import { targetRestEditor } from './restDocuments';
+import { readingsWithEnvironments } from './environmentReadings';
+import { applyUnchanged, passGuards, warnUnexposed } from './writeGuards';
 
 export interface InsertOutcome {
 	/** Requests under a cursor. */
@@ -38,146 +35,99 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 	const { document } = editor;
 	const version = document.version;
 	const file = parseRestFile(document.getText());
-	const cursors = editor.selections.map((s) => document.offsetAt(s.active));
-	const requestsUnderCursor = requestsAt(file, cursors).length;
-	if (requestsUnderCursor === 0) {
+	const style = services.config.insertStyle();
+	const readings = await readingsWithEnvironments(file, document.uri);
+	const plan = await planInsert({
+		file, style, cursors: editor.selections.map((s) => document.offsetAt(s.active)),
+		accounts: services.store.list().map((s) => ({
+			id: s.account.id, label: s.account.label, serviceUrl: s.account.serviceUrl, hasToken: s.tokens !== undefined, production: isProduction(s.account),
+			...(s.account.name !== undefined && { name: s.account.name }),
+		})),
+		named: arg instanceof vscode.Uri ? undefined : accountIdOf(arg),
+		variables: readings.variables, ...(readings.outside !== undefined && { outside: readings.outside }), hostOverrides: services.config.platformHosts(),
+	});
+	if (plan.requests.length === 0) {
 		void notify('info', vscode.l10n.t('Put the cursor inside a request (its ### line, request line, headers or body) to insert an Authorization header.'));
 		return undefined;
 	}
-	const style = services.config.insertStyle();
-	let value: AuthValue;
-	let session: FreshSession | undefined;
-	/** With several accounts, each account's requests and the value they get (Insert by account). */
-	let byAccount: Array<{ cursors: number[]; value: AuthValue }> | undefined;
-	/** The accounts whose tokens went in, when more than one did. */
-	let labels: string[] | undefined;
-	if (style === 'processEnv' || style === 'dotenv' || style === 'envVariable') {
-		// No token goes into the file: a tool fills the reference from what exposeToken keeps current,
-		// which goes only to its account's service as a written token does.
-		value = { style: 'environment', source: style };
-		const readings = await readingsWithEnvironments(file, document.uri);
-		const named = services.store.list().filter((s) => s.account.name !== undefined && s.tokens);
-		if (named.length > 1 && !accountIdOf(arg)) {
-			// Several accounts: each request gets the named reference of the account whose service it goes to.
-			const chosen = await accountsByRequest(services, file, cursors, readings, named);
-			if (!chosen) return undefined;
-			byAccount = [];
-			for (const [, { session: owner, cursors: own }] of chosen) {
-				if (!(await confirmTokenHosts(services, file, tokenDestinations(file, own, 'header', readings), owner.account, vscode.l10n.t('Insert Anyway'), readings.environments))) return undefined;
-				byAccount.push({ cursors: own, value: { style: 'environment', source: style, variable: tokenVariableFor(owner.account.name!) } });
-			}
-		} else {
-			const active = services.store.active();
-			if (active && !(await confirmTokenHosts(services, file, tokenDestinations(file, cursors, 'header', readings), active.account, vscode.l10n.t('Insert Anyway'), readings.environments))) return undefined;
-		}
-		if (services.config.exposeToken() === 'off' || (style !== 'processEnv' && services.config.exposeToken() !== 'environmentAndFiles')) {
-			const choose = vscode.l10n.t('Choose…');
-			void notify('warning', vscode.l10n.t('The header will read the token from {0}, but telematicsAuth.exposeToken does not keep it there yet.', ENVIRONMENT_REFERENCES[style]), choose).then((c) => {
-				if (c === choose) void vscode.commands.executeCommand(Command.chooseTokenExposure);
-			});
-		}
-	} else {
-		const readings = await readingsWithEnvironments(file, document.uri);
-		const accounts = services.store.list();
-		// Several accounts and none named: in the header style each request gets the token of the account
-		// whose service it goes to (one variable holds one token, so the variable style stays with one account).
-		const groups = style === 'header' && accounts.length > 1 && accountIdOf(arg) === undefined
-			? await accountsByRequest(services, file, cursors, readings, accounts)
-			: await oneAccount(services, arg instanceof vscode.Uri ? undefined : arg, cursors);
-		if (!groups) return undefined;
-		const written = style === 'variable' ? 'variable' : 'header';
-		const fresh: Array<{ session: FreshSession; cursors: number[] }> = [];
-		for (const group of groups.values()) {
-			const current = await ensureFreshToken(services, group.session);
-			if (!current) return undefined;
-			if (!isSafeToken(current.tokens.accessToken)) {
-				void notify('error', unsafeStoredTokenMessage(current.account.label));
-				return undefined;
-			}
-			if (!(await confirmTokenHosts(services, file, tokenDestinations(file, group.cursors, written, readings), current.account, vscode.l10n.t('Insert Anyway'), readings.environments))) return undefined;
-			fresh.push({ session: current, cursors: group.cursors });
-		}
-		session = fresh[0]!.session;
-		value = style === 'variable'
-			? { style: 'variable', token: session.tokens.accessToken }
-			: { style: 'header', token: session.tokens.accessToken };
-		if (fresh.length > 1) byAccount = fresh.map((f) => ({ cursors: f.cursors, value: { style: 'header', token: f.session.tokens.accessToken } }));
-		const answer = await guardTrackedFile(services.context, document.uri, services.prompts.current, true);
-		if (answer === 'cancel') return undefined;
-		if (answer === 'reference') {
-			value = { style: 'reference' };
-			byAccount = undefined;
-		}
-		if (byAccount) labels = fresh.map((f) => f.session.account.label);
-	}
+	const owners = await chooseOwners(services, plan);
+	if (!owners) return undefined;
+	const groups = owners.size ? insertGroups(plan, (r) => owners.get(r.anchor)!.account.id) : [];
+	const passed = await passGuards(services, { uri: document.uri, environments: readings.environments, action: vscode.l10n.t('Insert Anyway') },
+		groups.map((g) => ({ session: [...owners.values()].find((s) => s.account.id === g.accountId)!, reach: () => ({ file, destinations: g.destinations }) })),
+		{ fresh: plan.tokenInFile, ...(plan.tokenInFile && { git: { offerReference: true } }), foreign: plan.foreign });
+	if (!passed) return undefined;
+	if (!plan.tokenInFile) warnUnexposed(services, plan.style as EnvironmentSource);
 
-	const foreign = foreignAuthorizations(file, cursors, variableNameOf(value));
-	const replaceForeign = foreign.length > 0 && await services.prompts.current.askReplaceForeign(foreign.map((f) => f.scheme));
-	if (foreign.length === requestsUnderCursor && !replaceForeign) {
+	// What each group's requests get.
+	const values: GroupValue[] = plan.tokenInFile
+		? groups.map((g, i) => ({ requests: g.requests, accountId: g.accountId, value: tokenValue(plan, passed.reference, passed.fresh[i]!.tokens.accessToken) }))
+		: plan.accounts.by === 'request'
+			? groups.map((g) => ({ requests: g.requests, accountId: g.accountId, value: { style: 'environment', source: plan.style as EnvironmentSource, variable: tokenVariableFor(plan.byId.get(g.accountId)!.name!) } }))
+			: [{ requests: plan.requests, value: { style: 'environment', source: plan.style as EnvironmentSource }, ...(groups[0] && { accountId: groups[0].accountId }) }];
+	const written = values[0]!.value.style;
+	if (plan.foreign.length === plan.requests.length && !passed.replaceForeign) {
 		void notify('info', vscode.l10n.t('Nothing changed: the request keeps its own Authorization header.'));
-		return { requests: requestsUnderCursor, edits: 0, style: value.style };
+		return { requests: plan.requests.length, edits: 0, style: written };
 	}
-	const edits = byAccount
-		? byAccount.flatMap((group) => planAuthEdit(file, group.cursors, group.value, { replaceForeign }))
-		: planAuthEdit(file, cursors, value, { replaceForeign });
-	// An edit made while a question was open would leave the answers about other text: nothing is written then.
-	if (edits.length && (document.version !== version || !(await applyTextEdits(editor, edits)))) {
-		void notify('error', vscode.l10n.t('The file changed while the header was being inserted. Try again.'));
-		return undefined;
-	}
+	const edits = insertEdits(plan, values, passed.replaceForeign);
+	if (!(await applyUnchanged(editor, version, edits, vscode.l10n.t('The file changed while the header was being inserted. Try again.')))) return undefined;
 	// The walkthrough's "insert the header" step completes on this.
 	void vscode.commands.executeCommand('setContext', 'telematicsAuth.insertedHeader', true);
-	if (!session) {
-		vscode.window.setStatusBarMessage(vscode.l10n.t('The Authorization header reads the live token from {0}.', (byAccount ?? [{ value }]).map((g) => bearerValue(g.value)).join(', ')), 5000);
-		return { requests: requestsUnderCursor, edits: edits.length, style: value.style };
+	tell(services, values, passed.fresh, passed.reference, edits.length > 0);
+	return { requests: plan.requests.length, edits: edits.length, style: written };
+}
+
+function tokenValue(plan: InsertPlan, reference: boolean, token: string): AuthValue {
+	return reference ? { style: 'reference' } : plan.style === 'variable' ? { style: 'variable', token } : { style: 'header', token };
+}
+
+/**
+ * The answer to the plan's account question: each request's account, keyed by its anchor (empty: the
+ * environment styles with no active account); undefined when a pick was cancelled or there is no account.
+ */
+async function chooseOwners(services: Services, plan: InsertPlan): Promise<Map<number, Session> | undefined> {
+	const owners = new Map<number, Session>();
+	const { accounts } = plan;
+	if (accounts.by === 'request') {
+		const sessions = new Map(services.store.list().map((s) => [s.account.id, s]));
+		for (const request of plan.requests) {
+			const owner = request.owner !== undefined ? sessions.get(request.owner) : await pickOwner(services, request, request.candidates.flatMap((id) => sessions.get(id) ?? []));
+			if (!owner) return undefined;
+			owners.set(request.anchor, owner);
+		}
+		return owners;
 	}
-	const label = labels?.join(', ') ?? session.account.label;
-	if (value.style === 'reference') {
+	const one = accounts.by === 'one' ? await resolveAccount(services, accounts.named) : services.store.active();
+	if (accounts.by === 'one' && !one) return undefined;
+	for (const request of plan.requests) if (one) owners.set(request.anchor, one);
+	return owners;
+}
+
+function pickOwner(services: Services, request: PlannedRequest, sessions: readonly Session[]): Promise<Session | undefined> {
+	const { target } = request;
+	return pickAccount(services, vscode.l10n.t('Whose token should this request send?'), sessions,
+		vscode.l10n.t('line {0}: {1}', request.request.requestLine + 1, target.length > 60 ? `${target.slice(0, 60)}…` : target));
+}
+
+/** What went in, said once it is in. */
+function tell(services: Services, values: readonly GroupValue[], fresh: readonly FreshSession[], reference: boolean, edited: boolean): void {
+	const session = fresh[0];
+	if (!session) {
+		vscode.window.setStatusBarMessage(vscode.l10n.t('The Authorization header reads the live token from {0}.', values.map((g) => bearerValue(g.value)).join(', ')), 5000);
+		return;
+	}
+	const several = fresh.length > 1 && !reference;
+	const label = several ? fresh.map((f) => f.account.label).join(', ') : session.account.label;
+	if (reference) {
 		const copy = vscode.l10n.t('Copy Token');
 		void notify('info', vscode.l10n.t('Wrote "Authorization: Bearer {0}" without a token. Define {1} in an untracked environment file (httpYac: .env; REST Client: $dotenv or your user settings). Copy the current token for {2}?', `{{${DEFAULT_TOKEN_VARIABLE}}}`, DEFAULT_TOKEN_VARIABLE, label), copy).then((choice) => {
 			if (choice === copy && isSafeToken(session.tokens.accessToken)) void vscode.env.clipboard.writeText(session.tokens.accessToken);
 		});
-	} else {
-		const remaining = formatRemaining(session.tokens.expiresAt - services.clock.now());
-		vscode.window.setStatusBarMessage(edits.length
-			? labels ? vscode.l10n.t('Authorization headers set, each with its account\'s token: {0}.', label) : vscode.l10n.t('Authorization header set for {0} (valid for {1}).', label, remaining)
-			: vscode.l10n.t('The Authorization header already holds the current token for {0}.', label), 5000);
+		return;
 	}
-	return { requests: requestsUnderCursor, edits: edits.length, style: value.style };
-}
-
-/** The account a command argument names, else the active one, else the person's pick: all requests under the cursors go with it. */
-async function oneAccount(services: Services, arg: unknown, cursors: number[]): Promise<Map<string, { session: Session; cursors: number[] }> | undefined> {
-	const picked = await resolveAccount(services, arg);
-	return picked && new Map([[picked.account.id, { session: picked, cursors }]]);
-}
-
-/**
- * For each request under a cursor, the account whose service it goes to, when exactly one's does; else
- * the person picks (among those that serve it, or all), names first. Undefined: a pick was cancelled.
- * Requests are keyed by the offset of their request line, grouped by account id.
- */
-async function accountsByRequest(services: Services, file: ParsedFile, cursors: readonly number[], readings: Readings, sessions: readonly Session[]): Promise<Map<string, { session: Session; cursors: number[] }> | undefined> {
-	const chosen = new Map<string, { session: Session; cursors: number[] }>();
-	for (const request of requestsAt(file, cursors)) {
-		const hosts = requestDestinations(file, [request], readings.variables, readings.outside).map((d) => d.host);
-		const serving = await accountsServing(hosts, sessions.map((s) => ({ session: s, serviceUrl: s.account.serviceUrl })));
-		const target = requestTarget(file, request);
-		const owner = serving.length === 1
-			? serving[0]!.session
-			: await pickAccount(services, vscode.l10n.t('Whose token should this request send?'), serving.length > 1 ? serving.map((s) => s.session) : sessions,
-				vscode.l10n.t('line {0}: {1}', request.requestLine + 1, target.length > 60 ? `${target.slice(0, 60)}…` : target));
-		if (!owner) return undefined;
-		const group = chosen.get(owner.account.id) ?? chosen.set(owner.account.id, { session: owner, cursors: [] }).get(owner.account.id)!;
-		group.cursors.push(file.lines[request.requestLine]!.start);
-	}
-	return chosen;
-}
-
-/**
- * The hosts the file names for the token: the requests under the cursors, those that read their
- * headers by name, and with the variable style every request that reads the variable (it is the file's).
- */
-function tokenDestinations(file: ParsedFile, cursors: readonly number[], style: 'header' | 'variable', readings: Readings): Destination[] {
-	return requestDestinations(file, requestsReached(file, { requests: requestsAt(file, cursors), variables: style === 'variable' ? [DEFAULT_TOKEN_VARIABLE] : [] }), readings.variables, readings.outside);
+	const remaining = formatRemaining(session.tokens.expiresAt - services.clock.now());
+	vscode.window.setStatusBarMessage(edited
+		? several ? vscode.l10n.t('Authorization headers set, each with its account\'s token: {0}.', label) : vscode.l10n.t('Authorization header set for {0} (valid for {1}).', label, remaining)
+		: vscode.l10n.t('The Authorization header already holds the current token for {0}.', label), 5000);
 }

@@ -3,7 +3,7 @@
 // platform host, the Authorization line in the insert style with the same questions as Insert, the content
 // type and a body with every required field, in one edit. The text is core/platform/requestText.ts.
 import vscode = require('vscode');
-import { ENVIRONMENT_REFERENCES, type AuthValue } from '../../core/restFile/authHeaderEdit';
+import type { AuthValue } from '../../core/restFile/authHeaderEdit';
 import { DEFAULT_TOKEN_VARIABLE } from '../../core/restFile/fileVariable';
 import { parseRestFile } from '../../core/restFile/requestParser';
 import { requestDestinations } from '../../core/restFile/requestHost';
@@ -15,16 +15,12 @@ import type { Operation } from '../../core/platform/operations';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import type { Session } from '../../core/sessions/types';
 import { isProduction } from '../../core/sessions/production';
-import { isSafeToken } from '../../core/util/tokenGrammar';
-import { Command } from '../../commands';
 import type { Services } from '../../services';
 import { accountIdOf, pickAccount, resolveAccount } from '../accounts/accountPicker';
-import { ensureFreshToken, unsafeStoredTokenMessage } from '../shared/freshToken';
-import { guardTrackedFile } from '../shared/gitExposure';
 import { notify } from '../messages/notify';
 import { accountPlatformHosts } from '../accounts/accountPlatformHosts';
-import { applyTextEdits, targetRestEditor } from './restDocuments';
-import { confirmTokenHosts } from './tokenDestinations';
+import { targetRestEditor } from './restDocuments';
+import { applyUnchanged, passGuards, warnUnexposed } from './writeGuards';
 
 /** What the command takes: an operation and an account to skip their picks, a document and line (the code action), or a Uri (the context menu). */
 export interface NewRequestArg {
@@ -120,37 +116,27 @@ export async function newRequest(services: Services, rawArg?: unknown): Promise<
 		if (style === 'processEnv' || style === 'dotenv' || style === 'envVariable') {
 			// A reference: no token goes into the file; the account's own variable, whichever account is active.
 			auth = { style: 'environment', source: style, ...(session.account.name !== undefined && { variable: tokenVariableFor(session.account.name) }) };
-			if (services.config.exposeToken() === 'off' || (style !== 'processEnv' && services.config.exposeToken() !== 'environmentAndFiles')) {
-				const choose = vscode.l10n.t('Choose…');
-				void notify('warning', vscode.l10n.t('The header will read the token from {0}, but telematicsAuth.exposeToken does not keep it there yet.', ENVIRONMENT_REFERENCES[style]), choose).then((c) => {
-					if (c === choose) void vscode.commands.executeCommand(Command.chooseTokenExposure);
-				});
-			}
+			warnUnexposed(services, style);
 		} else {
-			// The token itself: Insert's questions, in Insert's order (fresh token, where it goes, git).
-			const fresh = await ensureFreshToken(services, session);
-			if (!fresh) return undefined;
-			if (!isSafeToken(fresh.tokens.accessToken)) {
-				void notify('error', unsafeStoredTokenMessage(fresh.account.label));
-				return undefined;
-			}
-			auth = style === 'variable' ? { style: 'variable', token: fresh.tokens.accessToken } : { style: 'header', token: fresh.tokens.accessToken };
-			const planned = planNewRequest(text, offset, op, { ...options, auth });
-			const file = parseRestFile(applyEdits(text, planned.edits));
-			const added = namedRequest(file, planned.name);
-			const reached = style === 'variable' ? requestsSending(file, { requests: added ? [added] : [], variables: [DEFAULT_TOKEN_VARIABLE] }) : added ? [added] : [];
-			if (!(await confirmTokenHosts(services, file, requestDestinations(file, reached), fresh.account, vscode.l10n.t('Insert Anyway')))) return undefined;
-			const answer = await guardTrackedFile(services.context, document.uri, services.prompts.current, true);
-			if (answer === 'cancel') return undefined;
-			if (answer === 'reference') auth = { style: 'reference' };
+			// The token itself: Insert's guards, in Insert's order (fresh token, where it goes, git).
+			const passed = await passGuards(services, { uri: document.uri, action: vscode.l10n.t('Insert Anyway') }, [{
+				session,
+				reach: (current) => {
+					const token = current.tokens!.accessToken;
+					const planned = planNewRequest(text, offset, op, { ...options, auth: style === 'variable' ? { style: 'variable', token } : { style: 'header', token } });
+					const file = parseRestFile(applyEdits(text, planned.edits));
+					const added = namedRequest(file, planned.name);
+					const reached = style === 'variable' ? requestsSending(file, { requests: added ? [added] : [], variables: [DEFAULT_TOKEN_VARIABLE] }) : added ? [added] : [];
+					return { file, destinations: requestDestinations(file, reached) };
+				},
+			}], { fresh: true, git: { offerReference: true } });
+			if (!passed) return undefined;
+			const token = passed.fresh[0]!.tokens.accessToken;
+			auth = passed.reference ? { style: 'reference' } : style === 'variable' ? { style: 'variable', token } : { style: 'header', token };
 		}
 	}
 	const { edits, name } = planNewRequest(text, offset, op, { ...options, auth });
-	// An edit made while a question was open would leave the answers about other text: nothing is written then.
-	if (document.version !== version || !(await applyTextEdits(editor, edits))) {
-		void notify('error', vscode.l10n.t('The file changed while the request was being added. Try again.'));
-		return undefined;
-	}
+	if (!(await applyUnchanged(editor, version, edits, vscode.l10n.t('The file changed while the request was being added. Try again.')))) return undefined;
 	const requestLine = namedRequest(parseRestFile(document.getText()), name)?.requestLine ?? 0;
 	const position = new vscode.Position(requestLine, 0);
 	editor.selection = new vscode.Selection(position, position);

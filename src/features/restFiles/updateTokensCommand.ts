@@ -1,18 +1,17 @@
 // "Update Tokens in File": every token in the file that belongs to a logged-in account (tokenMatch.ts)
 // and is older than its current token is replaced by the current one, in one edit.
 import vscode = require('vscode');
-import { findJwts, planTokenUpdates, type FoundJwt } from '../../core/restFile/jwtScan';
+import { findJwts, planTokenUpdates } from '../../core/restFile/jwtScan';
 import { findOwner, planReplacements } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';
 import { notify } from '../messages/notify';
 import { isSafeToken } from '../../core/util/tokenGrammar';
 import { ensureFreshToken, knownTokens } from '../shared/freshToken';
-import { guardTrackedFile } from '../shared/gitExposure';
-import { applyTextEdits, targetRestEditor } from './restDocuments';
+import { targetRestEditor } from './restDocuments';
 import { offsetsByAccount, receivingDestinationsAt } from '../../core/restFile/tokenReach';
 import { parseRestFile } from '../../core/restFile/requestParser';
-import { confirmTokenHosts } from './tokenDestinations';
 import { readingsWithEnvironments } from './environmentReadings';
+import { applyUnchanged, passGuards } from './writeGuards';
 
 export interface UpdateOutcome {
 	/** Occurrences replaced. */
@@ -25,7 +24,10 @@ export interface UpdateOutcome {
 export async function updateTokensInFile(services: Services, arg?: unknown): Promise<UpdateOutcome | undefined> {
 	const editor = targetRestEditor(arg, vscode.l10n.t('Open a .http or .rest file to update the tokens in it.'));
 	if (!editor) return undefined;
-	const found = findJwts(editor.document.getText());
+	const { document } = editor;
+	const version = document.version;
+	const text = document.getText();
+	const found = findJwts(text);
 	if (found.length === 0) {
 		void notify('info', vscode.l10n.t('There are no tokens in this file.'));
 		return { updated: 0, found: 0 };
@@ -47,31 +49,22 @@ export async function updateTokensInFile(services: Services, arg?: unknown): Pro
 			: vscode.l10n.t('None of the tokens in this file belong to a logged-in account.'));
 		return { updated: 0, found: found.length };
 	}
-	if (!(await confirmHosts(services, editor.document.getText(), editor.document.uri, found, replacements))) return undefined;
-	if (await guardTrackedFile(services.context, editor.document.uri, services.prompts.current, false) !== 'continue') return undefined;
-
-	const text = editor.document.getText();
-	// Every request a replaced token reaches had its host checked above (a host the file does not say
-	// was asked about); one that reaches no request goes nowhere.
+	// The file is read once: the questions below are about this text, and it is this text that gets the edit.
+	const file = parseRestFile(text);
+	const readings = await readingsWithEnvironments(file, document.uri);
+	// Each account whose tokens are replaced: every request a replaced token reaches has its host checked (a
+	// host the file does not say is asked about); one that reaches no request goes nowhere.
+	const writes = [...offsetsByAccount(found, (token) => replacements.get(token)?.accountId)].flatMap(([accountId, offsets]) => {
+		const session = services.store.get(accountId);
+		return session ? [{ session, reach: () => ({ file, destinations: receivingDestinationsAt(file, offsets, readings.variables, readings.outside) }) }] : [];
+	});
+	const passed = await passGuards(services, { uri: document.uri, environments: readings.environments, action: vscode.l10n.t('Update Anyway') }, writes, { fresh: false, git: { offerReference: false } });
+	if (!passed) return undefined;
 	const edits = planTokenUpdates(text, new Map([...replacements].map(([old, r]) => [old, r.newToken])));
-	if (!(await applyTextEdits(editor, edits))) {
-		void notify('error', vscode.l10n.t('The file changed while the tokens were being updated. Try again.'));
-		return undefined;
-	}
+	if (!(await applyUnchanged(editor, version, edits, vscode.l10n.t('The file changed while the tokens were being updated. Try again.')))) return undefined;
 	const labels = [...new Set([...replacements.values()].map((r) => services.store.get(r.accountId)?.account.label ?? r.accountId))].join(', ');
 	void notify('info', edits.length === 1
 		? vscode.l10n.t('Updated 1 token in this file ({0}).', labels)
 		: vscode.l10n.t('Updated {0} tokens in this file ({1}).', edits.length, labels));
 	return { updated: edits.length, found: found.length };
-}
-
-/** Each account whose tokens are replaced: the hosts that would receive them are its service's, or the person said to go on. */
-async function confirmHosts(services: Services, text: string, uri: vscode.Uri, found: readonly FoundJwt[], replacements: ReadonlyMap<string, { accountId: string }>): Promise<boolean> {
-	const file = parseRestFile(text);
-	const readings = await readingsWithEnvironments(file, uri);
-	for (const [accountId, offsets] of offsetsByAccount(found, (token) => replacements.get(token)?.accountId)) {
-		const account = services.store.get(accountId)?.account;
-		if (account && !(await confirmTokenHosts(services, file, receivingDestinationsAt(file, offsets, readings.variables, readings.outside), account, vscode.l10n.t('Update Anyway'), readings.environments))) return false;
-	}
-	return true;
 }
