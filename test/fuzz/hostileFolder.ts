@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
 import { dialogText, markdownText, notificationText } from '../../src/core/util/displayText';
-import type { GitExposure } from '../../src/core/models/prompter';
+import type { GitStatus } from '../../src/core/models/prompter';
 import { addToGitignore, syncEnvFile, type EnvFileOutcome } from '../../src/features/exposure/envFileSync';
 import { askGit, findGit } from '../../src/platform/git';
 import { createTestClock, settle } from '../support/doubles/fakeClock';
@@ -203,7 +203,7 @@ async function runFolder(spec: FolderSpec, gitPath: string | undefined, counts: 
 		const outsideBefore = snapshot(base, [folder, marker]);
 		const folderBefore = snapshot(folder);
 		let gitAsked = 0;
-		const ask = async (file: string): Promise<GitExposure> => {
+		const ask = async (file: string): Promise<GitStatus> => {
 			gitAsked++;
 			return askGit(file, folder, gitPath);
 		};

@@ -10,7 +10,7 @@ import type { RiggedEmulator } from '../emulator/rig';
 import type { Session } from '../../src/core/sessions/types';
 import { decodeClaims } from '../../src/core/sessions/token';
 import type { TestApi } from './testApi';
-import { gitExposure, TRACKED_WARNING_KEY } from '../../src/features/shared/gitExposure';
+import { gitStatus, TRACKED_WARNING_KEY } from '../../src/features/shared/gitStatus';
 import type { TrackedFileAnswer } from '../../src/core/models/prompter';
 import { logIn, ScriptedPrompter, settings, until, useEmulatorSuite, ourLenses } from './loginHelpers';
 
@@ -221,7 +221,7 @@ describe('REST files (real VS Code)', function () {
 			fs.writeFileSync(path.join(repo, '.gitignore'), 'secret.http\n');
 			fs.writeFileSync(path.join(outside, 'plain.http'), 'GET https://x\n');
 			execFileSync('git', ['add', 'tracked.http'], { cwd: repo });
-			const exposure = async (file: string) => gitExposure(vscode.Uri.file(file));
+			const exposure = async (file: string) => gitStatus(vscode.Uri.file(file));
 			// git itself tells tracked from untracked; the git extension's API (when it has the
 			// repository open) only tells ignored from not: both mean "may be committed".
 			assert.ok(['tracked', 'notIgnored'].includes(await exposure(path.join(repo, 'tracked.http'))));
@@ -232,10 +232,10 @@ describe('REST files (real VS Code)', function () {
 
 		it('files of other file systems (Live Share, SSH, SFTP) may be in a repository: asked about, never skipped', async () => {
 			for (const uri of ['vsls:/project/api.http', 'ssh://host/home/me/api.http', 'sftp://host/srv/api.http']) {
-				assert.equal(await gitExposure(vscode.Uri.parse(uri)), 'unknown', uri);
+				assert.equal(await gitStatus(vscode.Uri.parse(uri)), 'unknown', uri);
 			}
-			assert.equal(await gitExposure(vscode.Uri.parse('untitled:Untitled-1')), 'none');
-			assert.equal(await gitExposure(vscode.Uri.parse('vscode-vfs://github/o/r/api.http')), 'remote');
+			assert.equal(await gitStatus(vscode.Uri.parse('untitled:Untitled-1')), 'none');
+			assert.equal(await gitStatus(vscode.Uri.parse('vscode-vfs://github/o/r/api.http')), 'remote');
 		});
 	});
 

@@ -10,7 +10,7 @@ import type { Session } from '../../src/core/sessions/types';
 import type { TestHandles } from '../../src/extension';
 import { testApiOf, type TestApi } from './testApi';
 import type { AccountResult } from '../../src/core/sessions/types';
-import type { AccountChoice, GitExposure, LoginBudgetAnswer, LoginBudgetQuestion, Prompter, SendAnswer, SendQuestion, TerminalTokenQuestion, TrackedFileAnswer } from '../../src/core/models/prompter';
+import type { AccountChoice, GitStatus, LoginBudgetAnswer, LoginBudgetQuestion, Prompter, SendAnswer, SendQuestion, TerminalTokenQuestion, TrackedFileAnswer } from '../../src/core/models/prompter';
 import type { LoginField, LoginStep, StepAnswer } from '../../src/core/login/steps';
 
 export const EXTENSION_ID = 'telematics-tools.telematics-auth';
@@ -74,7 +74,7 @@ export class ScriptedPrompter implements Prompter {
 	readonly trackedAnswers: TrackedFileAnswer[] = [];
 	readonly trackedAsked: string[] = [];
 
-	async askTrackedFile(exposure: GitExposure, offerReference: boolean): Promise<TrackedFileAnswer> {
+	async askTrackedFile(exposure: GitStatus, offerReference: boolean): Promise<TrackedFileAnswer> {
 		this.trackedAsked.push(`${exposure}:${offerReference}`);
 		return this.trackedAnswers.shift() ?? 'cancel';
 	}

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { GitExposure } from '../../src/core/models/prompter';
+import type { GitStatus } from '../../src/core/models/prompter';
 import type { EnvFileKind } from '../../src/core/restFile/envFiles';
 import { addToGitignore, syncEnvFile, type EnvFileOutcome } from '../../src/features/exposure/envFileSync';
 
@@ -21,7 +21,7 @@ interface Row {
 	gitignore?: string;
 	exposed?: boolean;
 	trusted?: boolean;
-	git?: GitExposure;
+	git?: GitStatus;
 	outcome: EnvFileOutcome;
 	/** The file after: its text (undefined: gone), or a check. */
 	after?: string | undefined | ((text: string) => boolean);

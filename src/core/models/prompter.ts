@@ -11,7 +11,7 @@ import type { ChangeQuestion } from '../agent/changeGuard';
  * commit). `unknown`: a repository may hold it but git could not be asked safely. `untrusted`: the
  * folder is in Restricted Mode, where git is not run at all.
  */
-export type GitExposure = 'tracked' | 'notIgnored' | 'remote' | 'unknown' | 'untrusted' | 'ignored' | 'none';
+export type GitStatus = 'tracked' | 'notIgnored' | 'remote' | 'unknown' | 'untrusted' | 'ignored' | 'none';
 
 /** Write the token, write a `{{telematicsToken}}` reference only, or nothing. */
 export type TrackedFileAnswer = 'continue' | 'reference' | 'cancel';
@@ -78,7 +78,7 @@ export interface Prompter {
 	/** A modal confirmation; true only when the person chose `action`. */
 	confirm(message: string, detail: string, action: string): Promise<boolean>;
 	/** A token is about to go into a file git may commit; `offerReference`: a reference would do. */
-	askTrackedFile(exposure: GitExposure, offerReference: boolean): Promise<TrackedFileAnswer>;
+	askTrackedFile(exposure: GitStatus, offerReference: boolean): Promise<TrackedFileAnswer>;
 	/** Requests already carry another kind of Authorization (`schemes`): replace them (true) or leave them alone. */
 	askReplaceForeign(schemes: readonly string[]): Promise<boolean>;
 	/** Whether the program may have the token (for its terminal, or this once when it has none). */

@@ -1,7 +1,7 @@
 // One env file of a workspace folder brought in step with the live token, as attacker input: nothing in a
 // folder in Restricted Mode, only regular files, only where git will not commit them. Node only, no `vscode`.
 import { join } from 'node:path';
-import type { GitExposure } from '../../core/models/prompter';
+import type { GitStatus } from '../../core/models/prompter';
 import { dotenvHasOtherContent, ENV_FILE_NAMES, updateDotenv, updateJetbrainsEnv, type EnvFileKind, type Exposed } from '../../core/restFile/envFiles';
 import { readRegularFile, removeRegularFile, replaceRegularFile, type Refusal } from '../../platform/regularFile';
 
@@ -28,10 +28,10 @@ async function gitignoreLists(folder: string, name: string): Promise<boolean> {
 
 /**
  * Sets our keys in `folder`'s env file of `kind` to `exposed`, or removes them (undefined).
- * `trusted`: the folder is trusted (else nothing is touched). `gitExposure`: how the file could
+ * `trusted`: the folder is trusted (else nothing is touched). `gitStatus`: how the file could
  * reach git; asked only before a token is written.
  */
-export async function syncEnvFile(folder: string, kind: EnvFileKind, exposed: Exposed | undefined, trusted: boolean, gitExposure: (file: string) => Promise<GitExposure>): Promise<EnvFileOutcome> {
+export async function syncEnvFile(folder: string, kind: EnvFileKind, exposed: Exposed | undefined, trusted: boolean, gitStatus: (file: string) => Promise<GitStatus>): Promise<EnvFileOutcome> {
 	if (!trusted) return { result: 'untrusted' };
 	const name = ENV_FILE_NAMES[kind];
 	const file = join(folder, name);
@@ -50,7 +50,7 @@ export async function syncEnvFile(folder: string, kind: EnvFileKind, exposed: Ex
 		else await replaceRegularFile(file, after, OWNER_ONLY);
 		return { result: 'removed' };
 	}
-	const exposure = await gitExposure(file);
+	const exposure = await gitStatus(file);
 	if (exposure === 'unknown' || exposure === 'remote' || exposure === 'untrusted') return { result: 'cannotTell' };
 	const ignored = exposure === 'ignored' || (exposure === 'none' && await gitignoreLists(folder, name));
 	if (!ignored) return { result: exposure === 'tracked' ? 'tracked' : 'notIgnored' };

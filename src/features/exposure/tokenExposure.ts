@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import vscode = require('vscode');
 import { BASE_URL_KEY, ENV_FILE_NAMES, TOKEN_KEY, type EnvFileKind, type Exposed } from '../../core/restFile/envFiles';
 import type { Services } from '../../services';
-import { gitExposure } from '../shared/gitExposure';
+import { gitStatus } from '../shared/gitStatus';
 import { notify } from '../messages/notify';
 import type { Refusal } from '../../platform/regularFile';
 import { addToGitignore, syncEnvFile } from './envFileSync';
@@ -124,7 +124,7 @@ export class TokenExposure implements vscode.Disposable {
 		const name = ENV_FILE_NAMES[kind];
 		const file = join(folder, name);
 		const where = basename(folder);
-		const outcome = await syncEnvFile(folder, kind, exposed, vscode.workspace.isTrusted, (f) => gitExposure(vscode.Uri.file(f)));
+		const outcome = await syncEnvFile(folder, kind, exposed, vscode.workspace.isTrusted, (f) => gitStatus(vscode.Uri.file(f)));
 		switch (outcome.result) {
 			case 'leftAlone':
 				return this.leftAlone(file, outcome.reason === 'unparsable'

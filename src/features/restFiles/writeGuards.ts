@@ -14,7 +14,7 @@ import { isSafeToken } from '../../core/util/tokenGrammar';
 import type { Services } from '../../services';
 import { Command } from '../../commands';
 import { ensureFreshToken, unsafeStoredTokenMessage, type FreshSession } from '../shared/freshToken';
-import { guardTrackedFile } from '../shared/gitExposure';
+import { guardTrackedFile } from '../shared/gitStatus';
 import { notify } from '../messages/notify';
 import { applyTextEdits } from './restDocuments';
 import { confirmTokenHosts } from './tokenDestinations';

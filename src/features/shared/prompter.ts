@@ -2,7 +2,7 @@
 // questions before anything risky.
 import vscode = require('vscode');
 import { dialogText } from '../../core/util/displayText';
-import type { AccountChoice, GitExposure, LoginBudgetAnswer, LoginBudgetQuestion, Prompter, SendAnswer, SendQuestion, TerminalTokenQuestion, TrackedFileAnswer } from '../../core/models/prompter';
+import type { AccountChoice, GitStatus, LoginBudgetAnswer, LoginBudgetQuestion, Prompter, SendAnswer, SendQuestion, TerminalTokenQuestion, TrackedFileAnswer } from '../../core/models/prompter';
 import { askText } from '../../core/sessions/loginBudget';
 import { displayText } from '../../core/util/displayText';
 import { askStep, pickKind } from '../login/stepInput';
@@ -35,7 +35,7 @@ export class ScreenPrompter implements Prompter {
 		return chosen === action;
 	}
 
-	async askTrackedFile(exposure: GitExposure, offerReference: boolean): Promise<TrackedFileAnswer> {
+	async askTrackedFile(exposure: GitStatus, offerReference: boolean): Promise<TrackedFileAnswer> {
 		const proceed = exposure === 'untrusted' ? vscode.l10n.t('Write the Token') : vscode.l10n.t('Continue');
 		const reference = vscode.l10n.t('Use {{variable}} Only');
 		const manageTrust = vscode.l10n.t('Manage Workspace Trust');

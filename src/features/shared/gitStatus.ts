@@ -3,7 +3,7 @@
 import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import vscode = require('vscode');
-import type { GitExposure, Prompter, TrackedFileAnswer } from '../../core/models/prompter';
+import type { GitStatus, Prompter, TrackedFileAnswer } from '../../core/models/prompter';
 import { askGit, findGit } from '../../platform/git';
 
 export const TRACKED_WARNING_KEY = 'telematicsAuth.trackedFileWarningAcknowledged';
@@ -23,7 +23,7 @@ interface GitExtension {
 	getAPI(version: 1): GitApi;
 }
 
-async function fromGitExtension(uri: vscode.Uri): Promise<GitExposure | undefined> {
+async function fromGitExtension(uri: vscode.Uri): Promise<GitStatus | undefined> {
 	try {
 		const extension = vscode.extensions.getExtension<GitExtension>('vscode.git');
 		if (!extension?.isActive || extension.exports.enabled === false) return undefined;
@@ -42,7 +42,7 @@ async function fromGitExtension(uri: vscode.Uri): Promise<GitExposure | undefine
  * hardened (platform/git.ts). Files of other file systems (Live Share, SSH, SFTP) may sit in a
  * repository we cannot ask: `unknown`.
  */
-export async function gitExposure(uri: vscode.Uri): Promise<GitExposure> {
+export async function gitStatus(uri: vscode.Uri): Promise<GitStatus> {
 	if (REMOTE_REPOSITORY_SCHEMES.has(uri.scheme)) return 'remote';
 	if (uri.scheme === 'untitled') return 'none';
 	if (uri.scheme !== 'file') return 'unknown';
@@ -64,7 +64,7 @@ export async function guardTrackedFile(context: vscode.ExtensionContext, uri: vs
 	// Restricted Mode: asked every time, nothing remembered, git not run.
 	if (uri.scheme === 'file' && !vscode.workspace.isTrusted) return prompter.askTrackedFile('untrusted', offerReference);
 	if (context.workspaceState.get<boolean>(TRACKED_WARNING_KEY) === true) return 'continue';
-	const exposure = await gitExposure(uri);
+	const exposure = await gitStatus(uri);
 	if (exposure === 'ignored' || exposure === 'none') return 'continue';
 	const answer = await prompter.askTrackedFile(exposure, offerReference);
 	if (answer === 'continue') await context.workspaceState.update(TRACKED_WARNING_KEY, true);
