@@ -30,8 +30,8 @@ export class AccountsView implements vscode.TreeDataProvider<AccountsTreeNode>, 
 		this.disposables.push(
 			this.treeView,
 			this.changed,
-			services.store.onDidChange(changed),
-			services.scheduler.onDidChangeStatus(changed),
+			// One event per change of the sessions or a refresh's status, as the status bar hears it.
+			services.scheduler.onDidChange(changed),
 			services.config.onDidChange(changed),
 			this.treeView.onDidChangeVisibility(() => this.update()),
 		);
