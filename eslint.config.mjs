@@ -53,7 +53,7 @@ export default tseslint.config(
 		files: PURE_CORE,
 		rules: {
 			'@typescript-eslint/no-restricted-imports': ['error', {
-				paths: [{ name: 'vscode', message: 'The pure core never imports vscode: adapt it in src/features or src/platform.' }],
+				paths: [{ name: 'vscode', message: 'The pure core never imports vscode: adapt it in src/features or src/system.' }],
 			}],
 		},
 	},

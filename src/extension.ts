@@ -32,8 +32,8 @@ import { registerBindEnvironmentCommand } from './features/exposure/bindEnvironm
 import { registerTokenCommands } from './features/tokens/tokenCommands';
 import { TokenExposure } from './features/exposure/tokenExposure';
 import { registerWalkthroughCommands } from './features/walkthrough/demo';
-import { Config } from './platform/config';
-import { KeychainSecretBackend } from './platform/secretBackend';
+import { Config } from './system/config';
+import { KeychainSecretBackend } from './system/secretBackend';
 import type { Services } from './services';
 
 /** The live parts `activate()` hands out in ExtensionMode.Test (test/integration/testApi.ts reads them). */

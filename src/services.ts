@@ -1,7 +1,7 @@
 // What the whole extension shares, created in extension.ts and handed to each feature.
 import type * as vscode from 'vscode';
 import type { ApiClient } from './core/api/types';
-import type { Config } from './platform/config';
+import type { Config } from './system/config';
 import type { RefreshScheduler } from './core/sessions/refreshScheduler';
 import type { SessionStore } from './core/sessions/sessionStore';
 import type { RedactingLog } from './core/util/redactingLog';

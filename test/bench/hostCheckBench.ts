@@ -13,7 +13,7 @@ import { variableReadings } from '../../src/core/restFile/requestHost';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { globalNames } from '../../src/core/restFile/requestShape';
 import { foreignSends } from '../../src/core/restFile/tokenReach';
-import { readFolderEnvironments } from '../../src/platform/folderEnvironments';
+import { readFolderEnvironments } from '../../src/system/folderEnvironments';
 import { median, round, type BenchRow } from './types';
 
 const SERVICE = 'https://user.telematicssdk.com';

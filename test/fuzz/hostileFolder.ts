@@ -9,7 +9,7 @@ import * as fc from 'fast-check';
 import { dialogText, markdownText, notificationText } from '../../src/core/util/displayText';
 import type { GitStatus } from '../../src/core/models/prompter';
 import { addToGitignore, syncEnvFile, type EnvFileOutcome } from '../../src/features/exposure/envFileSync';
-import { askGit, findGit } from '../../src/platform/git';
+import { askGit, findGit } from '../../src/system/git';
 import { createTestClock, settle } from '../support/doubles/fakeClock';
 import { FakeTokenService } from '../support/doubles/fakeTokenService';
 import { TestMemento } from '../support/doubles/testMemento';

@@ -1,5 +1,5 @@
 // A folder's .vscode/settings.json cannot choose where a token goes: VS Code hands the extension the user's
-// value of every `application`-scoped setting whatever the folder says (platform/config.ts relies on it).
+// value of every `application`-scoped setting whatever the folder says (system/config.ts relies on it).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { askGit, findGit, findRepository, gitEnvironment } from '../../src/platform/git';
+import { askGit, findGit, findRepository, gitEnvironment } from '../../src/system/git';
 import { syncEnvFile } from '../../src/features/exposure/envFileSync';
 
 const GIT = findGit([]);

@@ -17,7 +17,7 @@ import { withEnvironments } from '../../src/core/restFile/environments';
 import { isSameSite, requestDestinations, variableReadings } from '../../src/core/restFile/requestHost';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { globalNames } from '../../src/core/restFile/requestShape';
-import { readFolderEnvironments } from '../../src/platform/folderEnvironments';
+import { readFolderEnvironments } from '../../src/system/folderEnvironments';
 
 const RUNS = Number(process.env.TELEMATICS_HOST_FOLDER_RUNS ?? 150);
 const SEED = Number(process.env.TELEMATICS_HOST_FOLDER_SEED ?? 41);

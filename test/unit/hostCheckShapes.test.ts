@@ -1,6 +1,6 @@
 // The shapes of issue 41's review, each beside its twin on the service (a table, on real folders): the hostile
 // one asks before Insert writes the token and keeps the warning on Send; the twin inserts with no question and
-// is not warned. The folder is read as the extension reads it (platform/folderEnvironments.ts), the file by
+// is not warned. The folder is read as the extension reads it (system/folderEnvironments.ts), the file by
 // the allow-list (core/restFile/requestShape.ts), the variables by httpYac's scope.
 import * as assert from 'node:assert/strict';
 import { sampleText } from '../../src/core/platform/sample';
@@ -13,7 +13,7 @@ import { isSameSite, requestDestinations, requestTarget, targetHosts, variableRe
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { globalNames, outsideAllowList } from '../../src/core/restFile/requestShape';
 import { foreignSends, requestsReached } from '../../src/core/restFile/tokenReach';
-import { readFolderEnvironments } from '../../src/platform/folderEnvironments';
+import { readFolderEnvironments } from '../../src/system/folderEnvironments';
 import { CORPUS, corpusFiles } from './corpus';
 
 const SERVICE = 'https://user.telematicssdk.com';

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { Emitter } from '../../src/core/util/event';
-import { KeychainSecretBackend } from '../../src/platform/secretBackend';
+import { KeychainSecretBackend } from '../../src/system/secretBackend';
 import { LOGGED_OUT_KEY, SessionStore } from '../../src/core/sessions/sessionStore';
 import { secretKeyFor } from '../../src/core/sessions/storage';
 import { silentLog } from '../../src/core/util/log';

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readRegularFile, removeRegularFile, replaceRegularFile } from '../../src/platform/regularFile';
+import { readRegularFile, removeRegularFile, replaceRegularFile } from '../../src/system/regularFile';
 
 describe('regular files of the folder', () => {
 	let dir: string;

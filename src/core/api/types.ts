@@ -76,7 +76,7 @@ export interface ProxySettings {
 
 /**
  * Where the client reads the timeout and the proxy, at each request: the extension's settings
- * (platform/config.ts's `Config` is one), handed to the client once, where it is made.
+ * (system/config.ts's `Config` is one), handed to the client once, where it is made.
  */
 export interface RequestSettings {
 	/** `telematicsAuth.requestTimeoutSeconds`, in ms. */

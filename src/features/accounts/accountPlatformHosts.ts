@@ -2,7 +2,7 @@
 // `telematicsAuth.platformHosts`. The one place that puts the two together.
 import type { AccountRecord } from '../../core/sessions/types';
 import { platformHosts, type PlatformHosts } from '../../core/platform/hosts';
-import type { Config } from '../../platform/config';
+import type { Config } from '../../system/config';
 
 /** Host key → origin for the account's platform; undefined when its service URL is no platform origin. */
 export function accountPlatformHosts(config: Pick<Config, 'platformHosts'>, account: Pick<AccountRecord, 'serviceUrl'>): PlatformHosts | undefined {

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import type { GitStatus } from '../../core/models/prompter';
 import { dotenvHasOtherContent, ENV_FILE_NAMES, updateDotenv, updateJetbrainsEnv, type EnvFileKind, type Exposed } from '../../core/restFile/envFiles';
-import { readRegularFile, removeRegularFile, replaceRegularFile, type Refusal } from '../../platform/regularFile';
+import { readRegularFile, removeRegularFile, replaceRegularFile, type Refusal } from '../../system/regularFile';
 
 /** Env files that hold a token are readable by their owner only. */
 const OWNER_ONLY = 0o600;

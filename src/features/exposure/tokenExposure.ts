@@ -1,6 +1,6 @@
 // Keeps the live tokens where tools read them (telematicsAuth.exposeToken): the active account's and each
 // named account's (TELEMATICS_TOKEN_<NAME>) in the process environment and in git-ignored env files, only
-// regular ones (platform/regularFile.ts, gitTracked.ts). In Restricted Mode, nowhere: trust brings them back.
+// regular ones (system/regularFile.ts, gitTracked.ts). In Restricted Mode, nowhere: trust brings them back.
 // What goes where is decided in core/exposure/exposedTokens.ts; this class writes it.
 import { basename, join } from 'node:path';
 import vscode = require('vscode');
@@ -8,7 +8,7 @@ import { BASE_URL_KEY, ENV_FILE_NAMES, TOKEN_KEY, type EnvFileKind, type Exposed
 import type { Services } from '../../services';
 import { gitStatus } from '../shared/gitStatus';
 import { notify } from '../messages/notify';
-import type { Refusal } from '../../platform/regularFile';
+import type { Refusal } from '../../system/regularFile';
 import { addToGitignore, syncEnvFile } from './envFileSync';
 import { accountVariables, exposableToken, exposedTokens } from '../../core/exposure/exposedTokens';
 

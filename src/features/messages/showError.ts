@@ -3,7 +3,7 @@
 import vscode = require('vscode');
 import { ApiError } from '../../core/api/errors';
 import type { Services } from '../../services';
-import { SecretStorageError } from '../../platform/secretBackend';
+import { SecretStorageError } from '../../system/secretBackend';
 import { notify } from './notify';
 import { caughtText } from '../../core/util/caughtText';
 

@@ -1,15 +1,15 @@
 // The environments a REST file's clients would fill its variables from, read for the host check: REST
-// Client's `rest-client.environmentVariables`, and the folder's environment files (platform/folderEnvironments.ts,
+// Client's `rest-client.environmentVariables`, and the folder's environment files (system/folderEnvironments.ts,
 // which says when the folder holds what the check does not read: then no request of the file says where it goes).
 import vscode = require('vscode');
 import { withEnvironments, type EnvironmentReadings } from '../../core/restFile/environments';
 import { variableReadings, type VariableReadings } from '../../core/restFile/requestHost';
 import type { ParsedFile } from '../../core/restFile/requestParser';
 import { globalNames } from '../../core/restFile/requestShape';
-import { readFolderEnvironments, type FolderEnvironments } from '../../platform/folderEnvironments';
+import { readFolderEnvironments, type FolderEnvironments } from '../../system/folderEnvironments';
 import { MAX_ENVIRONMENT_FILE_CHARS, readEnvironmentObject } from '../../core/restFile/environments';
 import { join } from 'node:path';
-import { readRegularFile } from '../../platform/regularFile';
+import { readRegularFile } from '../../system/regularFile';
 
 /** REST Client settings a workspace may set that change what a request carries or how it is sent (not read: asked about). */
 const REST_CLIENT_MOVERS = ['defaultHeaders', 'certificates', 'excludeHostsForProxy'];

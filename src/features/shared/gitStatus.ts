@@ -4,7 +4,7 @@ import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import vscode = require('vscode');
 import type { GitStatus, Prompter, TrackedFileAnswer } from '../../core/models/prompter';
-import { askGit, findGit } from '../../platform/git';
+import { askGit, findGit } from '../../system/git';
 
 export const TRACKED_WARNING_KEY = 'telematicsAuth.trackedFileWarningAcknowledged';
 
@@ -39,7 +39,7 @@ async function fromGitExtension(uri: vscode.Uri): Promise<GitStatus | undefined>
 /**
  * How a token written into `uri` could reach git. In Restricted Mode git never runs (`untrusted`):
  * a folder's git config can start programs. Trusted: the Git extension's answer, else git itself,
- * hardened (platform/git.ts). Files of other file systems (Live Share, SSH, SFTP) may sit in a
+ * hardened (system/git.ts). Files of other file systems (Live Share, SSH, SFTP) may sit in a
  * repository we cannot ask: `unknown`.
  */
 export async function gitStatus(uri: vscode.Uri): Promise<GitStatus> {

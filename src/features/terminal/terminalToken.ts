@@ -6,7 +6,7 @@ import { basename, delimiter, join } from 'node:path';
 import vscode = require('vscode');
 import { CHANNEL_ENV, COMMAND_NAME, MCP_COMMAND_NAME, NONCE_ENV, oneLine, type Reply, type TokenRequest, type ToolReply } from '../../core/terminal/protocol';
 import { cmdScript, posixScript } from '../../core/terminal/scripts';
-import { replaceRegularFile } from '../../platform/regularFile';
+import { replaceRegularFile } from '../../system/regularFile';
 import { openTokenChannel, type PeerProcess, type TokenChannel } from './tokenChannel';
 import { describeAsker, terminalOfSession } from './asker';
 import { TerminalAllowances } from '../../core/terminal/allowance';

@@ -7,7 +7,7 @@ import type { Services } from '../../services';
 import { accountResult, type Session } from '../../core/sessions/types';
 import { sampleHosts, sampleText } from '../../core/platform/sample';
 import { logIn } from '../login/logIn';
-import { readRegularFile } from '../../platform/regularFile';
+import { readRegularFile } from '../../system/regularFile';
 import { Command } from '../../commands';
 import { registerCommand } from '../commands/registerCommand';
 
