@@ -79,6 +79,8 @@ export function safeText(value: unknown, max: number): string {
 
 /** The parameter type a schema says; a string when it says none that is known. */
 function typeOf(schema: Json): ParameterType {
+	// A reference left unfollowed (outside the document): a shape nobody knows.
+	if (typeof schema.$ref === 'string') return 'object';
 	const declared = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
 	switch (declared) {
 		case 'string':
@@ -181,7 +183,7 @@ function readOperation(method: Method, path: string, value: Json, shared: readon
 		if (!parameters.some((p) => p.in === 'path' && p.name === name)) parameters.unshift({ name, in: 'path', type: 'string', required: true, description: '' });
 	}
 	const body = readBody(value.requestBody);
-	const summary = safeText(value.summary, LIMITS.summaryChars) || safeText(value.description, LIMITS.summaryChars) || `${method} ${path}`;
+	const summary = safeText(value.summary, LIMITS.summaryChars) || safeText(value.description, LIMITS.summaryChars) || `${method} ${path.replace(/\{([^}]+)\}/g, ':$1')}`;
 	return {
 		method,
 		path,
@@ -218,8 +220,8 @@ export async function readOpenApi(text: string): Promise<ReadResult> {
 		document = await dereference(parsed, {
 			// Only `#/…` inside the document: no file, no URL, whatever a `$ref` names.
 			resolve: { external: false, file: false, http: false },
-			// A reference into itself stays a `$ref` (read as an object with no fields): no endless walk.
-			dereference: { circular: 'ignore', maxDepth: 64 },
+			// A schema that holds itself becomes a loop of objects: the walk below goes LIMITS.bodyDepth deep, no more.
+			dereference: { circular: true, maxDepth: 64 },
 			mutateInputSchema: false,
 			timeoutMs: LIMITS.dereferenceMs,
 		}) as Json;
