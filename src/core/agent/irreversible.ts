@@ -5,7 +5,8 @@
 // no `vscode`.
 import type { Platform } from '../platform/load';
 import { HOST_KEYS } from '../platform/hosts';
-import { fullyDecoded, operationTarget } from './serviceRequest';
+import { fullyDecoded } from './servicePath';
+import { operationTarget } from './serviceRequest';
 
 export interface IrreversibleOperation {
 	/** What it does, in words: "Delete the user and all their data". */
