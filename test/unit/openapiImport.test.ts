@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as fc from 'fast-check';
 import { SHIPPED } from '../../src/core/platform/catalog';
+import { loadPlatform, usePlatformOperations } from '../../src/core/platform/load';
 import { platformHosts } from '../../src/core/platform/hosts';
 import { documentRequests, isSafePathTemplate, LIMITS, mergeOperations, readOpenApi, type ReadOperation } from '../../src/core/platform/openapiImport';
 import { OPERATIONS } from '../../src/core/platform/operations';
@@ -62,11 +63,11 @@ describe('OpenAPI import', function () {
 				assert.equal(now.source, shipped.source, shipped.id);
 				assert.equal(now.path, shipped.path, shipped.id);
 			}
-			// Login and RefreshToken are not in the description either: the document adds them too, on the service.
-			const me = merged.added.find((op) => op.path === '/v1/Me')!;
+			// Login and RefreshToken are not in the description either, and stay out: only the extension calls them.
+			assert.deepEqual(merged.added.map((op) => `${op.method} ${op.path}`), ['GET /v1/Me']);
+			const me = merged.added[0]!;
 			assert.deepEqual({ id: me.id, host: me.host, method: me.method, token: me.token, changesData: me.changesData, source: me.source, irreversible: me.irreversible },
 				{ id: 'openapi.me', host: 'user', method: 'GET', token: 'unknown', changesData: false, source: 'openapi', irreversible: undefined });
-			assert.equal(merged.added.find((op) => op.path === '/v1/Auth/Login')?.changesData, true, 'a POST changes data unless the description says otherwise');
 			// Grouped by host: the new user-host operations come right after the shipped ones of that host.
 			const hosts = merged.operations.map((op) => op.host);
 			assert.deepEqual(hosts.filter((h, i) => h !== hosts[i - 1]), ['user', 'api', 'accounts', 'portal']);
@@ -108,9 +109,9 @@ describe('OpenAPI import', function () {
 		});
 
 		it('ids stay unique, and a document fetched for several keys adds on the first', async () => {
-			const operations = await read(doc({ '/x': { get: { operationId: 'same' } }, '/y': { get: { operationId: 'same' } }, '/z': { get: {} } }));
+			const operations = await read(doc({ '/x': { get: { operationId: 'same' } }, '/y': { get: { operationId: 'same' } }, '/z': { post: {} } }));
 			const merged = mergeOperations(SHIPPED, [{ keys: ['api', 'accounts'], operations }]);
-			assert.deepEqual(merged.added.map((op) => [op.id, op.host]), [['openapi.same', 'api'], ['openapi.same-2', 'api'], ['openapi.api.get.z', 'api']]);
+			assert.deepEqual(merged.added.map((op) => [op.id, op.host, op.changesData]), [['openapi.same', 'api', false], ['openapi.same-2', 'api', false], ['openapi.api.post.z', 'api', true]], 'a POST changes data unless the description says otherwise');
 		});
 	});
 
@@ -251,6 +252,22 @@ describe('OpenAPI import', function () {
 				assert.equal(new Set(merged.operations.map((op) => op.id)).size, merged.operations.length, 'ids are unique');
 				for (const op of merged.added) assert.equal(op.token, 'unknown');
 			}), { numRuns: 150 });
+		});
+	});
+
+	describe('for the window\'s life', () => {
+		after(() => usePlatformOperations(undefined));
+
+		it('the merged operations stand in for the shipped ones until a reading finds none', async () => {
+			assert.equal(await loadPlatform(), SHIPPED);
+			const merged = mergeOperations(SHIPPED, [{ keys: ['user'], operations: await read(doc({ '/v1/Me': { get: { summary: 'Who I am' } } })) }]);
+			await usePlatformOperations(merged.operations);
+			const platform = await loadPlatform();
+			assert.equal(platform.operationById('openapi.user.get.v1.Me')?.summary, 'Who I am');
+			assert.equal(platform.shipped, SHIPPED);
+			assert.equal(platform.operationFor('GET', 'user', '/v1/me')?.token, 'unknown');
+			await usePlatformOperations(undefined);
+			assert.equal(await loadPlatform(), SHIPPED);
 		});
 	});
 

@@ -18,9 +18,9 @@ export function loadPlatform(): Promise<Platform> {
 	return shipped;
 }
 
-/** From now on, the catalog of `operations` (the shipped ones merged with what the hosts publish). */
-export async function usePlatformOperations(operations: readonly Operation[]): Promise<Platform> {
+/** From now on, the catalog of `operations` (the shipped ones merged with what the hosts publish); the shipped one again for undefined. */
+export async function usePlatformOperations(operations: readonly Operation[] | undefined): Promise<Platform> {
 	const { catalogOf, SHIPPED } = await import('./catalog');
-	merged = catalogOf(operations, SHIPPED);
-	return merged;
+	merged = operations && catalogOf(operations, SHIPPED);
+	return merged ?? SHIPPED;
 }

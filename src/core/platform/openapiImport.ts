@@ -51,6 +51,8 @@ const HTTP_OWN_HEADER = /^(authorization|cookie|host|connection|accept|accept-[a
  * braces (`{{…}}` runs in httpYac and expands in REST Client), backslashes, quotes, backticks, `$` or `#`.
  */
 const TEXT_CHAR = /[^\p{L}\p{N} .,:;!?()[\]/+*=<>|~^&%'_@-]/gu;
+/** The service's Login and RefreshToken (core/api/client.ts): the extension's own business, never an operation to offer. */
+const AUTH_PATH = /^\/v1\/auth\/(login|refreshtoken)\/?$/i;
 /** An example value: what a REST file may carry as a value, never a variable or a script. */
 const EXAMPLE = /^[\p{L}\p{N} ._:+/@,()-]*$/u;
 
@@ -315,7 +317,8 @@ function newId(read: ReadOperation, host: HostKey, taken: Set<string>): string {
  * it matches (method and path on one of the host keys its URL serves): that one keeps its id, account kind,
  * changes and irreversibility and source, and gains the parameters, examples and descriptions it lacks. One
  * that matches none is added on the first key its URL serves, needing an account of a kind nobody knows,
- * changing data unless it is a GET, never marked as irreversible (only the description knows that).
+ * changing data unless it is a GET, never marked as irreversible (only the description knows that); but
+ * Login and RefreshToken, which only the extension calls.
  */
 export function mergeOperations(shipped: Catalog, documents: readonly HostDocument[]): Merged {
 	const byId = new Map(shipped.OPERATIONS.map((op) => [op.id, op] as const));
@@ -336,7 +339,7 @@ export function mergeOperations(shipped: Catalog, documents: readonly HostDocume
 				continue;
 			}
 			const host = document.keys[0];
-			if (!host || added.length >= LIMITS.operations) continue;
+			if (!host || added.length >= LIMITS.operations || AUTH_PATH.test(read.path)) continue;
 			if (added.some((a) => a.host === host && a.method === read.method && a.path.toLowerCase() === read.path.toLowerCase())) continue;
 			added.push({
 				id: newId(read, host, taken),

@@ -85,7 +85,9 @@ export async function loadPlatformOperations(services: Services, arg?: unknown):
 	if (outcome.cancelled) return undefined;
 	const read = outcome.documents.flatMap((d) => (d.result.ok ? [{ keys: d.keys, operations: d.result.operations }] : []));
 	if (read.length === 0) {
-		void notify('warning', vscode.l10n.t('No host of the platform of {0} gave an OpenAPI document: {1}. New Request and the agent keep the operations the extension knows.', account.label, outcome.hosts.map((h) => `${h.host} ${h.problem}`).join('; ')));
+		// What the last reading found stands: none, so the operations the extension knows.
+		await usePlatformOperations(undefined);
+		void notify('warning', vscode.l10n.t('No host of the platform of {0} gave an OpenAPI document: {1}. New Request and the agent offer the operations the extension knows.', account.label, outcome.hosts.map((h) => `${h.host} ${h.problem}`).join('; ')));
 		return { accountId: account.id, hosts: outcome.hosts, added: [], filled: 0 };
 	}
 	const merged = reader.mergeOperations(platform.shipped, read);
