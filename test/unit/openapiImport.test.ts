@@ -161,6 +161,13 @@ describe('OpenAPI import', function () {
 			assert.equal(operations[0]!.parameters[0]!.required, true);
 		});
 
+		it('shared references within the depth bound are read, and the fields stop at the bound', async () => {
+			const schemas = Object.fromEntries([['S0', { type: 'string' }], ...Array.from({ length: 25 }, (_, i) => [`S${i + 1}`, { type: 'object', properties: Object.fromEntries(Array.from({ length: 10 }, (_, k) => [`p${k}`, { $ref: `#/components/schemas/S${i}` }])) }])]);
+			const [op] = await read(doc({ '/b': { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/S25' } } } } } } }, { schemas }));
+			assert.equal(op!.parameters.length, LIMITS.bodyFields);
+			assert.ok(op!.parameters.every((p) => p.name.split('.').length <= LIMITS.bodyDepth));
+		});
+
 		const table: Array<[string, string, RegExp]> = [
 			['too large', JSON.stringify({ openapi: '3.0.0', paths: {}, pad: 'x'.repeat(LIMITS.documentBytes) }), /larger than 1024 KiB/],
 			['not JSON', '<html>', /not JSON/],
@@ -170,6 +177,9 @@ describe('OpenAPI import', function () {
 			['too many paths', doc(Object.fromEntries(Array.from({ length: LIMITS.paths + 1 }, (_, i) => [`/p${i}`, {}]))), /paths; at most 500/],
 			['too many operations', doc(Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`/p${i}`, { get: {}, post: {}, put: {}, patch: {}, delete: {} }]))), /more than 1000 operations/],
 			['a $ref to nowhere', doc({ '/a': { get: { parameters: [{ $ref: '#/components/parameters/Nope' }] } } }), /points nowhere/],
+			['nesting 300 000 deep', `{"openapi":"3.0.0","paths":{"/a":{"get":{}}},"x":${'['.repeat(300_000)}${']'.repeat(300_000)}}`, /cannot be followed/],
+			['a billion laughs (30 levels of 10 references each)', doc({ '/b': { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/S29' } } } } } } },
+				{ schemas: Object.fromEntries([['S0', { type: 'string' }], ...Array.from({ length: 29 }, (_, i) => [`S${i + 1}`, { type: 'object', properties: Object.fromEntries(Array.from({ length: 10 }, (_, k) => [`p${k}`, { $ref: `#/components/schemas/S${i}` }])) }])]) }), /cannot be followed/],
 		];
 		for (const [what, text, reason] of table) {
 			it(`refused: ${what}`, async () => assert.match(await refused(text), reason));
