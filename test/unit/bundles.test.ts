@@ -27,6 +27,11 @@ describe('shipped bundles', function () {
 		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'mcp.js', 'openapi.js', 'platform.js', 'publicSuffix.js', 'tokenClient.js', 'undici.js']);
 	});
 
+	it('are each in the VSIX: .vscodeignore allows every one of them', () => {
+		const allowed = fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8').split('\n').filter((l) => l.startsWith('!dist/')).map((l) => l.slice('!dist/'.length).trim());
+		assert.deepEqual(allowed.sort(), [...inputs.keys()].sort());
+	});
+
 	it('load what is heavy and rarely needed with a plain require() of its own bundle, on first use', () => {
 		const extension = texts.get('extension.js')!;
 		for (const later of ['./undici.js', './publicSuffix.js', './platform.js', './openapi.js', './demo.js']) assert.ok(extension.includes(`require("${later}")`), later);
