@@ -18,6 +18,7 @@ export const Command = {
 	copyAuthorizationHeader: 'telematicsAuth.copyAuthorizationHeader',
 	copyAsCurl: 'telematicsAuth.copyAsCurl',
 	newRequest: 'telematicsAuth.newRequest',
+	loadPlatformOperations: 'telematicsAuth.loadPlatformOperations',
 	switchRequestAccount: 'telematicsAuth.switchRequestAccount',
 	insertAuthorizationHeader: 'telematicsAuth.insertAuthorizationHeader',
 	updateTokensInFile: 'telematicsAuth.updateTokensInFile',

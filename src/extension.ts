@@ -17,6 +17,7 @@ import { RedactingLog, sessionSecrets } from './core/util/redactingLog';
 import { registerAccountActions } from './features/accounts/accountActions';
 import { registerProductionCommands } from './features/accounts/productionCommands';
 import { registerAgentTools } from './features/agentTools/agentTools';
+import { registerPlatformOperationsCommand } from './features/platformOperations/loadOperationsCommand';
 import { AccountsView } from './features/accounts/accountsView';
 import { registerAuthenticationProvider } from './features/authProvider/authProvider';
 import { registerSessionCommands, reportRefreshFailure } from './features/login/sessionCommands';
@@ -104,6 +105,7 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 		registerBindEnvironmentCommand(services),
 		registerWalkthroughCommands(services),
 		...registerAgentTools(services),
+		registerPlatformOperationsCommand(services),
 	);
 
 	// Once chosen, the exposure follows the setting itself (off included) until the window closes.

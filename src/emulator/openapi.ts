@@ -1,7 +1,11 @@
 // The emulator's own OpenAPI 3 document (`/swagger/v1/swagger.json`), generated from the platform
-// description for the operations it serves, plus Login and RefreshToken. Each operation carries the token
-// it needs as `x-telematics-token` and its host key as `x-telematics-host` (OpenAPI has no word for
-// "an admin's JWT"). Pure.
+// description for the operations it serves, plus Login, RefreshToken and `GET /v1/Me` (the emulator's own,
+// which the description does not have). Shaped as an ASP.NET host publishes one: request bodies and their
+// nested objects as `$ref`s into `components/schemas`, the answers' envelope one shared schema, a bearer
+// security scheme that says nothing of which token. Each operation carries the token it needs as
+// `x-telematics-token` and its host key as `x-telematics-host` (OpenAPI has no word for "an admin's JWT";
+// the extension's reader trusts neither). The demo is every host on one origin, so it publishes one
+// document for them all. Pure.
 import { OPERATIONS, type Operation, type Parameter, type ParameterType } from '../core/platform/operations';
 
 type Schema = Record<string, unknown>;
@@ -21,7 +25,7 @@ function schemaOf(p: Parameter): Schema {
 }
 
 /** The body's schema: dotted names (`Identifiers.UserId`) nest as objects. */
-function bodySchema(parameters: readonly Parameter[]): Schema {
+function nestedSchema(parameters: readonly Parameter[]): Schema {
 	const root: Schema = { type: 'object', properties: {} };
 	for (const p of parameters) {
 		const parts = p.name.split('.');
@@ -41,19 +45,39 @@ function bodySchema(parameters: readonly Parameter[]): Schema {
 	return root;
 }
 
-const ENVELOPE: Schema = {
-	type: 'object',
-	properties: {
-		Result: {},
-		Status: { type: 'integer' },
-		Title: { type: 'string' },
-		Errors: { type: 'array', items: { type: 'object', properties: { Key: { type: 'string' }, Message: { type: 'string' } } } },
+/** `trips.admin.list` → `TripsAdminList`. */
+const schemaName = (id: string): string => id.split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+
+/**
+ * `schema` put in `components` as `name` (or `name` and a number, when another schema has that name), each
+ * nested object hoisted as its own (`Identifiers`, `Paging`), as ASP.NET names a class; a `$ref` to it.
+ */
+function hoisted(schema: Schema, name: string, components: Record<string, Schema>): Schema {
+	const properties = Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, Schema>).map(([key, child]) =>
+		[key, child.type === 'object' && child.properties ? hoisted(child, schemaName(key), components) : child]));
+	const own = { ...schema, properties };
+	let unique = name;
+	for (let n = 2; components[unique] && JSON.stringify(components[unique]) !== JSON.stringify(own); n++) unique = `${name}${n}`;
+	components[unique] = own;
+	return { $ref: `#/components/schemas/${unique}` };
+}
+
+const COMPONENTS_BASE: Record<string, Schema> = {
+	EnvelopeError: { type: 'object', properties: { Key: { type: 'string' }, Message: { type: 'string' } } },
+	Envelope: {
+		type: 'object',
+		properties: {
+			Result: {},
+			Status: { type: 'integer' },
+			Title: { type: 'string' },
+			Errors: { type: 'array', items: { $ref: '#/components/schemas/EnvelopeError' } },
+		},
 	},
 };
 
-const envelope = (description: string) => ({ description, content: { 'application/json': { schema: ENVELOPE } } });
+const envelope = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } });
 
-function operationObject(op: Operation): Schema {
+function operationObject(op: Operation, components: Record<string, Schema>): Schema {
 	const parameters = op.parameters.filter((p) => p.in !== 'body').map((p) => ({
 		name: p.name,
 		in: p.in,
@@ -69,7 +93,7 @@ function operationObject(op: Operation): Schema {
 		description: `Needs ${token}${op.irreversible ? `. Cannot be undone: ${op.irreversible}.` : '.'}`,
 		tags: [op.host],
 		...(parameters.length > 0 && { parameters }),
-		...(body.length > 0 && { requestBody: { required: true, content: { [op.contentType ?? 'application/json']: { schema: bodySchema(body) } } } }),
+		...(body.length > 0 && { requestBody: { required: true, content: { [op.contentType ?? 'application/json']: { schema: hoisted(nestedSchema(body), `${schemaName(op.id)}Request`, components) } } } }),
 		responses: {
 			200: envelope('The service\'s envelope: Result, Status, Title, Errors.'),
 			401: envelope('No token, or one expired or not the service\'s.'),
@@ -87,6 +111,7 @@ const AUTH_PATHS: Schema = {
 	'/v1/Auth/Login': {
 		post: {
 			operationId: 'auth.login',
+			security: [],
 			summary: 'Log a user (DeviceToken and InstanceKey) or an admin (email and password) in',
 			tags: ['user'],
 			parameters: [
@@ -101,11 +126,24 @@ const AUTH_PATHS: Schema = {
 	'/v1/Auth/RefreshToken': {
 		post: {
 			operationId: 'auth.refresh',
+			security: [],
 			summary: 'New tokens for the current (possibly expired) access token and the latest refresh token',
 			tags: ['user'],
 			requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['AccessToken', 'RefreshToken'], properties: { AccessToken: { type: 'string' }, RefreshToken: { type: 'string' } } } } } },
 			responses: { 200: envelope('New tokens; the refresh token given is spent.'), 401: envelope('Refused.') },
 			'x-telematics-token': 'none',
+		},
+	},
+};
+
+/** The emulator's own: who the bearer token belongs to. Not an operation of the platform's description. */
+const ME_PATH: Schema = {
+	'/v1/Me': {
+		get: {
+			operationId: 'me',
+			summary: 'Who the bearer token belongs to: its subject, role and expiry',
+			tags: ['user'],
+			responses: { 200: envelope('Subject, Role (admin or user), ExpiresAt.'), 401: envelope('No token, or one expired or not the service\'s.') },
 		},
 	},
 };
@@ -117,9 +155,10 @@ export function servedOperations(served: (id: string) => boolean): Operation[] {
 
 /** The OpenAPI 3.0 document for `operations`, served at `serverUrl`. */
 export function openApiDocument(serverUrl: string, operations: readonly Operation[]): Schema {
-	const paths: Record<string, Record<string, Schema>> = { ...(AUTH_PATHS as Record<string, Record<string, Schema>>) };
+	const paths: Record<string, Record<string, Schema>> = { ...(AUTH_PATHS as Record<string, Record<string, Schema>>), ...(ME_PATH as Record<string, Record<string, Schema>>) };
+	const schemas: Record<string, Schema> = { ...COMPONENTS_BASE };
 	for (const op of operations) {
-		paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: operationObject(op) };
+		paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: operationObject(op, schemas) };
 	}
 	return {
 		openapi: '3.0.3',
@@ -136,5 +175,10 @@ export function openApiDocument(serverUrl: string, operations: readonly Operatio
 			{ name: 'portal', description: 'The admin\'s permissions' },
 		],
 		paths,
+		components: {
+			schemas,
+			securitySchemes: { Bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An admin\'s or a user\'s access token; which one, OpenAPI cannot say (see x-telematics-token).' } },
+		},
+		security: [{ Bearer: [] }],
 	};
 }

@@ -56,7 +56,7 @@ document.getElementById('refresh-send').onclick = () => {
   send('/v1/Auth/RefreshToken', {}, document.getElementById('refresh-body').value, document.getElementById('refresh-out'));
 };`;
 
-const TOKEN_WORDS: Record<Operation['token'], string> = { admin: 'admin JWT', user: 'user JWT', none: 'InstanceId + InstanceKey headers' };
+const TOKEN_WORDS: Record<Operation['token'], string> = { admin: 'admin JWT', user: 'user JWT', none: 'InstanceId + InstanceKey headers', unknown: 'either JWT' };
 
 /** One row per operation: method, path, the token it needs, what it does. */
 function operationRows(operations: readonly Operation[]): string {

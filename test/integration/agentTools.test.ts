@@ -255,7 +255,7 @@ describe('Language-model tools for the agent (real VS Code, vscode.lm.invokeTool
 			const byPath = await invoke('telematics_request', { method: 'DELETE', path: `/v1/Management/users/${second}` });
 			// On the demo every host key is the same origin: through another key, or percent-encoded, it is asked about too.
 			const byOtherHost = await invoke('telematics_request', { method: 'DELETE', host: 'api', path: `/v1/%4Danagement/users/${second}` });
-			for (const result of [byOperation, byPath, byOtherHost]) assert.match(result, /^The person refused this request \(Delete a user and all their data \(the user with the device token "[^"]+"\): DELETE .*Nothing was sent\./);
+			for (const result of [byOperation, byPath, byOtherHost]) assert.match(result, /^The person refused this request \(Delete the user and all their data \(DeviceToken "[^"]+"\): DELETE .*Nothing was sent\./);
 			assert.equal(refusing.sendAsked.length, 3, 'asked each time');
 			assert.deepEqual(refusing.sendAsked.map((q) => [q.question.kind, q.method, q.url, q.account, q.offerSnooze]), [
 				['irreversible', 'DELETE', `${emu.url}/v1/Management/users/${second}`, 'admin', false],

@@ -115,7 +115,7 @@ describe('Production accounts (real VS Code)', function () {
 		for (const method of ['POST', 'PUT', 'PATCH']) assert.match(await invoke({ method, path: '/v1/Trips' }), new RegExp(`^${method} .* → HTTP`));
 		assert.equal(prompter.sendAsked.length, 1, 'asked once');
 		const irreversible = await invoke({ method: 'DELETE', path: '/v1/Management/users/device-42' });
-		assert.match(irreversible, /^The person refused this request \(Delete a user and all their data \(the user with the device token "device-42"\)/);
+		assert.match(irreversible, /^The person refused this request \(Delete the user and all their data \(DeviceToken "device-42"\)/);
 		assert.equal(prompter.sendAsked.length, 2);
 		assert.equal(prompter.sendAsked[1]?.offerSnooze, false, 'no snooze on what cannot be undone');
 		assert.deepEqual(emu.stats.requests.map((r) => r.method), ['POST', 'PUT', 'PATCH']);
@@ -125,8 +125,8 @@ describe('Production accounts (real VS Code)', function () {
 		await logIn(api, emu, 'admin');
 		const prompter = answering();
 		emu.resetStats();
-		assert.match(await invoke({ method: 'DELETE', path: '/v1/Instances/inst-7' }), /refused this request \(Delete an instance \(the instance "inst-7"\)/);
-		assert.match(await invoke({ method: 'POST', path: '/v1/Management/users/instances/change', body: { DeviceToken: 'd', ToInstanceId: 'i' } }), /refused this request \(Move a user to another instance/);
+		assert.match(await invoke({ method: 'DELETE', path: '/v1/Instances/inst-7' }), /refused this request \(Delete the instance \(InstanceId "inst-7"\)/);
+		assert.match(await invoke({ method: 'POST', path: '/v1/Management/users/instances/change', body: { DeviceToken: 'd', ToInstanceId: 'i' } }), /refused this request \(Move the user to another instance \(DeviceToken "d", ToInstanceId "i"\)/);
 		assert.equal(emu.stats.requests.length, 0, 'nothing was sent');
 		assert.deepEqual(prompter.sendAsked.map((q) => [q.question.kind, q.offerSnooze]), [['irreversible', false], ['irreversible', false]]);
 		prompter.sendAnswers.push('send');

@@ -2,7 +2,7 @@
 // one id, with the account kind each needs and whether it changes data, and nothing it cannot find.
 import * as assert from 'node:assert/strict';
 import { describeOperations, DETAILED_OPERATIONS } from '../../src/core/agent/operationsList';
-import * as platform from '../../src/core/platform/catalog';
+import { SHIPPED as platform } from '../../src/core/platform/catalog';
 import { loadPlatform } from '../../src/core/platform/load';
 
 const list = (input: unknown): string => describeOperations(input, platform);

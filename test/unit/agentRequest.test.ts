@@ -5,7 +5,7 @@ import * as fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
 import { asksFirst, bodyPreview, checkInput as checkPlatformInput, describeAnswer, MAX_CONFIRMATION_BODY_CHARS, MAX_PATH_CHARS, neededKind, MAX_REQUEST_BODY_CHARS, MAX_RESULT_BODY_CHARS, operationTarget, pathRefusal, pickAccount, platformUrlFor, serviceUrlFor, staysOnService } from '../../src/core/agent/serviceRequest';
 import { markdownCodeBlock } from '../../src/core/util/displayText';
-import * as platform from '../../src/core/platform/catalog';
+import { SHIPPED as platform } from '../../src/core/platform/catalog';
 import { platformHosts } from '../../src/core/platform/hosts';
 
 const { operationById } = platform;

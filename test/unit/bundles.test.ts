@@ -23,18 +23,23 @@ describe('shipped bundles', function () {
 			.map(([file, output]) => [path.basename(file), Object.keys(output.inputs)]));
 	});
 
-	it('are the extension, undici, the public suffix list, the platform\'s operations, the demo service and the terminal commands', () => {
-		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'mcp.js', 'platform.js', 'publicSuffix.js', 'tokenClient.js', 'undici.js']);
+	it('are the extension, undici, the public suffix list, the platform\'s operations, the OpenAPI reader, the demo service and the terminal commands', () => {
+		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'mcp.js', 'openapi.js', 'platform.js', 'publicSuffix.js', 'tokenClient.js', 'undici.js']);
+	});
+
+	it('are each in the VSIX: .vscodeignore allows every one of them', () => {
+		const allowed = fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8').split('\n').filter((l) => l.startsWith('!dist/')).map((l) => l.slice('!dist/'.length).trim());
+		assert.deepEqual(allowed.sort(), [...inputs.keys()].sort());
 	});
 
 	it('load what is heavy and rarely needed with a plain require() of its own bundle, on first use', () => {
 		const extension = texts.get('extension.js')!;
-		for (const later of ['./undici.js', './publicSuffix.js', './platform.js', './demo.js']) assert.ok(extension.includes(`require("${later}")`), later);
+		for (const later of ['./undici.js', './publicSuffix.js', './platform.js', './openapi.js', './demo.js']) assert.ok(extension.includes(`require("${later}")`), later);
 		// Nothing loads through Node's ESM loader (import()): the extension host runs CommonJS.
 		assert.doesNotMatch(extension, /\bimport\(/);
 	});
 
-	it('share no source module, but for stateless helpers the demo service reuses', () => {
+	it('share no source module, but for stateless helpers the demo service and the OpenAPI reader reuse', () => {
 		const seen = new Map<string, string>();
 		for (const [bundle, files] of inputs) {
 			for (const file of files.filter((f) => f.startsWith('src/'))) {
@@ -43,7 +48,7 @@ describe('shipped bundles', function () {
 				if (other === undefined) continue;
 				// tokenClient.js and mcp.js run in processes of their own (the terminal's), so nothing they hold meets the extension's.
 				if ([other, bundle].some((b) => b === 'tokenClient.js' || b === 'mcp.js')) continue;
-				assert.ok([other, bundle].includes('demo.js'), `${file} is in both ${other} and ${bundle}`);
+				assert.ok([other, bundle].some((b) => b === 'demo.js' || b === 'openapi.js'), `${file} is in both ${other} and ${bundle}`);
 				const text = fs.readFileSync(path.join(root, file), 'utf8');
 				assert.doesNotMatch(text, /^export (abstract )?class |^(export )?let /m, `${file}, in ${other} and ${bundle}, holds a class or state`);
 			}
@@ -56,6 +61,12 @@ describe('shipped bundles', function () {
 			if (bundle !== 'publicSuffix.js') assert.ok(!files.some((f) => f.includes('node_modules/tldts')), `tldts is in ${bundle}`);
 			if (bundle !== 'demo.js') assert.ok(!files.some((f) => f.startsWith('src/emulator/')), `the emulator is in ${bundle}`);
 		}
+		// The OpenAPI reader and its $ref resolver load when the person asks to read a host's document, never before,
+		// and reuse the platform bundle's description instead of holding a copy.
+		for (const [bundle, files] of inputs) {
+			if (bundle !== 'openapi.js') assert.ok(!files.some((f) => f.includes('node_modules/@apidevtools/') || f === 'src/core/platform/openapiImport.ts'), `the OpenAPI reader is in ${bundle}`);
+		}
+		assert.ok(!inputs.get('openapi.js')!.some((f) => f === 'src/core/platform/operations.ts' || f === 'src/core/platform/catalog.ts'), 'the description is in openapi.js');
 		// The platform's description and its index load on first use (issue 43): activation never builds them.
 		for (const file of ['src/core/platform/operations.ts', 'src/core/platform/catalog.ts']) {
 			assert.ok(!inputs.get('extension.js')!.includes(file), `${file} is in extension.js`);

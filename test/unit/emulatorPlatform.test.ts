@@ -221,8 +221,16 @@ describe('emulator: the platform', function () {
 					assert.deepEqual(op.parameters?.filter((p: any) => p.in === 'path').map((p: any) => p.name) ?? [], templated);
 				}
 			}
-			assert.deepEqual(ids.filter((id) => !id.startsWith('auth.')).sort(), Object.keys(ROUTES).sort());
-			assert.equal(r.json.paths['/trips/get/admin/v1'].post.requestBody.content['application/json'].schema.properties.Identifiers.required[0], 'UserId');
+			assert.deepEqual(ids.filter((id) => !id.startsWith('auth.') && id !== 'me').sort(), Object.keys(ROUTES).sort());
+			// As an ASP.NET host writes it: the body and its nested objects are $refs into components/schemas.
+			const schemas = r.json.components.schemas;
+			const ref = (schema: any): any => schemas[String(schema.$ref).replace('#/components/schemas/', '')];
+			const body = ref(r.json.paths['/trips/get/admin/v1'].post.requestBody.content['application/json'].schema);
+			assert.equal(ref(body.properties.Identifiers).required[0], 'UserId');
+			assert.equal(ref(body.properties.Paging).properties.Page.type, 'integer');
+			// One operation the description does not have: the emulator's own "who am I".
+			assert.equal(r.json.paths['/v1/Me'].get.operationId, 'me');
+			assert.ok(!OPERATIONS.some((op) => op.path === '/v1/Me'));
 			assert.equal(r.json.paths['/v1/Management/users/{DeviceToken}'].delete['x-telematics-irreversible'], 'Delete the user and all their data');
 		});
 

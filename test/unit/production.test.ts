@@ -6,6 +6,8 @@ import * as fc from 'fast-check';
 import { questionBefore, SNOOZE_MS, Snoozes } from '../../src/core/agent/changeGuard';
 import { irreversibleOperation } from '../../src/core/agent/irreversible';
 import { AGENT_METHODS, type AgentMethod } from '../../src/core/agent/serviceRequest';
+import { catalogOf, SHIPPED as platform } from '../../src/core/platform/catalog';
+import type { Operation } from '../../src/core/platform/operations';
 import { describeStatus } from '../../src/core/statusBar/statusModel';
 import { accountNode } from '../../src/core/accounts/accountsTreeModel';
 import { activeAccount, asksWhetherProduction, fallbackActive, isProduction, isVendorHost, startsAsProduction } from '../../src/core/sessions/production';
@@ -102,18 +104,19 @@ describe('production accounts', () => {
 		});
 	});
 
-	describe('irreversibleOperation', () => {
+	describe('irreversibleOperation (the description\'s `irreversible`, found by operationFor)', () => {
+		const USER = 'Delete the user and all their data';
 		const table: Array<[string, string, string | undefined, string?]> = [
-			['DELETE', '/v1/Management/users/abc-123', 'Delete a user and all their data', 'the user with the device token "abc-123"'],
-			['delete', '/v1/management/USERS/abc-123/', 'Delete a user and all their data', 'the user with the device token "abc-123"'],
-			['DELETE', '/v1//Management/users/abc?x=1', 'Delete a user and all their data', 'the user with the device token "abc"'],
-			['DELETE', '/v1/Management/%75sers/abc', 'Delete a user and all their data', 'the user with the device token "abc"'],
-			['DELETE', '/v1/Management/%2575sers/abc', 'Delete a user and all their data'],
-			['DELETE', '/api/v1/Management/users/abc', 'Delete a user and all their data'],
-			['DELETE', '/v1/Management/users/a%2Fb', 'Delete a user and all their data', 'the user with the device token "a%2Fb"'],
-			['POST', '/v1/Management/users/instances/change', 'Move a user to another instance'],
-			['DELETE', '/v1/Applications/applications/app-9', 'Delete an application', 'the application "app-9"'],
-			['DELETE', '/v1/Instances/inst-7', 'Delete an instance', 'the instance "inst-7"'],
+			['DELETE', '/v1/Management/users/abc-123', USER, 'DeviceToken "abc-123"'],
+			['delete', '/v1/management/USERS/abc-123/', USER, 'DeviceToken "abc-123"'],
+			['DELETE', '/v1//Management/users/abc?x=1', USER, 'DeviceToken "abc"'],
+			['DELETE', '/v1/Management/%75sers/abc', USER, 'DeviceToken "abc"'],
+			['DELETE', '/v1/Management/%2575sers/abc', USER],
+			['DELETE', '/api/v1/Management/users/abc', USER],
+			['DELETE', '/v1/Management/users/a%2Fb', USER, 'DeviceToken "a/b"'],
+			['POST', '/v1/Management/users/instances/change', 'Move the user to another instance'],
+			['DELETE', '/v1/Applications/applications/app-9', 'Delete the application', 'AppId "app-9"'],
+			['DELETE', '/v1/Instances/inst-7', 'Delete the instance', 'InstanceId "inst-7"'],
 			['DELETE', '/v1/Management/users/%zz', 'An operation whose path cannot be read'],
 			['GET', '/v1/Management/users/abc', undefined],
 			['PUT', '/v1/Management/users', undefined],
@@ -123,7 +126,7 @@ describe('production accounts', () => {
 			['GET', '/v1/Instances/%zz', undefined],
 			['HEAD', '/v1/Instances/%zz', undefined],
 			['DELETE', '/v1/Instances/%zz', 'An operation whose path cannot be read', 'the path "/v1/Instances/%zz"'],
-			['DELETE', '/v1/Management/users/%252575', 'Delete a user and all their data', 'the user with the device token "u"'],
+			['DELETE', '/v1/Management/users/%252575', USER, 'DeviceToken "u"'],
 			['DELETE', '/v1/Management/users/%25252575', 'An operation whose path cannot be read'],
 			['DELETE', '/v1/Instances/inst-7/users', undefined],
 			['DELETE', '/v1/Applications/applications/app-9/instances', undefined],
@@ -131,17 +134,35 @@ describe('production accounts', () => {
 		];
 		for (const [method, path, name, target] of table) {
 			it(`${method} ${path} → ${name ?? 'not irreversible'}`, () => {
-				const found = irreversibleOperation(method, path);
+				const found = irreversibleOperation(method, path, platform);
 				assert.equal(found?.name, name);
 				if (target) assert.equal(found?.target, target);
 			});
 		}
 
-		it('a target is cut at 80 characters and shows control characters as "?"', () => {
-			assert.equal(irreversibleOperation('DELETE', `/v1/Instances/${'x'.repeat(200)}`)?.target, `the instance "${'x'.repeat(79)}…"`);
-			assert.equal(irreversibleOperation('DELETE', `/v1/Instances/${'y'.repeat(80)}`)?.target, `the instance "${'y'.repeat(80)}"`);
-			assert.equal(irreversibleOperation('DELETE', '/v1/Instances/a%0Ab%7F')?.target, 'the instance "a?b?"');
-			assert.equal(irreversibleOperation('POST', '/v1/Management/users/instances/change')?.target, 'the user and the instance named in the request body (DeviceToken, ToInstanceId)');
+		it('every operation the description marks irreversible is found, on its own path', () => {
+			const marked = platform.OPERATIONS.filter((op) => op.irreversible);
+			assert.ok(marked.length >= 4);
+			for (const op of marked) {
+				const path = op.path.replace(/\{[^}]+\}/g, 'x-1');
+				assert.equal(irreversibleOperation(op.method, path, platform)?.name, op.irreversible, op.id);
+			}
+		});
+
+		it('a target is cut at 120 characters and shows control characters as "?"; a body names what the path does not', () => {
+			assert.equal(irreversibleOperation('DELETE', `/v1/Instances/${'x'.repeat(200)}`, platform)?.target, `InstanceId "${'x'.repeat(107)}…`);
+			assert.equal(irreversibleOperation('DELETE', `/v1/Instances/${'y'.repeat(80)}`, platform)?.target, `InstanceId "${'y'.repeat(80)}"`);
+			assert.equal(irreversibleOperation('DELETE', '/v1/Instances/a%0Ab%7F', platform)?.target, 'InstanceId "a?b?"');
+			assert.equal(irreversibleOperation('POST', '/v1/Management/users/instances/change', platform)?.target, 'what the request body names (DeviceToken, ToInstanceId, ToInstanceKey)');
+			assert.equal(irreversibleOperation('POST', '/v1/Management/users/instances/change', platform, '{"DeviceToken":"dt-2","ToInstanceId":"i-9","ToInstanceKey":"k"}')?.target, 'DeviceToken "dt-2", ToInstanceId "i-9"');
+		});
+
+		it('an operation read from a host\'s OpenAPI document never hides one the description marks', () => {
+			// A document that names a literal path on the user host, which would beat the description's `{DeviceToken}`.
+			const sly: Operation = { id: 'openapi.sly', host: 'user', method: 'DELETE', path: '/v1/Management/users/abc', summary: 'Harmless', token: 'unknown', changesData: true, parameters: [], source: 'openapi' };
+			const merged = catalogOf([...platform.OPERATIONS, sly], platform);
+			assert.equal(merged.operationFor('DELETE', 'user', '/v1/Management/users/abc')?.id, 'openapi.sly');
+			assert.equal(irreversibleOperation('DELETE', '/v1/Management/users/abc', merged)?.name, USER);
 		});
 	});
 
@@ -150,17 +171,17 @@ describe('production accounts', () => {
 		it('production: every changing method asks, reads never, a snooze silences it', () => {
 			for (const method of methods) {
 				const changing = method !== 'GET' && method !== 'HEAD';
-				assert.deepEqual(questionBefore(method, '/v1/Trips', { production: true, snoozed: false }), changing ? { kind: 'production' } : undefined, method);
-				assert.equal(questionBefore(method, '/v1/Trips', { production: true, snoozed: true }), undefined, method);
-				assert.equal(questionBefore(method, '/v1/Trips', { production: false, snoozed: false }), undefined, method);
+				assert.deepEqual(questionBefore(method, '/v1/Trips', { production: true, snoozed: false }, platform), changing ? { kind: 'production' } : undefined, method);
+				assert.equal(questionBefore(method, '/v1/Trips', { production: true, snoozed: true }, platform), undefined, method);
+				assert.equal(questionBefore(method, '/v1/Trips', { production: false, snoozed: false }, platform), undefined, method);
 			}
 		});
 
 		it('irreversible: asks on every account, snoozed or not, with its name and target', () => {
 			for (const production of [true, false]) {
 				for (const snoozed of [true, false]) {
-					const q = questionBefore('DELETE', '/v1/Management/users/abc', { production, snoozed });
-					assert.deepEqual(q, { kind: 'irreversible', production, operation: { name: 'Delete a user and all their data', target: 'the user with the device token "abc"' } });
+					const q = questionBefore('DELETE', '/v1/Management/users/abc', { production, snoozed }, platform);
+					assert.deepEqual(q, { kind: 'irreversible', production, operation: { name: 'Delete the user and all their data', target: 'DeviceToken "abc"' } });
 				}
 			}
 		});

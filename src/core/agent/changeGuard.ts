@@ -1,5 +1,6 @@
 // Which question a request of the agent gets before it is sent, and the person's snooze of the production
 // question. Pure: no `vscode`; the snooze lives in memory only (never stored, never shared with another window).
+import type { Platform } from '../platform/load';
 import type { Clock } from '../util/clock';
 import { asksFirst, type AgentMethod } from './serviceRequest';
 import { irreversibleOperation, type IrreversibleOperation } from './irreversible';
@@ -16,12 +17,13 @@ export type ChangeQuestion =
 	| { kind: 'production' };
 
 /**
- * The question before `method` `path` to an account (`production` or not, its production question
- * `snoozed` or not), or undefined when it goes without one. VS Code's own confirmation (prepareInvocation)
- * comes before this, and chat's auto-approve may skip it: this one is asked by the tool itself.
+ * The question before `method` `path` (with `body`) to an account (`production` or not, its production
+ * question `snoozed` or not), or undefined when it goes without one; `platform` knows what cannot be
+ * undone. VS Code's own confirmation (prepareInvocation) comes before this, and chat's auto-approve may
+ * skip it: this one is asked by the tool itself.
  */
-export function questionBefore(method: AgentMethod, path: string, account: { production: boolean; snoozed: boolean }): ChangeQuestion | undefined {
-	const operation = irreversibleOperation(method, path);
+export function questionBefore(method: AgentMethod, path: string, account: { production: boolean; snoozed: boolean }, platform: Platform, body?: string): ChangeQuestion | undefined {
+	const operation = irreversibleOperation(method, path, platform, body);
 	if (operation) return { kind: 'irreversible', operation, production: account.production };
 	if (!asksFirst(method) || !account.production || account.snoozed) return undefined;
 	return { kind: 'production' };

@@ -13,6 +13,7 @@ const NEEDS: Record<NeededToken, string> = {
 	admin: 'needs an admin account',
 	user: 'needs a user account',
 	none: 'takes no account token (InstanceId and InstanceKey headers; not sent by telematics_request)',
+	unknown: 'needs an account of a kind nobody knows (read from the host\'s OpenAPI document, which cannot say; a 403 means the other kind)',
 };
 
 function effect(op: Operation): string {
@@ -45,7 +46,7 @@ export function describeOperations(input: unknown, platform: Platform): string {
 	if (host !== undefined && !HOST_KEYS.some((key) => key === host)) return `"host" must be one of ${HOST_KEYS.map((k) => `"${k}"`).join(', ')}.`;
 	if (kind !== undefined && kind !== 'admin' && kind !== 'user') return '"kind" must be "admin" or "user".';
 	const words = typeof query === 'string' ? query.slice(0, 200) : '';
-	const found = platform.searchOperations(words).filter((op) => (host === undefined || op.host === host) && (kind === undefined || op.token === kind));
+	const found = platform.searchOperations(words).filter((op) => (host === undefined || op.host === host) && (kind === undefined || op.token === kind || op.token === 'unknown'));
 	if (found.length === 0) return `No operation matches${words ? ` "${words}"` : ''}. Try fewer words, or leave "query" out to list them all.`;
 	const detailed = found.length <= DETAILED_OPERATIONS;
 	return [

@@ -1,14 +1,22 @@
 // Finding operations: by id, by the request a file or the agent makes, by words. Pure: no I/O, no `vscode`.
 // With the description, it is a bundle of its own (dist/platform.js): the extension loads it on first
-// use through load.ts; the demo service holds it.
+// use through load.ts; the demo service holds it. A catalog is built over a list of operations: the
+// shipped description's, or that list merged with a host's OpenAPI document (openapiImport.ts).
 import { OPERATIONS, type HostKey, type Operation } from './operations';
 
 export { OPERATIONS } from './operations';
 export type { NeededToken, Operation, Parameter } from './operations';
 
-/** The operation with this id. */
-export function operationById(id: string): Operation | undefined {
-	return OPERATIONS.find((op) => op.id === id);
+/** The operations and the ways to find one among them. */
+export interface Catalog {
+	readonly OPERATIONS: readonly Operation[];
+	/** The shipped description's catalog: what cannot be undone is known only there. */
+	readonly shipped: Catalog;
+	operationById(id: string): Operation | undefined;
+	operationFor(method: string, host: HostKey, path: string): Operation | undefined;
+	searchOperations(query: string): Operation[];
+	pathParameters(template: string, path: string): Record<string, string> | undefined;
+	fillPath(op: Operation, values: Readonly<Record<string, unknown>>): { ok: true; path: string } | { ok: false; missing: string[] };
 }
 
 /** A segment percent-decoded (as the service decodes it before routing), or as it is when it does not decode. */
@@ -32,10 +40,10 @@ const TEMPLATE_PART = /^\{[^}]+\}$/;
  * a trailing slash or none). A literal segment beats a `{parameter}` at the same place, so `/trips/get/v1/` is
  * the user's list and not a trip's details.
  */
-export function operationFor(method: string, host: HostKey, path: string): Operation | undefined {
+function operationIn(operations: readonly Operation[], method: string, host: HostKey, path: string): Operation | undefined {
 	const wanted = segments(path);
 	let best: { op: Operation; literals: number } | undefined;
-	for (const op of OPERATIONS) {
+	for (const op of operations) {
 		if (op.host !== host || op.method !== method.toUpperCase()) continue;
 		const template = segments(op.path);
 		if (template.length !== wanted.length) continue;
@@ -95,10 +103,36 @@ export function fillPath(op: Operation, values: Readonly<Record<string, unknown>
  * The operations whose id, path, summary or method hold every word of `query` (case-insensitive); all of
  * them for an empty query. In the description's order.
  */
-export function searchOperations(query: string): Operation[] {
+function searchIn(operations: readonly Operation[], query: string): Operation[] {
 	const words = query.toLowerCase().split(/\s+/).filter((w) => w !== '');
-	return OPERATIONS.filter((op) => {
+	return operations.filter((op) => {
 		const text = `${op.id} ${op.method} ${op.host} ${op.path} ${op.summary}`.toLowerCase();
 		return words.every((word) => text.includes(word));
 	});
 }
+
+/** The catalog of `operations`; `shipped` is the shipped description's (itself when left out). */
+export function catalogOf(operations: readonly Operation[], shipped?: Catalog): Catalog {
+	const catalog: Catalog = {
+		OPERATIONS: operations,
+		get shipped() {
+			return shipped ?? catalog;
+		},
+		operationById: (id) => operations.find((op) => op.id === id),
+		operationFor: (method, host, path) => operationIn(operations, method, host, path),
+		searchOperations: (query) => searchIn(operations, query),
+		pathParameters,
+		fillPath,
+	};
+	return catalog;
+}
+
+/** The shipped description's catalog. */
+export const SHIPPED: Catalog = catalogOf(OPERATIONS);
+
+/** The operation with this id, in the shipped description. */
+export const operationById = SHIPPED.operationById;
+/** The operation a request is (as operationIn reads it), in the shipped description. */
+export const operationFor = SHIPPED.operationFor;
+/** The operations that hold every word of a query (as searchIn reads it), in the shipped description. */
+export const searchOperations = SHIPPED.searchOperations;

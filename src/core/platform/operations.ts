@@ -15,9 +15,10 @@ export { HOST_KEYS, type HostKey } from './hosts';
 
 /**
  * The token an operation needs: an admin's JWT, a user's JWT, or none (it is signed with the instance's
- * `InstanceId` and `InstanceKey` headers instead).
+ * `InstanceId` and `InstanceKey` headers instead); `unknown` for an operation only a host's OpenAPI
+ * document names (openapiImport.ts): OpenAPI cannot say which account it needs.
  */
-export type NeededToken = 'admin' | 'user' | 'none';
+export type NeededToken = 'admin' | 'user' | 'none' | 'unknown';
 
 export type ParameterPlace = 'path' | 'query' | 'header' | 'body';
 export type ParameterType = 'string' | 'integer' | 'boolean' | 'date' | 'date-time' | 'array' | 'object';

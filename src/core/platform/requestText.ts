@@ -116,7 +116,7 @@ export function requestLines(op: Operation, options: RequestOptions): string[] {
 	}
 	const query = op.parameters.filter((p) => p.in === 'query' && p.required)
 		.map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(String(exampleValue(p)))}`);
-	const needs = op.token === 'none' ? 'no token: the instance\'s InstanceId and InstanceKey' : `an ${op.token === 'admin' ? 'admin' : 'user'} token`;
+	const needs = op.token === 'none' ? 'no token: the instance\'s InstanceId and InstanceKey' : op.token === 'unknown' ? 'a token of a kind its OpenAPI document cannot say' : `an ${op.token === 'admin' ? 'admin' : 'user'} token`;
 	const lines = [
 		`# ${op.summary} (needs ${needs}${op.irreversible ? '; cannot be undone' : ''})`,
 		`# @name ${options.name}`,

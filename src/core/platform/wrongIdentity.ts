@@ -131,7 +131,7 @@ export function wrongIdentities(file: ParsedFile, context: IdentityContext, oper
 		}
 		if (carried.length === 0) continue;
 		const operation = operationOfRequest(file, request, [...new Set(carried.map((c) => c.account)), ...accounts], operationFor);
-		if (!operation || operation.token === 'none') continue;
+		if (!operation || operation.token === 'none' || operation.token === 'unknown') continue;
 		const needed = operation.token;
 		const candidates = accounts.filter((a) => a.kind === needed).sort((a, b) => Number(b.id === context.activeId) - Number(a.id === context.activeId));
 		for (const { account, carrier, environment } of carried) {

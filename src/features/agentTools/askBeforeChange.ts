@@ -5,6 +5,7 @@ import vscode = require('vscode');
 import { questionBefore, Snoozes } from '../../core/agent/changeGuard';
 import type { AgentRequestInput } from '../../core/agent/serviceRequest';
 import { asksFirst } from '../../core/agent/serviceRequest';
+import { loadPlatform } from '../../core/platform/load';
 import { isProduction } from '../../core/sessions/production';
 import type { Session } from '../../core/sessions/types';
 import type { Services } from '../../services';
@@ -20,7 +21,7 @@ export async function askBeforeChange(services: Services, snoozes: Snoozes, sess
 	if (!asksFirst(input.method)) return undefined;
 	const { account } = (await services.store.reloadAccount(session.account.id)) ?? session;
 	const production = isProduction(account);
-	const question = questionBefore(input.method, new URL(url).pathname, { production, snoozed: snoozes.isSnoozed(account.id) });
+	const question = questionBefore(input.method, new URL(url).pathname, { production, snoozed: snoozes.isSnoozed(account.id) }, await loadPlatform(), input.body);
 	if (!question) return undefined;
 	const name = account.name ?? account.label;
 	const answer = await services.prompts.current.askBeforeSending({

@@ -45,7 +45,7 @@ function argOf(arg: unknown): NewRequestArg {
 
 /** The account kind an operation needs, as the pick shows it. */
 function neededPhrase(op: Operation): string {
-	return op.token === 'admin' ? vscode.l10n.t('needs an admin token') : op.token === 'user' ? vscode.l10n.t('needs a user token') : vscode.l10n.t('no token: InstanceId and InstanceKey');
+	return op.token === 'admin' ? vscode.l10n.t('needs an admin token') : op.token === 'user' ? vscode.l10n.t('needs a user token') : op.token === 'unknown' ? vscode.l10n.t('needs a token of a kind nobody knows (from the host\'s OpenAPI)') : vscode.l10n.t('no token: InstanceId and InstanceKey');
 }
 
 /** The operations as quick pick rows, by host: the kind each needs, and a mark when it changes data or cannot be undone. */
@@ -59,7 +59,7 @@ async function pickOperation(operations: readonly Operation[]): Promise<Operatio
 			items.push({ label: host, kind: vscode.QuickPickItemKind.Separator });
 		}
 		const marks = [
-			`$(${op.token === 'admin' ? 'shield' : op.token === 'user' ? 'person' : 'key'}) ${neededPhrase(op)}`,
+			`$(${op.token === 'admin' ? 'shield' : op.token === 'user' ? 'person' : op.token === 'unknown' ? 'question' : 'key'}) ${neededPhrase(op)}`,
 			...(op.changesData ? [`$(edit) ${vscode.l10n.t('changes data')}`] : []),
 			...(op.irreversible ? [`$(warning) ${vscode.l10n.t('cannot be undone')}`] : []),
 		];

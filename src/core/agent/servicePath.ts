@@ -1,0 +1,92 @@
+// Paths on an account's platform: a path the model, a file or a host's OpenAPI document names is read as a
+// server that routes it would, and the URL built from it must stay on the platform's host (its origin and
+// the service's root path). Small and stateless on purpose: the agent's requests, New Request and the
+// OpenAPI reader (its own bundle) share it. Pure: no I/O, no `vscode`.
+import type { HostKey, PlatformHosts } from '../platform/hosts';
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
+
+const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
+
+/** Longest path accepted. */
+export const MAX_PATH_CHARS = 2048;
+
+/** `text` percent-decoded until it no longer changes (at most a few rounds); undefined when it does not decode. */
+export function fullyDecoded(text: string): string | undefined {
+	let current = text;
+	for (let round = 0; round < 4; round++) {
+		let next: string;
+		try {
+			next = decodeURIComponent(current);
+		} catch {
+			return undefined;
+		}
+		if (next === current) return current;
+		current = next;
+	}
+	return undefined;
+}
+
+const LEAVES_THE_SERVICE = 'The path must be a path on the account\'s service, such as "/v1/Me": no URL, host, "//", "\\\\" or "..". To reach another host of the platform, give "host" (a host key such as "api"); no other host can be reached with this tool.';
+
+/**
+ * Why `path` as written cannot name a place on the service, or undefined. Refused: a path that does not
+ * start with one `/` (so an absolute URL, any scheme, a host as `//host` or `%2F@host`), whitespace and
+ * control characters, a backslash (read as "/" by URL parsers), a fragment; and, percent-decoded, a
+ * leading `//`, a backslash or control character, or a `.` or `..` segment, which a server or proxy that
+ * decodes before it routes may act on. The raw path and the decoded one are both tested.
+ */
+export function pathRefusal(path: string): string | undefined {
+	const pathPart = path.split('?', 1)[0]!;
+	const decoded = fullyDecoded(pathPart);
+	const decodedWhole = fullyDecoded(path);
+	// Stryker disable next-line ConditionalExpression: redundant
+	if (decoded === undefined || decodedWhole === undefined) return 'The path holds a percent sign that is not an escape; write "%25" for "%".';
+	if (/[\s\u0000-\u001f\u007f-\u009f\\#]/.test(path)) return LEAVES_THE_SERVICE;
+	if (/[\u0000-\u001f\u007f-\u009f\\]/.test(decodedWhole)) return LEAVES_THE_SERVICE;
+	for (const form of [pathPart, decoded]) {
+		if (!form.startsWith('/') || form.startsWith('//')) return LEAVES_THE_SERVICE;
+	}
+	if (decoded.split('/').some((segment) => segment === '.' || segment === '..')) return LEAVES_THE_SERVICE;
+	return undefined;
+}
+
+/** Whether `href` reads as a URL on the service's origin, under its root path (`root`, no trailing "/"), with no user or password. */
+export function staysOnService(href: string, origin: string, root: string): boolean {
+	const url = URL.parse(href);
+	return url !== null && url.origin === origin && url.username === '' && url.password === '' && (url.pathname === root || url.pathname.startsWith(`${root}/`));
+}
+
+/**
+ * The URL `path` (and `query`) names on the service at `serviceUrl`, or why it is refused: the path as
+ * pathRefusal reads it, and the URL built from it must stay on the service (staysOnService); each is
+ * tested on its own, so neither leans on the other.
+ */
+export function serviceUrlFor(serviceUrl: string, path: string, query?: Record<string, string>): Checked<string> {
+	if (path.length > MAX_PATH_CHARS) return fail(`The path is ${path.length} characters; at most ${MAX_PATH_CHARS} are accepted.`);
+	let service: URL;
+	try {
+		service = new URL(serviceUrl);
+	} catch {
+		return fail('The account\'s service URL cannot be read; log in again.');
+	}
+	const refusal = pathRefusal(path);
+	if (refusal !== undefined) return fail(refusal);
+	const root = service.pathname.replace(/\/+$/, '');
+	const href = `${service.origin}${root}${path}`;
+	// Stryker disable next-line ConditionalExpression: unreachable
+	if (!staysOnService(href, service.origin, root)) return fail(LEAVES_THE_SERVICE);
+	const url = new URL(href);
+	for (const [name, value] of Object.entries(query ?? {})) url.searchParams.append(name, value);
+	return { ok: true, value: url.href };
+}
+
+/**
+ * The URL of the request on the account's platform: a path on the service for the `user` host (below its
+ * root path, as ever), on the host's origin for the others; the same path rules everywhere.
+ */
+export function platformUrlFor(serviceUrl: string, hosts: PlatformHosts | undefined, input: { host: HostKey; path: string; query?: Record<string, string> }): Checked<string> {
+	if (input.host === 'user') return serviceUrlFor(serviceUrl, input.path, input.query);
+	if (!hosts) return fail('The account\'s service URL is no platform origin; only its own paths ("host": "user") can be reached.');
+	return serviceUrlFor(hosts[input.host], input.path, input.query);
+}
