@@ -168,7 +168,7 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 		try {
 			const answer = await api.call(
 				{ method: input.method, url: found.url, accessToken: tokens.accessToken, ...(input.body !== undefined && { body: input.body }) },
-				{ timeoutMs: config.requestTimeoutMs(), proxy: config.proxy(), signal: controller.signal },
+				{ signal: controller.signal },
 			);
 			const described = describeAnswer(answer, { method: input.method, url: found.url, account: nameOf(found.session) }, allSecrets(this.services));
 			if (answer.status === 401) return `${described}\n\n${vscode.l10n.t('The service refused the token of {0}.', account.label)} ${LOG_IN_HINT()}`;

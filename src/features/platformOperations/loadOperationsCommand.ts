@@ -52,7 +52,7 @@ export async function loadPlatformOperations(services: Services, arg?: unknown):
 	const { account } = fresh;
 	const [platform, reader] = await Promise.all([loadPlatform(), import('../../core/platform/openapiImport')]);
 	const requests = reader.documentRequests(account.serviceUrl, accountPlatformHosts(services.config, account));
-	const { api, config, log } = services;
+	const { api, log } = services;
 	const outcome = await withNotificationProgress(vscode.l10n.t('Reading the OpenAPI documents of the platform of {0}…', account.label), async (cancel) => {
 		const controller = new AbortController();
 		const listener = cancel.onCancellationRequested(() => controller.abort());
@@ -63,7 +63,7 @@ export async function loadPlatformOperations(services: Services, arg?: unknown):
 				if (controller.signal.aborted) break;
 				const host = hostOf(url);
 				try {
-					const answer = await api.call({ method: 'GET', url, accessToken: fresh.tokens.accessToken }, { timeoutMs: config.requestTimeoutMs(), proxy: config.proxy(), signal: controller.signal });
+					const answer = await api.call({ method: 'GET', url, accessToken: fresh.tokens.accessToken }, { signal: controller.signal });
 					const problem = answerProblem(answer.status);
 					if (problem) {
 						hosts.push({ host, keys, problem });
