@@ -103,7 +103,8 @@ describe('New Request, sent with REST Client and httpyac (real VS Code in Chromi
 		await wb.chooseRow(`POST ${TRIPS}`);
 		// The account: the admin, offered first.
 		// Every row an account (the operations' rows may linger a moment as the pick changes).
-		const accounts = await waitFor('the account pick', () => wb.quickPickRows(), (rows) => rows.some((r) => r.includes(USER.instanceId)) && rows.every((r) => r.includes(env.emulator.url)));
+		// Both accounts' rows: the list may be drawn one row at a time.
+		const accounts = await waitFor('the account pick', () => wb.quickPickRows(), (rows) => rows.some((r) => r.includes(USER.instanceId)) && rows.some((r) => /admin/.test(r)) && rows.every((r) => r.includes(env.emulator.url)));
 		assert.match(accounts[0]!, /admin/, accounts.join(' | '));
 		await wb.chooseRow(accounts[0]!);
 		await waitFor('the new request in the editor', () => wb.editorText(), (t) => t.includes('TELEMATICS_TOKEN_ADMIN'));
@@ -168,7 +169,8 @@ describe('New Request, sent with REST Client and httpyac (real VS Code in Chromi
 		await wb.page.fill(QUICK_INPUT_BOX, 'delete user');
 		await wb.chooseRow('DELETE /v1/Management/users/');
 		// Every row an account (the operations' rows may linger a moment as the pick changes).
-		const accounts = await waitFor('the account pick', () => wb.quickPickRows(), (rows) => rows.some((r) => r.includes(USER.instanceId)) && rows.every((r) => r.includes(env.emulator.url)));
+		// Both accounts' rows: the list may be drawn one row at a time.
+		const accounts = await waitFor('the account pick', () => wb.quickPickRows(), (rows) => rows.some((r) => r.includes(USER.instanceId)) && rows.some((r) => /admin/.test(r)) && rows.every((r) => r.includes(env.emulator.url)));
 		const admin = accounts.find((r) => /admin/.test(r));
 		assert.match(admin ?? '', /PRODUCTION/, `the picker says it: ${accounts.join(' | ')}`);
 		await wb.chooseRow(admin!);
