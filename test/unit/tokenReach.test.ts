@@ -152,6 +152,14 @@ describe('requests that would send an account\'s token to another site', () => {
 		]);
 	});
 
+	it('a request to the account\'s platform host on another site (telematicsAuth.platformHosts) is not warned; without it, or elsewhere on that site, it is', async () => {
+		const text = '### a\nGET https://api.partner-cloud.example/v1\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN}}\n\n### b\nGET https://collector.partner-cloud.example/v1\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN}}\n';
+		const exposed = [{ name: 'TELEMATICS_TOKEN', accountId: 'a1' }];
+		const withPlatform = accounts.map((a) => ({ ...a, platformOrigins: [a.serviceUrl, 'https://api.partner-cloud.example'] }));
+		assert.deepEqual((await foreignSends(text, withPlatform, exposed)).map((s) => s.host), ['collector.partner-cloud.example']);
+		assert.deepEqual((await foreignSends(text, accounts, exposed)).map((s) => s.host), ['api.partner-cloud.example', 'collector.partner-cloud.example']);
+	});
+
 	it('the token the environment holds counts for the account it belongs to, only when it is exposed', async () => {
 		const text = '### a\nGET https://collector.example/\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN}}\n\n### b\nGET https://relay.example/\nAuthorization: Bearer {{$dotenv TELEMATICS_TOKEN}}\n\n### c\nGET https://user.telematicssdk.com/\nAuthorization: Bearer {{TELEMATICS_TOKEN}}\n';
 		assert.deepEqual(await foreignSends(text, accounts), []);

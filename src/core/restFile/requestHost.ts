@@ -184,11 +184,14 @@ export function requestDestinations(file: ParsedFile, requests: Iterable<ParsedR
  * reached over either), and the same registrable domain by the public suffix list (the vendor serves
  * one platform from `user.`, `api.` and `portal-apis.` of one domain), the same address for IPs and
  * names without one, and on loopback the same name or address: `127.0.0.2` or `localhost` (which may
- * resolve to `::1`) can be another user's server on the same port.
+ * resolve to `::1`) can be another user's server on the same port. `platformOrigins` (the account's
+ * platform hosts, `telematicsAuth.platformHosts`, a user setting) count as the service by exact origin,
+ * wherever their site is: the token is meant for them.
  */
-export async function isSameSite(destination: string, serviceUrl: string): Promise<boolean> {
+export async function isSameSite(destination: string, serviceUrl: string, platformOrigins: readonly string[] = []): Promise<boolean> {
 	const service = URL.canParse(serviceUrl) ? originOf(serviceUrl) : undefined;
 	const origin = originOf(destination);
+	if (origin && platformOrigins.some((platform) => sameOrigin(origin, platform))) return true;
 	if (!service || !origin || origin.port !== service.port) return false;
 	const loopback = isLoopbackHost(origin.host) && isLoopbackHost(service.host);
 	if (!loopback && (origin.scheme !== 'https:' || service.scheme !== 'https:')) return false;
@@ -199,4 +202,10 @@ export async function isSameSite(destination: string, serviceUrl: string): Promi
 	const a = getDomain(target, { allowPrivateDomains: true });
 	const b = getDomain(service.host, { allowPrivateDomains: true });
 	return a !== null && a === b;
+}
+
+/** Whether `origin` (originOf) is exactly the origin `url` names: scheme, host and port. */
+function sameOrigin(origin: { scheme: string; host: string; port: string }, url: string): boolean {
+	const other = URL.canParse(url) ? originOf(url) : undefined;
+	return other !== undefined && other.scheme === origin.scheme && other.host === origin.host && other.port === origin.port;
 }

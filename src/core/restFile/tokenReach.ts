@@ -215,6 +215,8 @@ export function offsetsByAccount(jwts: readonly FoundJwt[], ownerOf: (token: str
 /** A logged-in account's current token and its service. */
 export interface AccountToken extends KnownToken {
 	serviceUrl: string;
+	/** Its platform's hosts (`telematicsAuth.platformHosts`): origins that count as its service wherever their site is. */
+	platformOrigins?: readonly string[];
 }
 
 /** A request that would send an account's token to another site than the account's service. */
@@ -248,14 +250,14 @@ export async function foreignSends(text: string, accounts: readonly AccountToken
 	for (const { accountId } of exposed) if (!offsets.has(accountId)) offsets.set(accountId, []);
 	const sends: ForeignSend[] = [];
 	for (const [accountId, at] of offsets) {
-		const serviceUrl = accounts.find((a) => a.accountId === accountId)?.serviceUrl;
-		if (serviceUrl === undefined) continue;
+		const account = accounts.find((a) => a.accountId === accountId);
+		if (account === undefined) continue;
 		const written = placesAt(file, at);
 		const names = exposed.filter((e) => e.accountId === accountId).map((e) => e.name);
 		const places: TokenPlaces = names.length > 0 ? { ...written, variables: [...written.variables, ...names], environment: true } : written;
 		const sameSite = new Map<string, boolean>(); // one look-up per host, however many requests name it
 		for (const { line, host } of requestDestinations(file, requestsReached(file, places), variables, read?.outside)) {
-			if (host !== undefined && !sameSite.has(host)) sameSite.set(host, await isSameSite(host, serviceUrl));
+			if (host !== undefined && !sameSite.has(host)) sameSite.set(host, await isSameSite(host, account.serviceUrl, account.platformOrigins));
 			// Stryker disable next-line ConditionalExpression: for an undefined host the map holds nothing, so the second test says the same
 			if (host === undefined || !sameSite.get(host)) sends.push({ requestLine: line, host, accountId });
 		}

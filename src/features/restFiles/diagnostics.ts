@@ -14,6 +14,7 @@ import { identityOf } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';
 import { formatClockTime, formatElapsed } from '../../core/util/time';
 import { knownTokens } from '../shared/freshToken';
+import { accountPlatformHosts } from '../shared/platformHosts';
 import { isHttpDocument, watchedText } from '../shared/restDocuments';
 import { errorMessage } from '../../core/util/errorMessage';
 
@@ -46,7 +47,8 @@ function expiredTokenDiagnostics(document: vscode.TextDocument, jwts: readonly F
  * file, read through a variable or a named request, or the token telematicsAuth.exposeToken keeps.
  */
 async function foreignHostDiagnostics(document: vscode.TextDocument, text: string, read: { file: ParsedFile; jwts: readonly FoundJwt[] }, services: Services): Promise<vscode.Diagnostic[]> {
-	const accounts = knownTokens(services);
+	// An account's platform hosts (telematicsAuth.platformHosts) count as its service, wherever their site is.
+	const accounts = knownTokens(services).map((token) => ({ ...token, platformOrigins: Object.values(accountPlatformHosts(services.config, token) ?? {}) }));
 	const exposed = exposedVariables(services);
 	if (accounts.length === 0) return [];
 	// Variables the file does not define take their values from the clients' environments.
