@@ -8,6 +8,8 @@ export interface CountingServer {
 	port: number;
 	/** How many requests it got so far. */
 	hits: () => number;
+	/** What each request carried: its Authorization header and its body. */
+	received: Array<{ authorization: string; body: string }>;
 	/** Stops listening. */
 	close: () => Promise<void>;
 }
@@ -15,10 +17,15 @@ export interface CountingServer {
 /** A server on `address` (port 0: any free one). */
 export async function countingServer(address: string, port = 0): Promise<CountingServer> {
 	let hits = 0;
+	const received: CountingServer['received'] = [];
 	const server = createServer((req, res) => {
 		hits++;
-		req.resume();
-		res.writeHead(204).end();
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			received.push({ authorization: req.headers.authorization ?? '', body: Buffer.concat(chunks).toString('utf8') });
+			res.writeHead(204).end();
+		});
 	});
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
@@ -28,6 +35,7 @@ export async function countingServer(address: string, port = 0): Promise<Countin
 		server,
 		port: (server.address() as AddressInfo).port,
 		hits: () => hits,
+		received,
 		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }

@@ -40,6 +40,13 @@ describe('the allow-list, line by line (issue 41)', () => {
 		["GET https://a.example/\n# @note {{ x() }}\n", 'line 2: an expression in metadata'],
 		["# @proxy http://x\nGET https://a.example/\n", 'line 1: metadata @proxy'],
 		["@a = 1\n\n\n\n# @nope\nGET https://a.example/\n", 'line 5: metadata @nope'],
+		// `...name` spreads headers among the headers (httpYac); in the body it is text, a GraphQL fragment spread.
+		["POST https://a.example/\nContent-Type: application/json\n\nquery { x {\n  ...Parts\n} }\n", undefined],
+		["POST https://a.example/\n\n...Parts\n", undefined],
+		["POST https://a.example/\n...auth\n\nbody\n", 'line 2: a script'],
+		["POST https://a.example/\nX: 1\n  ...auth\n\n...Parts\n", 'line 3: a script'],
+		["POST https://a.example/\n\n...Parts\n> {% client.global.set('a', 1) %}\n", 'line 4: a script'],
+		["...auth\nPOST https://a.example/\n", 'line 1: a script'],
 	];
 	for (const [text, why] of rows) it(`${JSON.stringify(text)} → ${why ?? 'read completely'}`, () => assert.equal(outsideAllowList(parseRestFile(text)), why));
 });

@@ -34,6 +34,11 @@ const PLAIN_REFERENCE = /^\s*(?:[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*|\[\d+\]|
 const SCRIPT_LINE = /^\s*(\{\{|[<>]\s*\{%|>\s*[^>\s]|<@|\?\?\s*js\b|\.\.\.|(import|run)\s|proto\s*<)/i;
 /** `< ./script.js` before the request line is a script; in a body it is the body's file. */
 const FILE_LINE = /^\s*<\s+\S/;
+/**
+ * `...name`: httpYac spreads a variable into the headers only among them (its header parsers stop at the
+ * first blank line); in the body it is text both clients send as is, such as a GraphQL fragment spread.
+ */
+const SPREAD = /^\s*\.\.\./;
 
 /** Why the file's requests do not say where they go (the first thing outside the allow-list), or undefined. */
 export function outsideAllowList(file: ParsedFile): string | undefined {
@@ -57,15 +62,18 @@ export function outsideAllowList(file: ParsedFile): string | undefined {
 	return undefined;
 }
 
-type Role = 'before' | 'target' | 'after';
+type Role = 'before' | 'target' | 'headers' | 'body';
 
-/** Each line's part of its request: before the request line (or a region without one), the target, after it (headers, body). */
+/** Each line's part of its request: before the request line (or a region without one), the target, its headers, its body (from the first blank line on). */
 function lineRoles(file: ParsedFile): Role[] {
 	const roles: Role[] = new Array<Role>(file.lines.length).fill('before');
 	for (const request of file.requests) {
 		for (let line = request.requestLine; line <= request.urlEndLine; line++) roles[line] = 'target';
-		// Stryker disable next-line StringLiteral: any role but 'before' and 'target' reads the same
-		for (let line = request.urlEndLine + 1; line <= request.blockEnd; line++) roles[line] = 'after';
+		let role: Role = 'headers';
+		for (let line = request.urlEndLine + 1; line <= request.blockEnd; line++) {
+			if (BLANK.test(file.lines[line]!.text)) role = 'body';
+			roles[line] = role;
+		}
 	}
 	return roles;
 }
@@ -86,7 +94,7 @@ function lineOutside(text: string, role: Role): string | undefined {
 		return expressionIn(text);
 	}
 	if (role === 'before') return FILE_LINE.test(text) || SCRIPT_LINE.test(text) ? 'a script' : 'a line no client reads alike';
-	if (role !== 'target' && SCRIPT_LINE.test(text)) return 'a script';
+	if (role !== 'target' && SCRIPT_LINE.test(text) && !(role === 'body' && SPREAD.test(text))) return 'a script';
 	return expressionIn(text);
 }
 
