@@ -102,10 +102,10 @@ function lineOutside(text: string, role: Role): string | undefined {
 function expressionIn(text: string): string | undefined {
 	for (let open = text.indexOf('{{'); open >= 0;) {
 		const close = text.indexOf('}}', open + 2);
-		// Stryker disable next-line EqualityOperator: the search starts past `open`, so `close` is never 0
+		// Stryker disable next-line EqualityOperator: equivalent
 		if (close < 0) return 'an unclosed reference';
 		if (!PLAIN_REFERENCE.test(text.slice(open + 2, close))) return 'an expression';
-		// Stryker disable next-line ArithmeticOperator: a plain reference holds no brace, so no `{{` starts within two characters before its `}}`
+		// Stryker disable next-line ArithmeticOperator: equivalent
 		open = text.indexOf('{{', close + 2);
 	}
 	return undefined;
