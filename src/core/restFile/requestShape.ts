@@ -69,6 +69,7 @@ function lineRoles(file: ParsedFile): Role[] {
 	const roles: Role[] = new Array<Role>(file.lines.length).fill('before');
 	for (const request of file.requests) {
 		for (let line = request.requestLine; line <= request.urlEndLine; line++) roles[line] = 'target';
+		// Stryker disable next-line StringLiteral: equivalent
 		let role: Role = 'headers';
 		for (let line = request.urlEndLine + 1; line <= request.blockEnd; line++) {
 			if (BLANK.test(file.lines[line]!.text)) role = 'body';
