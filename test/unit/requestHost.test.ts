@@ -195,6 +195,8 @@ describe('the same site as the service', () => {
 		assert.equal(await isSameSite('http://api.partner-cloud.example', service, platform), false);
 		assert.equal(await isSameSite('http://127.0.0.2:5000', service, platform), false);
 		assert.equal(await isSameSite('http://127.0.0.1:5001', service, platform), false);
+		assert.equal(await isSameSite('https://127.0.0.1:5000', service, platform), false);
+		assert.equal(await isSameSite('http://[bad', service, platform), false);
 		assert.equal(await isSameSite('api.partner-cloud.example', service, ['not a url']), false);
 	});
 

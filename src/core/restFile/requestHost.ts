@@ -206,6 +206,6 @@ export async function isSameSite(destination: string, serviceUrl: string, platfo
 
 /** Whether `origin` (originOf) is exactly the origin `url` names: scheme, host and port. */
 function sameOrigin(origin: { scheme: string; host: string; port: string }, url: string): boolean {
-	const other = URL.canParse(url) ? originOf(url) : undefined;
+	const other = originOf(url);
 	return other !== undefined && other.scheme === origin.scheme && other.host === origin.host && other.port === origin.port;
 }
