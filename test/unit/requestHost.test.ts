@@ -182,6 +182,16 @@ describe('the same site as the service', () => {
 		assert.equal(await isSameSite('localhost', 'not a url'), false);
 	});
 
+	it('scheme and port are read as they are sent: http on 443 is not https, a default port is its scheme\'s, an IPv6 host is one host (bare or bracketed)', async () => {
+		assert.equal(await isSameSite('http://api.telematicssdk.com:443', 'https://user.telematicssdk.com'), false);
+		assert.equal(await isSameSite('http://127.0.0.1', 'https://127.0.0.1'), false);
+		assert.equal(await isSameSite('ftp://127.0.0.1', 'https://127.0.0.1'), false);
+		assert.equal(await isSameSite('http://127.0.0.1', 'http://127.0.0.1:80'), true);
+		assert.equal(await isSameSite('::1', 'https://[::1]'), true);
+		assert.equal(await isSameSite('[::1]', 'https://[::1]'), true);
+		assert.equal(await isSameSite('::2', 'https://[::1]'), false);
+	});
+
 	it('the account\'s platform hosts (telematicsAuth.platformHosts) on another site count as the service, by exact origin only', async () => {
 		const service = 'https://user.telematicssdk.com';
 		const platform = ['https://user.telematicssdk.com', 'https://api.partner-cloud.example', 'http://127.0.0.1:5000'];

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
-import { foreignSends, requestsSending, SCAN_BUDGET, type AccountToken } from '../../src/core/restFile/tokenReach';
+import { foreignSends, receivingDestinationsAt, requestsReached, requestsSending, SCAN_BUDGET, type AccountToken } from '../../src/core/restFile/tokenReach';
 import { requestTarget, targetHosts, variableReadings } from '../../src/core/restFile/requestHost';
 import { lineAt, requestAt, type ParsedFile } from '../../src/core/restFile/requestParser';
 
@@ -158,6 +158,17 @@ describe('requests that would send an account\'s token to another site', () => {
 		const withPlatform = accounts.map((a) => ({ ...a, platformOrigins: [a.serviceUrl, 'https://api.partner-cloud.example'] }));
 		assert.deepEqual((await foreignSends(text, withPlatform, exposed)).map((s) => s.host), ['collector.partner-cloud.example']);
 		assert.deepEqual((await foreignSends(text, accounts, exposed)).map((s) => s.host), ['api.partner-cloud.example', 'collector.partner-cloud.example']);
+	});
+
+	it('in a file outside the allow-list, any token anywhere reaches every request; no token reaches none', () => {
+		const file = parseRestFile('{{\n  x\n}}\n\n###\nGET https://a.example/\n\n###\nGET https://b.example/\n');
+		const all = file.requests.map((r) => r.requestLine);
+		const reached = (places: Parameters<typeof requestsReached>[1]) => requestsReached(file, places).map((r) => r.requestLine);
+		for (const places of [{ environment: true }, { elsewhere: true }, { requests: [file.requests[0]!] }, { variables: ['x'] }]) assert.deepEqual(reached(places), all, JSON.stringify(places));
+		for (const places of [{}, { requests: [], variables: [] }, { environment: false, elsewhere: false }]) assert.deepEqual(reached(places), [], JSON.stringify(places));
+		// A token written in the script (neither a request nor a definition) reaches them all; none written, none.
+		assert.deepEqual(receivingDestinationsAt(file, [file.lines[1]!.start]).map((d) => d.line), all);
+		assert.deepEqual(receivingDestinationsAt(file, []), []);
 	});
 
 	it('the token the environment holds counts for the account it belongs to, only when it is exposed', async () => {

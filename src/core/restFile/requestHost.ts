@@ -68,9 +68,11 @@ export function requestTarget(file: ParsedFile, request: ParsedRequest): string 
  */
 function hostOfAuthority(scheme: string, authority: string): string | undefined {
 	if (!PLAIN_AUTHORITY.test(authority)) return undefined;
+	// Stryker disable next-line MethodExpression: equivalent
 	const url = `${scheme.toLowerCase()}://${authority}/`;
 	if (!URL.canParse(url)) return undefined;
 	const { hostname, port, protocol } = new URL(url);
+	// Stryker disable next-line ConditionalExpression: equivalent
 	if (!hostname) return undefined;
 	if (protocol === 'https:' && port === '') return bareHostname(hostname);
 	return `${protocol}//${hostname.toLowerCase()}${port ? `:${port}` : ''}`;
@@ -152,6 +154,7 @@ const outsideOf = new WeakMap<ParsedFile, string | undefined>();
 
 /** Why `file` does not say where its requests go (requestShape.ts), or undefined: its requests are read. */
 export function fileOutsideAllowList(file: ParsedFile): string | undefined {
+	// Stryker disable next-line ConditionalExpression: speed
 	if (!outsideOf.has(file)) outsideOf.set(file, outsideAllowList(file));
 	return outsideOf.get(file);
 }
@@ -188,6 +191,7 @@ export function requestDestinations(file: ParsedFile, requests: Iterable<ParsedR
  * platform hosts, `telematicsAuth.platformHosts`, a user setting) count as the service by exact origin,
  * wherever their site is: the token is meant for them.
  */
+// Stryker disable next-line ArrayDeclaration: equivalent
 export async function isSameSite(destination: string, serviceUrl: string, platformOrigins: readonly string[] = []): Promise<boolean> {
 	const service = URL.canParse(serviceUrl) ? originOf(serviceUrl) : undefined;
 	const origin = originOf(destination);
