@@ -187,6 +187,9 @@ describe('the same site as the service', () => {
 		assert.equal(await isSameSite('http://127.0.0.1', 'https://127.0.0.1'), false);
 		assert.equal(await isSameSite('ftp://127.0.0.1', 'https://127.0.0.1'), false);
 		assert.equal(await isSameSite('http://127.0.0.1', 'http://127.0.0.1:80'), true);
+		assert.equal(await isSameSite('ftp://127.0.0.1', 'http://127.0.0.1'), false);
+		assert.equal(await isSameSite('http://127.0.0.1:443', 'http://127.0.0.1'), false);
+		assert.equal(await isSameSite('api.telematicssdk.com', 'http://user.telematicssdk.com:443'), false);
 		assert.equal(await isSameSite('::1', 'https://[::1]'), true);
 		assert.equal(await isSameSite('[::1]', 'https://[::1]'), true);
 		assert.equal(await isSameSite('::2', 'https://[::1]'), false);

