@@ -22,7 +22,7 @@ const METADATA = /^\s*(?:#+|\/\/+)\s*@([^\s=]*)\s*=?\s*(.*)$/;
 const COMMENT = /^\s*(#|\/\/)/;
 const BLANK = /^\s*$/;
 /** A definition every client reads alike: `@name = value`, the value not opening with a quote or another `=`. */
-const DEFINITION = /^\s*@([A-Za-z_][\w.-]*)\s*=(?!=)\s*(?!["'])/;
+const DEFINITION = /^\s*@([A-Za-z_][\w.-]*)\s*=(?!=)(?!\s*["'])/;
 /**
  * Names a client reads as a request option (httpYac: `request_proxy`, `request_rejectUnauthorized`…) or
  * shares across files (`global.`), wherever they are given.
