@@ -290,6 +290,32 @@ describe('REST files (real VS Code)', function () {
 			await until('back to one once nothing is exposed', () => vscode.languages.getDiagnostics(uri), { accept: (d) => d.length === 1, timeoutMs: 5000 });
 		});
 
+		it('the account\'s platform host on another site (telematicsAuth.platformHosts) is its service: inserted with no question, not warned; another host of that site is', async () => {
+			await settings().update('platformHosts', { api: 'https://api.partner-cloud.example' }, vscode.ConfigurationTarget.Global);
+			try {
+				await settings().update('insertStyle', 'processEnv', vscode.ConfigurationTarget.Global);
+				const alone = 'GET https://api.partner-cloud.example/v1/trips\n';
+				const inserted = await openHttp(alone);
+				cursorsAt(inserted, 'GET');
+				answering(false);
+				await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+				assert.equal(inserted.document.getText(), `${alone}Authorization: Bearer {{$processEnv TELEMATICS_TOKEN}}\n`);
+				assert.deepEqual(prompter.confirmations, []);
+
+				const text = [
+					`@telematicsToken = ${token}`, '',
+					'### the api host', 'GET https://api.partner-cloud.example/v1/trips', 'Authorization: Bearer {{telematicsToken}}', '',
+					'### another host of its site', 'GET https://collector.partner-cloud.example/c', 'X-Copy: {{telematicsToken}}', '',
+				].join('\n');
+				const editor = await openHttp(text);
+				const warnings = await until('one warning', () => vscode.languages.getDiagnostics(editor.document.uri), { accept: (d) => d.length === 1, timeoutMs: 5000 });
+				assert.deepEqual(warnings.map((d) => d.range.start.line), [7]);
+				assert.match(warnings[0]!.message, /to collector\.partner-cloud\.example, not to its service/);
+			} finally {
+				await settings().update('platformHosts', undefined, vscode.ConfigurationTarget.Global);
+			}
+		});
+
 		it('environment style: the exposed token is the active account\'s, so the same question; its own service is not asked about', async () => {
 			await settings().update('insertStyle', 'processEnv', vscode.ConfigurationTarget.Global);
 			const text = `### ours\nGET ${emu.url}/v1/Me\n\n### elsewhere\nGET https://collector.example/c\n`;

@@ -7,12 +7,11 @@
 // other site where httpYac reached the service. A fixed seed in npm test; TELEMATICS_HOST_FOLDER_RUNS sets more (TELEMATICS_HOST_FOLDER_SEED another seed).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
 import * as httpyac from 'httpyac';
+import { countingServer, type CountingServer } from '../support/countingServer';
 import { withEnvironments } from '../../src/core/restFile/environments';
 import { isSameSite, requestDestinations, variableReadings } from '../../src/core/restFile/requestHost';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
@@ -21,21 +20,6 @@ import { readFolderEnvironments } from '../../src/system/folderEnvironments';
 
 const RUNS = Number(process.env.TELEMATICS_HOST_FOLDER_RUNS ?? 150);
 const SEED = Number(process.env.TELEMATICS_HOST_FOLDER_SEED ?? 41);
-
-/** A server that answers 204 and counts what it got (a proxy request too). */
-async function counting(address: string, port = 0): Promise<{ server: Server; port: number; hits: () => number }> {
-	let hits = 0;
-	const server = createServer((req, res) => {
-		hits++;
-		req.resume();
-		res.writeHead(204).end();
-	});
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(port, address, () => resolve());
-	});
-	return { server, port: (server.address() as AddressInfo).port, hits: () => hits };
-}
 
 /**
  * The other site: another loopback address on the service's port (traffic never leaves this machine), which
@@ -72,8 +56,8 @@ const spec: fc.Arbitrary<Spec> = fc.record({
 
 describe('the host check against httpYac\'s engine, on generated folders (issue 41)', function () {
 	this.timeout(600_000);
-	let service: Awaited<ReturnType<typeof counting>>;
-	let other: Awaited<ReturnType<typeof counting>>;
+	let service: CountingServer;
+	let other: CountingServer;
 	let otherHost: string;
 	let base: string;
 	let logLevel: httpyac.LogLevel | undefined;
@@ -84,8 +68,8 @@ describe('the host check against httpYac\'s engine, on generated folders (issue 
 		await httpyac.cli.initIOProvider();
 		logLevel = httpyac.io.log.options.level;
 		httpyac.io.log.options.level = httpyac.LogLevel.none;
-		service = await counting('127.0.0.1');
-		other = await counting(OTHER_ADDRESS, service.port);
+		service = await countingServer('127.0.0.1');
+		other = await countingServer(OTHER_ADDRESS, service.port);
 		otherHost = OTHER_ADDRESS;
 		base = fs.mkdtempSync(path.join(os.tmpdir(), 'host-folders-'));
 		// httpYac prints requests it cannot send; what it reached is all this test reads.
@@ -95,7 +79,7 @@ describe('the host check against httpYac\'s engine, on generated folders (issue 
 	after(async () => {
 		Object.assign(console, noise);
 		httpyac.io.log.options.level = logLevel;
-		await Promise.all([service, other].map(({ server }) => new Promise((r) => server.close(r))));
+		await Promise.all([service.close(), other.close()]);
 		fs.rmSync(base, { recursive: true, force: true });
 	});
 

@@ -5,12 +5,11 @@
 // the client did not go to.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
 import * as httpyac from 'httpyac';
+import { countingServer, type CountingServer } from '../support/countingServer';
 import { requestDestinations } from '../../src/core/restFile/requestHost';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 
@@ -18,25 +17,10 @@ const SERVICE = '127.0.0.1';
 const OTHER = '127.0.0.2';
 const RUNS = 1000;
 
-/** A server on `address` that answers 204 and counts the requests it got. */
-async function counting(address: string, port = 0): Promise<{ server: Server; port: number; hits: () => number }> {
-	let hits = 0;
-	const server = createServer((req, res) => {
-		hits++;
-		req.resume();
-		res.writeHead(204).end();
-	});
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(port, address, () => resolve());
-	});
-	return { server, port: (server.address() as AddressInfo).port, hits: () => hits };
-}
-
 describe('the host check against httpYac\'s engine, on two loopback hosts (generated)', function () {
 	this.timeout(300_000);
-	let service: Awaited<ReturnType<typeof counting>>;
-	let other: Awaited<ReturnType<typeof counting>>;
+	let service: CountingServer;
+	let other: CountingServer;
 	let dir: string;
 
 	let logLevel: httpyac.LogLevel | undefined;
@@ -46,13 +30,13 @@ describe('the host check against httpYac\'s engine, on two loopback hosts (gener
 		// httpYac prints every request it cannot send; what it reached is all this test reads.
 		logLevel = httpyac.io.log.options.level;
 		httpyac.io.log.options.level = httpyac.LogLevel.none;
-		service = await counting(SERVICE);
-		other = await counting(OTHER, service.port);
+		service = await countingServer(SERVICE);
+		other = await countingServer(OTHER, service.port);
 		dir = fs.mkdtempSync(path.join(os.tmpdir(), 'host-check-'));
 	});
 	after(async () => {
 		httpyac.io.log.options.level = logLevel;
-		await Promise.all([service, other].map(({ server }) => new Promise((r) => server.close(r))));
+		await Promise.all([service.close(), other.close()]);
 		fs.rmSync(dir, { recursive: true, force: true });
 	});
 

@@ -115,6 +115,9 @@ const rows: Array<[string, Folder, Folder]> = [
 	['a global script builds the header from process.env and spreads it into a request',
 		{ files: {}, text: `{{\n  exports.auth = { Authorization: 'Bearer ' + process.env['TELEMATICS' + '_TOKEN'] };\n}}\n\n###\nGET https://collector.example/v1\n...auth\n` },
 		{ files: {}, text: `###\n${request(`${SERVICE}/v1`)}` }],
+	['a `...name` line: among the headers httpYac spreads a variable there; in the body it is text (a GraphQL fragment spread)',
+		{ files: {}, text: `POST ${SERVICE}/graphql\n${READ}\n...Parts\n\nquery { trips { id } }\n` },
+		{ files: {}, text: `POST ${SERVICE}/graphql\n${READ}\n\nquery { trips {\n  ...Parts\n} }\n` }],
 	['metadata no client is known to leave harmless',
 		{ files: {}, text: request(`${SERVICE}/v1`, '# @loop for 2') },
 		{ files: {}, text: request(`${SERVICE}/v1`, '# @timeout 5000') }],
@@ -161,15 +164,80 @@ describe('ordinary files get no new question (issue 41)', () => {
 		assert.deepEqual(await judge({ files: { '.env': 'OTHER=1\n' }, text: sample('http://127.0.0.1:4000', 'http://127.0.0.1:4000') }, 'http://127.0.0.1:4000'), { asks: false, warns: false });
 	});
 
-	it('the corpus: a file inside the allow-list is read as before, request by request; the others hold a script, an import, metadata or an expression', () => {
-		const reasons = new Map<string, number>();
+	/**
+	 * Every real file the allow-list leaves out, by why (SECURITY.md, "Why some real files ask"), with the
+	 * first line outside it. Each asks because of what it holds, not because of how the check reads it.
+	 */
+	const OUTSIDE: Record<string, Record<string, string>> = {
+		'a response handler (`> {% %}`, `> ./handler.js`): httpYac keeps what it sets (`client.global.set`) for every later request, a proxy too, and it runs with the exposed token in process.env': {
+			'321CQU__API_Gateway__http_request__edu_admin_center.http': 'line 12: a script',
+			'AYeropudov__epic-auth__rest-api-test.http': 'line 24: a script',
+			'AnWeber__httpyac__examples__intellij__intellij.http': 'line 35: a script',
+			'AnWeber__vscode-httpyac__examples__intellij.http': 'line 16: a script',
+			'Bloody-Badboy__ktor-jwt-auth-demo__requests.http': 'line 20: a script',
+			'Cepr0__sb-auth-resource-demo__api-demo.http': 'line 8: a script',
+			'DependencyTrack__hyades-apiserver__requests.http': 'line 17: a script',
+			'Qbaaa__SecureAuth__auth.http': 'line 13: a script',
+			'Researcher86__hyperf-microservices-ticketing__rest.http': 'line 8: a script',
+			'httpyac__httpyac.github.io__examples__script__intellij.http': 'line 7: a script',
+			'mistweaverco__kulala.nvim__docs__static__import__demos__5.script.http': 'line 13: a script',
+			'mistweaverco__kulala.nvim__lua__tree-sitter__snapshots__test.http': 'line 166: a script',
+			'spirylics__kouign__src__test__resources__fr__spirylics__kouign__kouign.http': 'line 99: a script',
+		},
+		'a pre-request script (`< {% %}`): it runs before the request and may change it': {
+			'httpyac__httpyac.github.io__examples__intellij__prerequestscript.http': 'line 1: a script',
+			'httpyac__httpyac.github.io__examples__script__intellij_hash.http': 'line 1: a script',
+			'httpyac__httpyac.github.io__examples__script__intellij_prerequest.http': 'line 1: a script',
+			'mistweaverco__kulala.nvim__docs__static__demos__5.script.http': 'line 3: a script',
+			'mistweaverco__kulala.nvim__tests__functional__fixtures__export__export_1.http': 'line 4: a script',
+			'mistweaverco__kulala.nvim__tests__functional__requests__advanced_D.http': 'line 1: a script',
+		},
+		'an httpYac script block (`{{ … }}`, `{{@streaming`, `{{+`, `{{#`): JavaScript with `require` and process.env, run before requests': {
+			'AnWeber__httpyac__examples__auth__basic.http': 'line 10: a script',
+			'AnWeber__httpyac__examples__auth__basicAuth.http': 'line 10: a script',
+			'AnWeber__vscode-httpyac__examples__auth.http': 'line 2: a script',
+			'AnWeber__vscode-httpyac__examples__basicAuth.http': 'line 1: a script',
+			'AnWeber__vscode-httpyac__examples__extendable.http': 'line 1: a script',
+			'httpyac__httpyac.github.io__examples__project__httpyacConfig__test.http': 'line 10: a script',
+			'httpyac__httpyac.github.io__examples__project__tests__jwtToken.http': 'line 1: a script',
+			'httpyac__httpyac.github.io__examples__request__headersSpread.http': 'line 1: a script',
+			'httpyac__httpyac.github.io__examples__request__websocket__websocket.http': 'line 7: a script',
+		},
+		'a body file with variables (`<@ ./file`): httpYac runs the `{{…}}` in a file the check does not read': {
+			'httpyac__httpyac.github.io__examples__project__formats__multipartFormData.http': 'line 26: a script',
+		},
+		'a gRPC `proto <` import: another protocol and a file the check does not read': {
+			'httpyac__httpyac.github.io__examples__request__grpc__grpcBidirectionalWithSeparator.http': 'line 1: a script',
+		},
+		'`# @import`: another file\'s definitions and scripts': {
+			'AnWeber__vscode-httpyac__examples__oauth_import.http': 'line 5: metadata @import',
+			'httpyac__httpyac.github.io__examples__tests__importTests__b.http': 'line 1: metadata @import',
+		},
+		'metadata no list of the clients\' harmless keys holds (`#@host=` is no comment to httpYac, `@accessToken`, kulala\'s `@curl-…` flags, rest.nvim\'s `@lang`)': {
+			'ArditZubaku__NestJS-Bookmarks-API__request.http': 'line 1: metadata @host',
+			'MingLu8__MinimumApi__src__MinimalApi__auth.http': 'line 12: metadata @accessToken',
+			'mistweaverco__kulala.nvim__lua__tree-sitter__snapshots__advanced.http': 'line 7: metadata @curl-conect-timeout',
+			'mistweaverco__kulala.nvim__tests__functional__fixtures__format.http': 'line 11: metadata @curl-conect-timeout',
+			'mistweaverco__kulala.nvim__tests__functional__fixtures__formatted.http': 'line 13: metadata @curl-conect-timeout',
+			'rest-nvim__rest.nvim__spec__examples__script__pre_request_script.http': 'line 3: metadata @lang',
+		},
+		'an expression in `{{…}}` (httpYac runs it as JavaScript; `{{:id}}` is another client\'s prompt)': {
+			'httpyac__httpyac.github.io__examples__variables__variablesInBody.http': 'line 2: an expression',
+			'ideaspaper__restclient__examples__example.http': 'line 87: an expression',
+		},
+		'`@xpath_ns name=value`: no REST Client definition (it needs `=` after the name), so the two clients read the request apart': {
+			'httpyac__httpyac.github.io__examples__assert__xpath_namespace.http': 'line 1: a definition a client may read another way',
+		},
+	};
+
+	it('the corpus: a file inside the allow-list is read as before, request by request; the files outside are exactly those listed, for the reason listed', () => {
+		const outside: Record<string, string> = {};
 		let inside = 0;
 		for (const name of corpusFiles()) {
 			const file = parseRestFile(fs.readFileSync(path.join(CORPUS, name), 'utf8'));
 			const why = outsideAllowList(file);
 			if (why) {
-				const reason = why.replace(/^line \d+: /, '').replace(/ \(.*\)$|@.*$/, '@…');
-				reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+				outside[name] = why;
 				continue;
 			}
 			inside++;
@@ -179,8 +247,20 @@ describe('ordinary files get no new question (issue 41)', () => {
 				assert.deepEqual(requestDestinations(file, [request], variables).map((d) => d.host), targetHosts(requestTarget(file, request), variables, hostHeader), `${name}:${request.requestLine + 1}`);
 			}
 		}
-		assert.ok(inside >= 65, `${inside} files inside the allow-list`);
-		for (const reason of reasons.keys()) assert.match(reason, /script|metadata|expression|definition|line no client reads alike/);
-		console.log(`      ${inside} of ${corpusFiles().length} corpus files inside the allow-list; outside: ${[...reasons].map(([r, n]) => `${r} ${n}`).join(', ')}`);
+		assert.deepEqual(outside, Object.assign({}, ...Object.values(OUTSIDE)));
+		assert.equal(inside, corpusFiles().length - Object.keys(outside).length);
+	});
+
+	it('the corpus: no file outside the allow-list gets a new question: read as before, none of its requests went to the service\'s site, so Insert asked there already', async () => {
+		for (const name of Object.keys(Object.assign({}, ...Object.values(OUTSIDE)))) {
+			const file = parseRestFile(fs.readFileSync(path.join(CORPUS, name), 'utf8'));
+			const variables = variableReadings(file);
+			for (const request of file.requests) {
+				const hostHeader = request.headers.find((h) => h.name.toLowerCase() === 'host')?.value;
+				for (const host of targetHosts(requestTarget(file, request), variables, hostHeader)) {
+					assert.ok(host === undefined || !(await isSameSite(host, SERVICE)), `${name}:${request.requestLine + 1} went to ${host}`);
+				}
+			}
+		}
 	});
 });

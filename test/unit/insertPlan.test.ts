@@ -65,6 +65,13 @@ const rows: Row[] = [
 		hosts: ['user.telematicssdk.com', 'api.example.org'],
 	},
 	{
+		name: "several accounts: a request to an account's platform host on another site (telematicsAuth.platformHosts) goes with that account, by exact origin",
+		file: `POST https://trips.example.net/trips/get/v1/|\n\n###\nPOST https://trips.example.net:8443/trips/get/v1/|\n`,
+		accounts: [account('prod', VENDOR, { hosts: platformHosts(VENDOR, { api: 'https://trips.example.net' }) }), dev], by: 'request',
+		owners: ['prod', '?'], candidates: [[], ['prod', 'dev']],
+		hosts: ['trips.example.net', 'https://trips.example.net:8443'],
+	},
+	{
 		name: 'several accounts serving one request: the person picks among them',
 		file: `GET ${VENDOR}/v1/Management/users/find|\n`,
 		accounts: [prod, devVendor, dev], by: 'request', owners: ['?'], candidates: [['prod', 'devVendor']],

@@ -25,6 +25,12 @@ describe('whose token a request carries (Insert by account)', () => {
 		it(`${name} → ${expected.join(', ') || 'ask'}`, async () => assert.deepEqual((await accountsServing(hosts, accounts)).map((a) => a.name), expected));
 	}
 
+	it('an account\'s platform host on another site (telematicsAuth.platformHosts) is served by that account alone', async () => {
+		const partner = { name: 'partner', serviceUrl: 'https://user.telematicssdk.com', platformOrigins: ['https://api.partner-cloud.example'] };
+		assert.deepEqual((await accountsServing(['api.partner-cloud.example'], [partner, admin])).map((a) => a.name), ['partner']);
+		assert.deepEqual((await accountsServing(['api.partner-cloud.example'], [user, admin])).map((a) => a.name), []);
+	});
+
 	it('two accounts on one service both serve it: the person chooses', async () => {
 		const second = { name: 'user-2', serviceUrl: 'https://user.telematicssdk.com/' };
 		assert.deepEqual((await accountsServing(['user.telematicssdk.com'], [user, second])).map((a) => a.name), ['user', 'user-2']);

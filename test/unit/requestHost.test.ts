@@ -182,6 +182,37 @@ describe('the same site as the service', () => {
 		assert.equal(await isSameSite('localhost', 'not a url'), false);
 	});
 
+	it('scheme and port are read as they are sent: http on 443 is not https, a default port is its scheme\'s, an IPv6 host is one host (bare or bracketed)', async () => {
+		assert.equal(await isSameSite('http://api.telematicssdk.com:443', 'https://user.telematicssdk.com'), false);
+		assert.equal(await isSameSite('http://127.0.0.1', 'https://127.0.0.1'), false);
+		assert.equal(await isSameSite('ftp://127.0.0.1', 'https://127.0.0.1'), false);
+		assert.equal(await isSameSite('http://127.0.0.1', 'http://127.0.0.1:80'), true);
+		assert.equal(await isSameSite('ftp://127.0.0.1', 'http://127.0.0.1'), false);
+		assert.equal(await isSameSite('http://127.0.0.1:443', 'http://127.0.0.1'), false);
+		assert.equal(await isSameSite('api.telematicssdk.com', 'http://user.telematicssdk.com:443'), false);
+		assert.equal(await isSameSite('::1', 'https://[::1]'), true);
+		assert.equal(await isSameSite('[::1]', 'https://[::1]'), true);
+		assert.equal(await isSameSite('::2', 'https://[::1]'), false);
+	});
+
+	it('the account\'s platform hosts (telematicsAuth.platformHosts) on another site count as the service, by exact origin only', async () => {
+		const service = 'https://user.telematicssdk.com';
+		const platform = ['https://user.telematicssdk.com', 'https://api.partner-cloud.example', 'http://127.0.0.1:5000'];
+		assert.equal(await isSameSite('api.partner-cloud.example', service, platform), true);
+		assert.equal(await isSameSite('https://api.partner-cloud.example:443', service, platform), true);
+		assert.equal(await isSameSite('http://127.0.0.1:5000', service, platform), true);
+		// The other way: unset, another host of its site, another port or scheme, another loopback address.
+		assert.equal(await isSameSite('api.partner-cloud.example', service), false);
+		assert.equal(await isSameSite('collector.partner-cloud.example', service, platform), false);
+		assert.equal(await isSameSite('https://api.partner-cloud.example:8443', service, platform), false);
+		assert.equal(await isSameSite('http://api.partner-cloud.example', service, platform), false);
+		assert.equal(await isSameSite('http://127.0.0.2:5000', service, platform), false);
+		assert.equal(await isSameSite('http://127.0.0.1:5001', service, platform), false);
+		assert.equal(await isSameSite('https://127.0.0.1:5000', service, platform), false);
+		assert.equal(await isSameSite('http://[bad', service, platform), false);
+		assert.equal(await isSameSite('api.partner-cloud.example', service, ['not a url']), false);
+	});
+
 	it('the target the question quotes is the one the clients send: no method, no version, no blanks around it', () => {
 		const file = parseRestFile('GET \t https://collector.example/a?b=1 \t HTTP/1.1\n');
 		assert.equal(requestTarget(file, file.requests[0]!), 'https://collector.example/a?b=1');

@@ -40,8 +40,44 @@ describe('the allow-list, line by line (issue 41)', () => {
 		["GET https://a.example/\n# @note {{ x() }}\n", 'line 2: an expression in metadata'],
 		["# @proxy http://x\nGET https://a.example/\n", 'line 1: metadata @proxy'],
 		["@a = 1\n\n\n\n# @nope\nGET https://a.example/\n", 'line 5: metadata @nope'],
+		// `...name` spreads headers among the headers (httpYac); in the body it is text, a GraphQL fragment spread.
+		["POST https://a.example/\nContent-Type: application/json\n\nquery { x {\n  ...Parts\n} }\n", undefined],
+		["POST https://a.example/\n\n...Parts\n", undefined],
+		["POST https://a.example/\n...auth\n\nbody\n", 'line 2: a script'],
+		["POST https://a.example/\nX: 1\n  ...auth\n\n...Parts\n", 'line 3: a script'],
+		["POST https://a.example/\n\n...Parts\n> {% client.global.set('a', 1) %}\n", 'line 4: a script'],
+		["...auth\nPOST https://a.example/\n", 'line 1: a script'],
+		// Each form of a script line, a file line and a metadata comment, spaces and all.
+		["GET https://a.example/\n\n<{% x %}\n", 'line 3: a script'],
+		["GET https://a.example/\n\n<  {% x %}\n", 'line 3: a script'],
+		["GET https://a.example/\n\n< {% x %}\n", 'line 3: a script'],
+		["GET https://a.example/\n\n>./h.js\n", 'line 3: a script'],
+		["GET https://a.example/\n\n??  js response.ok\n", 'line 3: a script'],
+		["GET https://a.example/\n\n?? js response.ok\n", 'line 3: a script'],
+		["GET https://a.example/\n\n{{a}} ...x\n", 'line 3: a script'],
+		["import ./x.http\nGET https://a.example/\n", 'line 1: a script'],
+		["proto<./h.proto\nGET https://a.example/\n", 'line 1: a script'],
+		["x < y\nGET https://a.example/\n", 'line 1: a line no client reads alike'],
+		["  < ./s.js\nGET https://a.example/\n", 'line 1: a script'],
+		["<  ./s.js\nGET https://a.example/\n", 'line 1: a script'],
+		["# see #@proxy x\nGET https://a.example/\n", undefined],
+		["  # @proxy x\nGET https://a.example/\n", 'line 1: metadata @proxy'],
+		["## @proxy x\nGET https://a.example/\n", 'line 1: metadata @proxy'],
+		["/// @proxy x\nGET https://a.example/\n", 'line 1: metadata @proxy'],
+		["# @note={{ x() }}\nGET https://a.example/\n", 'line 1: an expression in metadata'],
+		["@a = \"x\"\nGET https://a.example/\n", 'line 1: a definition a client may read another way'],
+		["@a ='x'\nGET https://a.example/\n", 'line 1: a definition a client may read another way'],
+		["@xrequest_a = 1\nGET https://a.example/\n", undefined],
+		["GET https://a.example/{{a[10]}}\n", undefined],
 	];
 	for (const [text, why] of rows) it(`${JSON.stringify(text)} → ${why ?? 'read completely'}`, () => assert.equal(outsideAllowList(parseRestFile(text)), why));
+
+	it('each harmless metadata key, as the clients spell it, is inside (SECURITY.md\'s table)', () => {
+		const keys = ['name', 'title', 'description', 'note', 'ref', 'forceRef', 'no-log', 'no-cookie-jar', 'no-redirect', 'no-auto-encoding', 'timeout',
+			'connection-timeout', 'sleep', 'verbose', 'debug', 'save', 'openWith', 'extension', 'keepStreaming', 'no-response-view', 'noStreamingLog',
+			'rateLimit', 'jwt', 'http-version', 'deprecated', 'tag', 'tags'];
+		for (const key of keys) assert.equal(outsideAllowList(parseRestFile(`# @${key} x\nGET https://a.example/\n`)), undefined, key);
+	});
 });
 
 describe('the names httpYac\'s global regions define (no request, no name, no ### title)', () => {

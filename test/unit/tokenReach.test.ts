@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
-import { foreignSends, requestsSending, SCAN_BUDGET, type AccountToken } from '../../src/core/restFile/tokenReach';
+import { foreignSends, receivingDestinationsAt, requestsReached, requestsSending, SCAN_BUDGET, type AccountToken } from '../../src/core/restFile/tokenReach';
 import { requestTarget, targetHosts, variableReadings } from '../../src/core/restFile/requestHost';
 import { lineAt, requestAt, type ParsedFile } from '../../src/core/restFile/requestParser';
 
@@ -150,6 +150,25 @@ describe('requests that would send an account\'s token to another site', () => {
 			{ requestLine: 11, host: 'relay.example', accountId: 'a1' },
 			{ requestLine: 19, host: undefined, accountId: 'a1' }, // fails closed (issue 34): a host the file does not say is not safe
 		]);
+	});
+
+	it('a request to the account\'s platform host on another site (telematicsAuth.platformHosts) is not warned; without it, or elsewhere on that site, it is', async () => {
+		const text = '### a\nGET https://api.partner-cloud.example/v1\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN}}\n\n### b\nGET https://collector.partner-cloud.example/v1\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN}}\n';
+		const exposed = [{ name: 'TELEMATICS_TOKEN', accountId: 'a1' }];
+		const withPlatform = accounts.map((a) => ({ ...a, platformOrigins: [a.serviceUrl, 'https://api.partner-cloud.example'] }));
+		assert.deepEqual((await foreignSends(text, withPlatform, exposed)).map((s) => s.host), ['collector.partner-cloud.example']);
+		assert.deepEqual((await foreignSends(text, accounts, exposed)).map((s) => s.host), ['api.partner-cloud.example', 'collector.partner-cloud.example']);
+	});
+
+	it('in a file outside the allow-list, any token anywhere reaches every request; no token reaches none', () => {
+		const file = parseRestFile('{{\n  x\n}}\n\n###\nGET https://a.example/\n\n###\nGET https://b.example/\n');
+		const all = file.requests.map((r) => r.requestLine);
+		const reached = (places: Parameters<typeof requestsReached>[1]) => requestsReached(file, places).map((r) => r.requestLine);
+		for (const places of [{ environment: true }, { elsewhere: true }, { requests: [file.requests[0]!] }, { variables: ['x'] }]) assert.deepEqual(reached(places), all, JSON.stringify(places));
+		for (const places of [{}, { requests: [], variables: [] }, { environment: false, elsewhere: false }]) assert.deepEqual(reached(places), [], JSON.stringify(places));
+		// A token written in the script (neither a request nor a definition) reaches them all; none written, none.
+		assert.deepEqual(receivingDestinationsAt(file, [file.lines[1]!.start]).map((d) => d.line), all);
+		assert.deepEqual(receivingDestinationsAt(file, []), []);
 	});
 
 	it('the token the environment holds counts for the account it belongs to, only when it is exposed', async () => {

@@ -34,7 +34,7 @@ function add(readings: EnvironmentReadings, name: string, value: unknown, enviro
 	if (text.length > MAX_VALUE_CHARS) return;
 	const values = readings.get(name) ?? readings.set(name, new Map()).get(name)!;
 	const key = `${environment}\n${text}`;
-	// Stryker disable next-line ConditionalExpression: setting a key again stores the same value in the same place
+	// Stryker disable next-line ConditionalExpression: equivalent
 	if (!values.has(key)) values.set(key, { value: text, environment });
 }
 
@@ -51,7 +51,7 @@ export function readEnvironmentObject(value: unknown, into: EnvironmentReadings 
 /** JSON text, or undefined when it is too large or not JSON. */
 function parseBounded(text: string): unknown {
 	if (text.length > MAX_ENVIRONMENT_FILE_CHARS) return undefined;
-	// Stryker disable BlockStatement: an empty catch returns undefined all the same
+	// Stryker disable BlockStatement: equivalent
 	try {
 		return JSON.parse(text) as unknown;
 	} catch {

@@ -116,7 +116,8 @@ export async function planInsert(input: InsertInput): Promise<InsertPlan> {
 		const planned: PlannedRequest = { request, anchor: file.lines[request.requestLine]!.start, target: requestTarget(file, request), candidates: [] };
 		if (accounts.by === 'request') {
 			const hosts = (destinations.get(request.requestLine) ?? []).map((d) => d.host);
-			const serving = await accountsServing(hosts, among);
+			// The account's platform hosts count as its service (by exact origin), as in the warnings.
+			const serving = await accountsServing(hosts, among.map((a) => ({ ...a, platformOrigins: a.hosts ? Object.values(a.hosts) : [] })));
 			if (serving.length === 1) planned.owner = serving[0]!.id;
 			else planned.candidates = (serving.length > 1 ? serving : among).map((a) => a.id);
 		}

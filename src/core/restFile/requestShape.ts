@@ -22,7 +22,7 @@ const METADATA = /^\s*(?:#+|\/\/+)\s*@([^\s=]*)\s*=?\s*(.*)$/;
 const COMMENT = /^\s*(#|\/\/)/;
 const BLANK = /^\s*$/;
 /** A definition every client reads alike: `@name = value`, the value not opening with a quote or another `=`. */
-const DEFINITION = /^\s*@([A-Za-z_][\w.-]*)\s*=(?!=)\s*(?!["'])/;
+const DEFINITION = /^\s*@([A-Za-z_][\w.-]*)\s*=(?!=)(?!\s*["'])/;
 /**
  * Names a client reads as a request option (httpYac: `request_proxy`, `request_rejectUnauthorized`…) or
  * shares across files (`global.`), wherever they are given.
@@ -34,6 +34,11 @@ const PLAIN_REFERENCE = /^\s*(?:[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*|\[\d+\]|
 const SCRIPT_LINE = /^\s*(\{\{|[<>]\s*\{%|>\s*[^>\s]|<@|\?\?\s*js\b|\.\.\.|(import|run)\s|proto\s*<)/i;
 /** `< ./script.js` before the request line is a script; in a body it is the body's file. */
 const FILE_LINE = /^\s*<\s+\S/;
+/**
+ * `...name`: httpYac spreads a variable into the headers only among them (its header parsers stop at the
+ * first blank line); in the body it is text both clients send as is, such as a GraphQL fragment spread.
+ */
+const SPREAD = /^\s*\.\.\./;
 
 /** Why the file's requests do not say where they go (the first thing outside the allow-list), or undefined. */
 export function outsideAllowList(file: ParsedFile): string | undefined {
@@ -57,15 +62,19 @@ export function outsideAllowList(file: ParsedFile): string | undefined {
 	return undefined;
 }
 
-type Role = 'before' | 'target' | 'after';
+type Role = 'before' | 'target' | 'headers' | 'body';
 
-/** Each line's part of its request: before the request line (or a region without one), the target, after it (headers, body). */
+/** Each line's part of its request: before the request line (or a region without one), the target, its headers, its body (from the first blank line on). */
 function lineRoles(file: ParsedFile): Role[] {
 	const roles: Role[] = new Array<Role>(file.lines.length).fill('before');
 	for (const request of file.requests) {
 		for (let line = request.requestLine; line <= request.urlEndLine; line++) roles[line] = 'target';
-		// Stryker disable next-line StringLiteral: any role but 'before' and 'target' reads the same
-		for (let line = request.urlEndLine + 1; line <= request.blockEnd; line++) roles[line] = 'after';
+		// Stryker disable next-line StringLiteral: equivalent
+		let role: Role = 'headers';
+		for (let line = request.urlEndLine + 1; line <= request.blockEnd; line++) {
+			if (BLANK.test(file.lines[line]!.text)) role = 'body';
+			roles[line] = role;
+		}
 	}
 	return roles;
 }
@@ -86,7 +95,7 @@ function lineOutside(text: string, role: Role): string | undefined {
 		return expressionIn(text);
 	}
 	if (role === 'before') return FILE_LINE.test(text) || SCRIPT_LINE.test(text) ? 'a script' : 'a line no client reads alike';
-	if (role !== 'target' && SCRIPT_LINE.test(text)) return 'a script';
+	if (role !== 'target' && SCRIPT_LINE.test(text) && !(role === 'body' && SPREAD.test(text))) return 'a script';
 	return expressionIn(text);
 }
 
@@ -94,10 +103,10 @@ function lineOutside(text: string, role: Role): string | undefined {
 function expressionIn(text: string): string | undefined {
 	for (let open = text.indexOf('{{'); open >= 0;) {
 		const close = text.indexOf('}}', open + 2);
-		// Stryker disable next-line EqualityOperator: the search starts past `open`, so `close` is never 0
+		// Stryker disable next-line EqualityOperator: equivalent
 		if (close < 0) return 'an unclosed reference';
 		if (!PLAIN_REFERENCE.test(text.slice(open + 2, close))) return 'an expression';
-		// Stryker disable next-line ArithmeticOperator: a plain reference holds no brace, so no `{{` starts within two characters before its `}}`
+		// Stryker disable next-line ArithmeticOperator: equivalent
 		open = text.indexOf('{{', close + 2);
 	}
 	return undefined;

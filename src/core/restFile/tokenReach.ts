@@ -22,7 +22,7 @@ function references(text: string): string[] {
 	const found: string[] = [];
 	for (let open = text.indexOf('{{'); open >= 0;) {
 		const close = text.indexOf('}}', open + 2);
-		// Stryker disable next-line EqualityOperator: the search starts past 0, so `close` is never 0
+		// Stryker disable next-line EqualityOperator: equivalent
 		if (close < 0) break;
 		found.push(text.slice(open + 2, close));
 		open = text.indexOf('{{', close + 2);
@@ -37,14 +37,14 @@ function references(text: string): string[] {
 export const SCAN_BUDGET = 10_000_000;
 
 /** Runs of letters, digits, `_` and `$`: a name found as a whole word holds its own runs as whole runs. */
-// Stryker disable next-line Regex: single characters index a superset of the same readers, and the whole-word check decides (speed only)
+// Stryker disable next-line Regex: speed
 const WORDS = /[\w$]+/g;
 
 /** A request's name (`# @name trips`, `// @name=trips`), which other requests read its headers by. */
 const REQUEST_NAME = /^\s*(?:#|\/\/)\s*@name\s*[=\s]\s*(\S+)\s*$/;
 
 function requestName(file: ParsedFile, request: ParsedRequest): string | undefined {
-	// Stryker disable next-line EqualityOperator: the request line itself is never a `# @name` comment
+	// Stryker disable next-line EqualityOperator: equivalent
 	for (let line = request.blockStart; line < request.requestLine; line++) {
 		const name = REQUEST_NAME.exec(file.lines[line]!.text)?.[1];
 		if (name) return name;
@@ -81,14 +81,21 @@ interface Reader {
  * that read one of the variables, and those that read a named one among them (REST Client's
  * `{{trips.request.headers.Authorization}}`), through file variables built from any of these, however
  * deep. A reference holding a name as a word counts (generous on purpose: a false yes costs a
- * question). Each name is looked up in an index of the references' words, so a file of thousands of
- * requests that read each other in a chain takes one pass, not one per link; a file built to cost more
- * than SCAN_BUDGET is answered generously at once.
+ * question).
+ *
+ * How: a worklist of names that carry the token. A reader (a definition's value, or a request's block)
+ * is taken at most once: taking a definition puts its name on the worklist, taking a request adds it
+ * to the answer and puts its `# @name` on the worklist. For each name taken off the list, only the
+ * readers indexed under its rarest word (an index word → readers, built once from the runs of `[\w$]`
+ * in every reference) are read for the name as a whole word. So a file of thousands of requests that
+ * read each other in a chain takes one pass, not one per link. The index, the rarest-word pick and the
+ * `taken` marks save time only: any superset of candidates gives the same answer (the `speed` marks
+ * below). Past SCAN_BUDGET characters read, every reader with a reference is taken at once.
  */
 export function requestsSending(file: ParsedFile, places: TokenPlaces): ParsedRequest[] {
 	const sending = new Set<ParsedRequest>();
 	const names = new Set<string>();
-	// Stryker disable next-line ArrayDeclaration: a name no file reads, looked up once, finds nothing
+	// Stryker disable next-line ArrayDeclaration: equivalent
 	const queue: string[] = [];
 	const addName = (name: string | undefined): void => {
 		if (name === undefined || names.has(name)) return;
@@ -96,7 +103,7 @@ export function requestsSending(file: ParsedFile, places: TokenPlaces): ParsedRe
 		queue.push(name);
 	};
 	const addRequest = (request: ParsedRequest): void => {
-		// Stryker disable next-line ConditionalExpression: adding a request twice adds its name twice, which addName ignores
+		// Stryker disable next-line ConditionalExpression: equivalent
 		if (sending.has(request)) return;
 		sending.add(request);
 		addName(requestName(file, request));
@@ -112,21 +119,21 @@ export function requestsSending(file: ParsedFile, places: TokenPlaces): ParsedRe
 	];
 	const byWord = new Map<string, Reader[]>();
 	for (const reader of readers) {
-		// Stryker disable next-line ArrayDeclaration: a reference with no word is indexed under a word no name holds; no name of words looks it up
+		// Stryker disable next-line ArrayDeclaration: equivalent
 		for (const word of new Set(reader.references.flatMap((reference) => reference.match(WORDS) ?? []))) {
 			const list = byWord.get(word);
 			if (list) list.push(reader);
 			else byWord.set(word, [reader]);
 		}
 	}
-	// Stryker disable next-line ArrayDeclaration: an extra "request" that is no request is never returned (the answer is file.requests filtered)
+	// Stryker disable next-line ArrayDeclaration: equivalent
 	for (const request of places.requests ?? []) addRequest(request);
-	// Stryker disable next-line ArrayDeclaration: an extra name no file reads finds nothing
+	// Stryker disable next-line ArrayDeclaration: equivalent
 	for (const name of places.variables ?? []) addName(name);
 	if (places.environment) {
 		for (const reader of readers) {
 			if (reader.taken || !reader.references.some((reference) => INDIRECT_ENVIRONMENT.test(reference))) continue;
-			// Stryker disable next-line BooleanLiteral: `taken` saves reading a reader again (speed); take() adds each name and request once
+			// Stryker disable next-line BooleanLiteral: speed
 			reader.taken = true;
 			reader.take();
 		}
@@ -138,21 +145,21 @@ export function requestsSending(file: ParsedFile, places: TokenPlaces): ParsedRe
 	});
 	for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
 		// Its rarest word: a reader that holds the name holds each of its words.
-		// Stryker disable next-line LogicalOperator: no words means every reader is a candidate, a superset the whole-word check narrows
+		// Stryker disable next-line LogicalOperator: speed
 		const lists = (name.match(WORDS) ?? []).map((word) => byWord.get(word) ?? []);
-		// Stryker disable next-line ConditionalExpression,EqualityOperator: any word's list, or every reader, is a superset of those that read the name (speed only)
+		// Stryker disable next-line ConditionalExpression,EqualityOperator: speed
 		const candidates = lists.length === 0 ? readers : lists.reduce((a, b) => (b.length < a.length ? b : a));
 		for (const reader of candidates) {
 			if (reader.taken || !reads(reader, name)) continue;
-			// Stryker disable next-line BooleanLiteral: as above, speed only
+			// Stryker disable next-line BooleanLiteral: speed
 			reader.taken = true;
 			reader.take();
 		}
-		// Stryker disable next-line EqualityOperator: at exactly zero both read on; the bound is tested past it (tokenReach.test.ts)
+		// Stryker disable next-line EqualityOperator: boundary
 		if (budget < 0) {
 			for (const reader of readers) {
 				if (reader.taken || reader.references.length === 0) continue;
-				// Stryker disable next-line BooleanLiteral: as above, speed only
+				// Stryker disable next-line BooleanLiteral: speed
 				reader.taken = true;
 				reader.take();
 			}
@@ -175,9 +182,9 @@ export function requestsReached(file: ParsedFile, places: TokenPlaces): ParsedRe
 /** Where the tokens at `offsets` are: a file variable's value, a request, or elsewhere. */
 function placesAt(file: ParsedFile, offsets: readonly number[]): { requests: ParsedRequest[]; variables: string[]; elsewhere: boolean } {
 	let elsewhere = false;
-	// Stryker disable next-line ArrayDeclaration: an extra "request" that is no request is never returned
+	// Stryker disable next-line ArrayDeclaration: equivalent
 	const requests: ParsedRequest[] = [];
-	// Stryker disable next-line ArrayDeclaration: an extra name no file reads finds nothing
+	// Stryker disable next-line ArrayDeclaration: equivalent
 	const variables: string[] = [];
 	for (const offset of offsets) {
 		const line = lineAt(file.lines, offset);
@@ -203,7 +210,7 @@ export function offsetsByAccount(jwts: readonly FoundJwt[], ownerOf: (token: str
 	const offsets = new Map<string, number[]>();
 	for (const jwt of jwts) {
 		const accountId = ownerOf(jwt.token);
-		// Stryker disable next-line ConditionalExpression: tokens of no account, kept under undefined, match no account's service and are passed over below
+		// Stryker disable next-line ConditionalExpression: equivalent
 		if (accountId === undefined) continue;
 		const list = offsets.get(accountId);
 		if (list) list.push(jwt.start);
@@ -215,6 +222,8 @@ export function offsetsByAccount(jwts: readonly FoundJwt[], ownerOf: (token: str
 /** A logged-in account's current token and its service. */
 export interface AccountToken extends KnownToken {
 	serviceUrl: string;
+	/** Its platform's hosts (`telematicsAuth.platformHosts`): origins that count as its service wherever their site is. */
+	platformOrigins?: readonly string[];
 }
 
 /** A request that would send an account's token to another site than the account's service. */
@@ -239,24 +248,24 @@ export interface ExposedVariable {
  * `{{TELEMATICS_TOKEN}}`, each name read as a word; a reference whose variable the file does not say
  * may read any of them).
  */
-// Stryker disable next-line ArrayDeclaration: a default of something that is no exposed variable names no account, and is passed over
+// Stryker disable next-line ArrayDeclaration: equivalent
 export async function foreignSends(text: string, accounts: readonly AccountToken[], exposed: readonly ExposedVariable[] = [], read?: { file: ParsedFile; jwts: readonly FoundJwt[]; variables?: VariableReadings; outside?: string }): Promise<ForeignSend[]> {
 	const file = read?.file ?? parseRestFile(text);
 	const variables = read?.variables ?? variableReadings(file);
 	const offsets = offsetsByAccount(read?.jwts ?? findJwts(text, file), (token) => findOwner(token, accounts)?.accountId);
-	// Stryker disable next-line ArrayDeclaration: an offset that is no number is in no request and no variable
+	// Stryker disable next-line ArrayDeclaration: equivalent
 	for (const { accountId } of exposed) if (!offsets.has(accountId)) offsets.set(accountId, []);
 	const sends: ForeignSend[] = [];
 	for (const [accountId, at] of offsets) {
-		const serviceUrl = accounts.find((a) => a.accountId === accountId)?.serviceUrl;
-		if (serviceUrl === undefined) continue;
+		const account = accounts.find((a) => a.accountId === accountId);
+		if (account === undefined) continue;
 		const written = placesAt(file, at);
 		const names = exposed.filter((e) => e.accountId === accountId).map((e) => e.name);
 		const places: TokenPlaces = names.length > 0 ? { ...written, variables: [...written.variables, ...names], environment: true } : written;
 		const sameSite = new Map<string, boolean>(); // one look-up per host, however many requests name it
 		for (const { line, host } of requestDestinations(file, requestsReached(file, places), variables, read?.outside)) {
-			if (host !== undefined && !sameSite.has(host)) sameSite.set(host, await isSameSite(host, serviceUrl));
-			// Stryker disable next-line ConditionalExpression: for an undefined host the map holds nothing, so the second test says the same
+			if (host !== undefined && !sameSite.has(host)) sameSite.set(host, await isSameSite(host, account.serviceUrl, account.platformOrigins));
+			// Stryker disable next-line ConditionalExpression: equivalent
 			if (host === undefined || !sameSite.get(host)) sends.push({ requestLine: line, host, accountId });
 		}
 	}

@@ -1,9 +1,9 @@
 // Warnings in REST files: an expired JWT, and a request that would send a logged-in account's token to another
-// site; kept current on open, change (debounced), store and setting changes and the minute tick.
+// site; kept current by documentReadings.ts (open, change, store and setting changes, the minute tick).
 import vscode = require('vscode');
 
 import { findJwts, type FoundJwt } from '../../core/restFile/jwtScan';
-import { parseRestFile, type ParsedFile } from '../../core/restFile/requestParser';
+import type { ParsedFile } from '../../core/restFile/requestParser';
 import { foreignSends } from '../../core/restFile/tokenReach';
 import { exposedVariables } from '../exposure/exposedVariables';
 import { readingsWithEnvironments } from './environmentReadings';
@@ -14,10 +14,10 @@ import { identityOf } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';
 import { formatClockTime, formatElapsed } from '../../core/util/time';
 import { knownTokens } from '../shared/freshToken';
-import { isRestDocument, watchedText } from './restDocuments';
+import { accountPlatformHosts } from '../accounts/accountPlatformHosts';
+import type { DocumentReader, DocumentReading } from './documentReadings';
 import { caughtText } from '../../core/util/caughtText';
 
-const DEBOUNCE_MS = 300;
 /** The code of an expired-token warning (its quick fix: quickFixes.ts). */
 export const EXPIRED_TOKEN_CODE = 'expiredToken';
 
@@ -46,7 +46,8 @@ function expiredTokenDiagnostics(document: vscode.TextDocument, jwts: readonly F
  * file, read through a variable or a named request, or the token telematicsAuth.exposeToken keeps.
  */
 async function foreignHostDiagnostics(document: vscode.TextDocument, text: string, read: { file: ParsedFile; jwts: readonly FoundJwt[] }, services: Services): Promise<vscode.Diagnostic[]> {
-	const accounts = knownTokens(services);
+	// An account's platform hosts (telematicsAuth.platformHosts) count as its service, wherever their site is.
+	const accounts = knownTokens(services).map((token) => ({ ...token, platformOrigins: Object.values(accountPlatformHosts(services.config, token) ?? {}) }));
 	const exposed = exposedVariables(services);
 	if (accounts.length === 0) return [];
 	// Variables the file does not define take their values from the clients' environments.
@@ -71,66 +72,29 @@ async function foreignHostDiagnostics(document: vscode.TextDocument, text: strin
 	});
 }
 
-export class TokenDiagnostics implements vscode.Disposable {
+/** The expired-token and token-to-another-site warnings of each REST document, from its one reading (documentReadings.ts). */
+export class TokenDiagnostics implements vscode.Disposable, DocumentReader {
 	private readonly collection = vscode.languages.createDiagnosticCollection('telematicsAuth');
-	private readonly pending = new Map<string, unknown>();
-	/** Per document: the latest update, so an earlier one's late warnings are dropped. */
-	private readonly generations = new Map<string, number>();
-	private readonly subscriptions: vscode.Disposable[] = [];
 
-	constructor(private readonly services: Services) {
-		vscode.workspace.onDidOpenTextDocument((d) => this.update(d), null, this.subscriptions);
-		vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document), null, this.subscriptions);
-		vscode.workspace.onDidCloseTextDocument((d) => this.clear(d), null, this.subscriptions);
-		this.updateAll();
-	}
+	constructor(private readonly services: Services) {}
 
-	updateAll(): void {
-		for (const document of vscode.workspace.textDocuments) this.update(document);
-	}
-
-	private update(document: vscode.TextDocument): void {
-		if (!isRestDocument(document) || document.isClosed) return;
-		const key = document.uri.toString();
-		const generation = (this.generations.get(key) ?? 0) + 1;
-		this.generations.set(key, generation);
-		const text = watchedText(document, this.services.log);
-		if (text === undefined) return this.collection.delete(document.uri);
-		// One reading of the file for both kinds of warning.
-		const file = parseRestFile(text);
+	update({ document, read, current }: DocumentReading): void {
+		if (read === undefined) return this.collection.delete(document.uri);
+		const { text, file } = read;
 		const jwts = findJwts(text, file);
 		const expired = expiredTokenDiagnostics(document, jwts, this.services.clock.now());
 		this.collection.set(document.uri, expired);
-		// The site check may load the public suffix list: its warnings follow, unless a newer update began.
+		// The site check may load the public suffix list: its warnings follow, unless a newer reading began.
 		void foreignHostDiagnostics(document, text, { file, jwts }, this.services).then((foreign) => {
-			if (foreign.length > 0 && this.generations.get(key) === generation && !document.isClosed) this.collection.set(document.uri, [...expired, ...foreign]);
+			if (foreign.length > 0 && current()) this.collection.set(document.uri, [...expired, ...foreign]);
 		}, (error: unknown) => this.services.log.warn(`Could not check where the requests of a REST file go: ${caughtText(error)}`));
 	}
 
-	private schedule(document: vscode.TextDocument): void {
-		if (!isRestDocument(document)) return;
-		const key = document.uri.toString();
-		const previous = this.pending.get(key);
-		if (previous !== undefined) this.services.clock.clearTimeout(previous);
-		this.pending.set(key, this.services.clock.setTimeout(() => {
-			this.pending.delete(key);
-			this.update(document);
-		}, DEBOUNCE_MS));
-	}
-
-	private clear(document: vscode.TextDocument): void {
-		const key = document.uri.toString();
-		const previous = this.pending.get(key);
-		if (previous !== undefined) this.services.clock.clearTimeout(previous);
-		this.pending.delete(key);
-		this.generations.delete(key);
+	clear(document: vscode.TextDocument): void {
 		this.collection.delete(document.uri);
 	}
 
 	dispose(): void {
-		for (const handle of this.pending.values()) this.services.clock.clearTimeout(handle);
-		this.pending.clear();
-		vscode.Disposable.from(...this.subscriptions).dispose();
 		this.collection.dispose();
 	}
 }

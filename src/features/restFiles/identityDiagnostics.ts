@@ -6,16 +6,15 @@ import vscode = require('vscode');
 import { wrongIdentities, type IdentityAccount, type WrongIdentity } from '../../core/platform/wrongIdentity';
 import { loadPlatform } from '../../core/platform/load';
 import { caughtText } from '../../core/util/caughtText';
-import { parseRestFile } from '../../core/restFile/requestParser';
 import { environmentReference } from '../../core/restFile/authHeaderEdit';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import { Command } from '../../commands';
 import type { Services } from '../../services';
 import { accountPlatformHosts } from '../accounts/accountPlatformHosts';
-import { isRestDocument, targetEditor, watchedText } from './restDocuments';
+import { targetEditor } from './restDocuments';
+import type { DocumentReader, DocumentReading } from './documentReadings';
 import { insertAuthorizationHeader } from './insertCommand';
 
-const DEBOUNCE_MS = 300;
 export const WRONG_IDENTITY_CODE = 'wrongIdentity';
 
 /** The accounts as the decision reads them: kind, name, platform hosts, current token. */
@@ -39,43 +38,26 @@ function message(wrong: WrongIdentity): string {
 		wrong.operation.method, wrong.operation.path, wrong.operation.summary, kindPhrase(needed), who, how);
 }
 
-export class IdentityDiagnostics implements vscode.Disposable, vscode.CodeActionProvider {
+export class IdentityDiagnostics implements vscode.Disposable, vscode.CodeActionProvider, DocumentReader {
 	static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix, vscode.CodeActionKind.Refactor] };
 
 	private readonly collection = vscode.languages.createDiagnosticCollection('telematicsAuth.identity');
-	private readonly pending = new Map<string, unknown>();
 	/** Per document, the warnings of the last reading, by the Authorization line, for the quick fixes. */
 	private readonly found = new Map<string, WrongIdentity[]>();
-	/** Per document: the latest update, so an earlier one's late warnings are dropped. */
-	private readonly generations = new Map<string, number>();
-	private readonly subscriptions: vscode.Disposable[] = [];
 
-	constructor(private readonly services: Services) {
-		vscode.workspace.onDidOpenTextDocument((d) => this.update(d), null, this.subscriptions);
-		vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document), null, this.subscriptions);
-		vscode.workspace.onDidCloseTextDocument((d) => this.clear(d), null, this.subscriptions);
-		this.updateAll();
-	}
+	constructor(private readonly services: Services) {}
 
-	updateAll(): void {
-		for (const document of vscode.workspace.textDocuments) this.update(document);
-	}
-
-	private update(document: vscode.TextDocument): void {
-		if (!isRestDocument(document) || document.isClosed) return;
-		const key = document.uri.toString();
-		const generation = (this.generations.get(key) ?? 0) + 1;
-		this.generations.set(key, generation);
-		const text = watchedText(document, this.services.log);
-		const accounts = text === undefined ? [] : identityAccounts(this.services);
+	/** From the document's one reading (documentReadings.ts), shared with the token warnings. */
+	update({ document, read, current }: DocumentReading): void {
+		const accounts = read === undefined ? [] : identityAccounts(this.services);
 		// Only a file with a bearer Authorization can send the wrong account: the description loads for it, on first use.
-		if (text === undefined || accounts.length === 0 || !/authorization\s*:\s*bearer/i.test(text)) {
+		if (read === undefined || accounts.length === 0 || !/authorization\s*:\s*bearer/i.test(read.text)) {
 			this.show(document, []);
 			return;
 		}
 		const context = { accounts, activeId: this.services.store.active()?.account.id, bindings: this.services.config.environmentAccounts() };
 		void loadPlatform().then((platform) => {
-			if (this.generations.get(key) === generation && !document.isClosed) this.show(document, wrongIdentities(parseRestFile(text), context, platform.operationFor));
+			if (current()) this.show(document, wrongIdentities(read.file, context, platform.operationFor));
 		}, (error: unknown) => this.services.log.warn(`Could not load the platform's operations: ${caughtText(error)}`));
 	}
 
@@ -125,31 +107,12 @@ export class IdentityDiagnostics implements vscode.Disposable, vscode.CodeAction
 		return actions;
 	}
 
-	private schedule(document: vscode.TextDocument): void {
-		if (!isRestDocument(document)) return;
-		const key = document.uri.toString();
-		const previous = this.pending.get(key);
-		if (previous !== undefined) this.services.clock.clearTimeout(previous);
-		this.pending.set(key, this.services.clock.setTimeout(() => {
-			this.pending.delete(key);
-			this.update(document);
-		}, DEBOUNCE_MS));
-	}
-
-	private clear(document: vscode.TextDocument): void {
-		const key = document.uri.toString();
-		const previous = this.pending.get(key);
-		if (previous !== undefined) this.services.clock.clearTimeout(previous);
-		this.pending.delete(key);
-		this.found.delete(key);
-		this.generations.delete(key);
+	clear(document: vscode.TextDocument): void {
+		this.found.delete(document.uri.toString());
 		this.collection.delete(document.uri);
 	}
 
 	dispose(): void {
-		for (const handle of this.pending.values()) this.services.clock.clearTimeout(handle);
-		this.pending.clear();
-		vscode.Disposable.from(...this.subscriptions).dispose();
 		this.collection.dispose();
 	}
 }

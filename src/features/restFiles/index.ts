@@ -14,6 +14,7 @@ import { Command } from '../../commands';
 import { registerCommand } from '../commands/registerCommand';
 import { newRequest } from './newRequestCommand';
 import { IdentityDiagnostics, switchRequestAccount } from './identityDiagnostics';
+import { DocumentReadings } from './documentReadings';
 import { PATH_TRIGGERS, PlatformPathCompletion } from './platformCompletion';
 
 export function registerRestFileCommands(services: Services): vscode.Disposable {
@@ -31,13 +32,15 @@ export function startDocumentFeatures(services: Services): vscode.Disposable {
 	const lenses = new TokenCodeLensProvider(services);
 	const diagnostics = new TokenDiagnostics(services);
 	const identities = new IdentityDiagnostics(services);
+	// One reading of each REST file (one parse, one debounce) for both kinds of warning.
+	const readings = new DocumentReadings(services, [diagnostics, identities]);
 	const onStateChange = (): void => {
 		lenses.refresh();
-		diagnostics.updateAll();
-		identities.updateAll();
+		readings.updateAll();
 	};
 	return vscode.Disposable.from(
 		lenses,
+		readings,
 		diagnostics,
 		new MinuteTicker(services.ticker, onStateChange),
 		vscode.languages.registerCodeLensProvider(REST_SELECTOR, lenses),

@@ -5,6 +5,7 @@ import vscode = require('vscode');
 import { bearerValue, type AuthValue, type EnvironmentSource } from '../../core/restFile/authHeaderEdit';
 import { DEFAULT_TOKEN_VARIABLE } from '../../core/restFile/fileVariable';
 import { insertEdits, insertGroups, planInsert, type GroupValue, type InsertPlan, type PlannedRequest } from '../../core/restFile/insertPlan';
+import type { PlatformHosts } from '../../core/platform/hosts';
 import { parseRestFile } from '../../core/restFile/requestParser';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import { isProduction } from '../../core/sessions/production';
@@ -13,6 +14,7 @@ import { isSafeToken } from '../../core/util/tokenGrammar';
 import { formatRemaining } from '../../core/util/time';
 import type { Services } from '../../services';
 import { accountIdOf, pickAccount, resolveAccount } from '../accounts/accountPicker';
+import { accountPlatformHosts } from '../accounts/accountPlatformHosts';
 import type { FreshSession } from '../shared/freshToken';
 import { notify } from '../messages/notify';
 import { targetRestEditor } from './restDocuments';
@@ -42,6 +44,7 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 		accounts: services.store.list().map((s) => ({
 			id: s.account.id, label: s.account.label, serviceUrl: s.account.serviceUrl, hasToken: s.tokens !== undefined, production: isProduction(s.account),
 			...(s.account.name !== undefined && { name: s.account.name }),
+			...withHosts(accountPlatformHosts(services.config, s.account)),
 		})),
 		named: arg instanceof vscode.Uri ? undefined : accountIdOf(arg),
 		variables: readings.variables, ...(readings.outside !== undefined && { outside: readings.outside }), hostOverrides: services.config.platformHosts(),
@@ -130,4 +133,9 @@ function tell(services: Services, values: readonly GroupValue[], fresh: readonly
 	vscode.window.setStatusBarMessage(edited
 		? several ? vscode.l10n.t('Authorization headers set, each with its account\'s token: {0}.', label) : vscode.l10n.t('Authorization header set for {0} (valid for {1}).', label, remaining)
 		: vscode.l10n.t('The Authorization header already holds the current token for {0}.', label), 5000);
+}
+
+/** An account's platform hosts for the plan, when its service stands for a platform. */
+function withHosts(hosts: PlatformHosts | undefined): { hosts?: PlatformHosts } {
+	return hosts ? { hosts } : {};
 }
