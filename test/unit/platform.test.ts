@@ -2,7 +2,7 @@
 // and a request found as the operation it is.
 import * as assert from 'node:assert/strict';
 import { operationById, operationFor, searchOperations } from '../../src/core/platform/catalog';
-import { hostKeyOf, platformHosts, platformOrigin } from '../../src/core/platform/hosts';
+import { accountHosts, hostKeyOf, platformHosts, platformOrigin } from '../../src/core/platform/hosts';
 import { HOST_KEYS, OPERATIONS } from '../../src/core/platform/operations';
 
 describe('the platform description', () => {
@@ -56,6 +56,21 @@ describe('the platform hosts', () => {
 		assert.equal(hosts?.accounts, 'https://accounts.telematicssdk.com', 'plain http to a non-loopback host is ignored');
 		assert.equal(hosts?.portal, 'https://portal-apis.telematicssdk.com', 'an origin with a path is ignored');
 		assert.equal(hosts?.user, 'https://user.telematicssdk.com');
+	});
+
+	it('take plain http on loopback from the setting only for a service on loopback', () => {
+		assert.equal(platformHosts('https://user.telematicssdk.com', { api: 'http://localhost:8080' })?.api, 'https://api.telematicssdk.com', "an https service's token stays on https");
+		assert.equal(platformHosts('http://127.0.0.1:4100', { api: 'http://127.0.0.1:4200' })?.api, 'http://127.0.0.1:4200');
+	});
+
+	it("are an account's own unless its service is the configured one: the setting names that service's platform", () => {
+		const overrides = { api: 'https://api.telematicssdk.com' };
+		assert.equal(accountHosts('https://staging.partner.io', 'https://user.telematicssdk.com', overrides)?.api, 'https://staging.partner.io', "a staging account's token never goes to the vendor's api");
+		assert.equal(accountHosts('http://127.0.0.1:5000', 'https://user.telematicssdk.com', overrides)?.api, 'http://127.0.0.1:5000', "nor the demo's");
+		assert.equal(accountHosts('https://gateway.example.com/t', 'https://gateway.example.com/t', overrides)?.api, 'https://api.telematicssdk.com', 'the configured service takes the setting');
+		assert.equal(accountHosts('https://gateway.example.com/other', 'https://gateway.example.com/t', overrides)?.api, 'https://api.telematicssdk.com', 'by origin');
+		assert.equal(accountHosts('https://gateway.example.com', 'not a url', overrides)?.api, 'https://gateway.example.com');
+		assert.equal(accountHosts('not a url', 'not a url', overrides), undefined);
 	});
 
 	it('refuse services that are no platform origin', () => {

@@ -51,9 +51,22 @@ export function platformHosts(serviceUrl: string, overrides: Readonly<Record<str
 		hosts[key] = key === 'user' || !derived ? origin : `${service.protocol}//${[PREFIX[key], ...labels.slice(1)].join('.')}${service.port ? `:${service.port}` : ''}`;
 		const override = overrides[key];
 		const set = typeof override === 'string' ? platformOrigin(override) : undefined;
-		if (set && key !== 'user') hosts[key] = set;
+		// Plain http on loopback only for a service on loopback: an https service's token stays on https.
+		if (set && key !== 'user' && (set.startsWith('https:') || isLoopbackHost(service.hostname))) hosts[key] = set;
 	}
 	return hosts;
+}
+
+/**
+ * An account's platform hosts: those of its service, with `overrides` (the user setting
+ * `telematicsAuth.platformHosts`, which names the hosts of the configured service's platform) only when
+ * the account's service has the configured service's origin. An account of another service (a staging
+ * gateway, the demo) keeps its own hosts: the setting never sends its token elsewhere.
+ */
+export function accountHosts(serviceUrl: string, configuredServiceUrl: string, overrides: Readonly<Record<string, unknown>>): PlatformHosts | undefined {
+	const origin = (url: string): string | undefined => URL.parse(url)?.origin;
+	const same = origin(serviceUrl) !== undefined && origin(serviceUrl) === origin(configuredServiceUrl);
+	return platformHosts(serviceUrl, same ? overrides : {});
 }
 
 /** The key of the host `url` is on, by origin; undefined when it is none of the platform's. */

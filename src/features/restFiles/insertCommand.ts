@@ -47,7 +47,7 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 			...withHosts(accountPlatformHosts(services.config, s.account)),
 		})),
 		named: arg instanceof vscode.Uri ? undefined : accountIdOf(arg),
-		variables: readings.variables, ...(readings.outside !== undefined && { outside: readings.outside }), hostOverrides: services.config.platformHosts(),
+		variables: readings.variables, ...(readings.outside !== undefined && { outside: readings.outside }),
 	});
 	if (plan.requests.length === 0) {
 		void notify('info', vscode.l10n.t('Put the cursor inside a request (its ### line, request line, headers or body) to insert an Authorization header.'));
