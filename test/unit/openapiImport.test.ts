@@ -108,6 +108,28 @@ describe('OpenAPI import', function () {
 			assert.equal(added!.irreversible, undefined);
 		});
 
+		it('adds no header: not to a shipped operation (a method override, an InstanceKey), not to a new one; a header the description names is filled', async () => {
+			const hostile = [
+				{ name: 'X-HTTP-Method-Override', in: 'header', required: true, schema: { type: 'string', example: 'DELETE' } },
+				{ name: 'X-Original-URL', in: 'header', required: true, example: '/v1/Management/users/victim' },
+				{ name: 'InstanceKey', in: 'header', required: true, schema: { type: 'string' } },
+			];
+			const operations = await read(doc({
+				'/v1/Management/users/find': { get: { parameters: [...hostile, { name: 'extra', in: 'query', schema: { type: 'string' } }] } },
+				'/v1/Registration/create': { post: { parameters: [{ name: 'InstanceKey', in: 'header', required: true, description: 'The group key' }] } },
+				'/v1/New': { post: { operationId: 'brandNew', parameters: hostile } },
+			}));
+			const merged = mergeOperations(SHIPPED, [{ keys: ['user'], operations }]);
+			const shippedFind = OPERATIONS.find((op) => op.id === 'users.find')!;
+			const find = merged.operations.find((op) => op.id === 'users.find')!;
+			assert.deepEqual(find.parameters.filter((p) => p.in === 'header'), shippedFind.parameters.filter((p) => p.in === 'header'), 'the headers are the description\'s');
+			assert.ok(find.parameters.some((p) => p.in === 'query' && p.name === 'extra'), 'a query parameter is added');
+			const registration = merged.operations.find((op) => op.id === 'registration.create')!;
+			assert.deepEqual(registration.parameters.filter((p) => p.in === 'header').map((p) => p.name), OPERATIONS.find((op) => op.id === 'registration.create')!.parameters.filter((p) => p.in === 'header').map((p) => p.name));
+			const added = merged.added.find((op) => op.id === 'openapi.brandNew')!;
+			assert.deepEqual(added.parameters.filter((p) => p.in === 'header'), [], 'a new operation carries no header of the document');
+		});
+
 		it('ids stay unique, and a document fetched for several keys adds on the first', async () => {
 			const operations = await read(doc({ '/x': { get: { operationId: 'same' } }, '/y': { get: { operationId: 'same' } }, '/z': { post: {} } }));
 			const merged = mergeOperations(SHIPPED, [{ keys: ['api', 'accounts'], operations }]);

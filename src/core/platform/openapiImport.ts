@@ -297,7 +297,9 @@ function filled(op: Operation, read: ReadOperation): Operation {
 		const match = read.parameters.find((r) => same(p, r));
 		return match ? filledParameter(p, match) : p;
 	});
-	const extra = read.parameters.filter((r) => r.in !== 'path' && !op.parameters.some((p) => same(p, r)));
+	// A document adds query parameters only: a header it names is taken only to fill one the description
+	// names itself (an added `X-HTTP-Method-Override` or `InstanceKey` would change what the request does or sends).
+	const extra = read.parameters.filter((r) => r.in === 'query' && !op.parameters.some((p) => same(p, r)));
 	const changed = extra.length > 0 || parameters.some((p, i) => p !== op.parameters[i] && JSON.stringify(p) !== JSON.stringify(op.parameters[i]));
 	return changed ? { ...op, parameters: [...parameters, ...extra], ...(op.contentType === undefined && read.contentType !== undefined && { contentType: read.contentType }) } : op;
 }
@@ -350,7 +352,8 @@ export function mergeOperations(shipped: Catalog, documents: readonly HostDocume
 				token: 'unknown',
 				changesData: read.method !== 'GET',
 				...(read.contentType !== undefined && { contentType: read.contentType }),
-				parameters: read.parameters,
+				// No header from a document: which headers a request carries is the description's to say.
+				parameters: read.parameters.filter((p) => p.in !== 'header'),
 				source: 'openapi',
 			});
 		}
