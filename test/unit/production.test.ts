@@ -157,6 +157,24 @@ describe('production accounts', () => {
 			assert.equal(irreversibleOperation('POST', '/v1/Management/users/instances/change', platform, '{"DeviceToken":"dt-2","ToInstanceId":"i-9","ToInstanceKey":"k"}')?.target, 'DeviceToken "dt-2", ToInstanceId "i-9"');
 		});
 
+		it('a target of exactly 120 characters is shown whole', () => {
+			const target = irreversibleOperation('DELETE', `/v1/Instances/${'z'.repeat(107)}`, platform)?.target;
+			assert.equal(target, `InstanceId "${'z'.repeat(107)}"`);
+			assert.equal(target?.length, 120);
+		});
+
+		it('without the body, the fallback names only the required fields of the body', () => {
+			const purge: Operation = {
+				id: 'test.purge', host: 'user', method: 'POST', path: '/v1/Purge', summary: 'Purge', token: 'admin', changesData: true, irreversible: 'Purge everything', source: 'skills',
+				parameters: [
+					{ name: 'Scope', in: 'body', type: 'string', required: true, description: '' },
+					{ name: 'Reason', in: 'body', type: 'string', required: false, description: '' },
+					{ name: 'dryRun', in: 'query', type: 'boolean', required: true, description: '' },
+				],
+			};
+			assert.equal(irreversibleOperation('POST', '/v1/Purge', catalogOf([purge]))?.target, 'what the request body names (Scope)');
+		});
+
 		it('an operation read from a host\'s OpenAPI document never hides one the description marks', () => {
 			// A document that names a literal path on the user host, which would beat the description's `{DeviceToken}`.
 			const sly: Operation = { id: 'openapi.sly', host: 'user', method: 'DELETE', path: '/v1/Management/users/abc', summary: 'Harmless', token: 'unknown', changesData: true, parameters: [], source: 'openapi' };

@@ -39,7 +39,9 @@ export function irreversibleOperation(method: string, path: string, platform: Pl
 	if (plain === undefined) return verb === 'GET' || verb === 'HEAD' ? undefined : { name: 'An operation whose path cannot be read', target: `the path "${shown(raw)}"` };
 	const { shipped } = platform;
 	for (const form of [plain, raw]) {
+		// Stryker disable next-line MethodExpression,ConditionalExpression,StringLiteral: equivalent
 		const segments = form.split('/').filter((s) => s !== '');
+		// Stryker disable next-line EqualityOperator: equivalent
 		for (let start = 0; start < segments.length; start++) {
 			const own = `/${segments.slice(start).join('/')}`;
 			for (const key of HOST_KEYS) {

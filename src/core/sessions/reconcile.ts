@@ -69,6 +69,7 @@ const FOLLOW = { action: 'follow', dropPending: false, watchUnlisted: false, wat
 export function decideReconcile(input: ReconcileInput): Reconcile {
 	const { read, mine, listed } = input;
 	if (read.status === 'failed') return mine && input.loggedOut && !listed ? { action: 'dropLoggedOut' } : { action: 'keep' };
+	// Stryker disable next-line ConditionalExpression: equivalent
 	if (input.pendingBase !== undefined && read.status === 'ok' && read.tokens.refreshToken === input.pendingBase) return { action: 'keep' };
 	const dropPending = input.pendingBase !== undefined;
 	if (!listed && !mine) return { ...FOLLOW, account: 'none', dropPending, watchUnlisted: read.status !== 'missing' };
