@@ -13,7 +13,7 @@ import { accountsServing } from './requestAccount';
 import { requestsReached } from './tokenReach';
 import { sortEdits, type TextEdit } from './textEdit';
 import { operationOfRequest, type OperationLookup } from '../platform/wrongIdentity';
-import { platformHosts, type PlatformHosts } from '../platform/hosts';
+import type { PlatformHosts } from '../platform/hosts';
 import { loadPlatform } from '../platform/load';
 import { noteLine, requestNote } from '../platform/requestText';
 
@@ -31,7 +31,7 @@ export interface PlanAccount {
 	hasToken: boolean;
 	/** Production (core/sessions/production.ts): its changing requests get a `# @note`. */
 	production: boolean;
-	/** Its platform's hosts, for telling which operation a request is (the note); absent: from its service and `hostOverrides`. */
+	/** Its platform's hosts (features/accounts/accountPlatformHosts.ts): which operation a request is, for the note, and which hosts count as its service; absent: none. */
 	hosts?: PlatformHosts;
 }
 
@@ -45,8 +45,6 @@ export interface InsertInput {
 	/** What the file's variables may be (environments included) and why the folder does not say, if it does not. */
 	variables?: VariableReadings;
 	outside?: string;
-	/** telematicsAuth.platformHosts: the hosts a production account's platform has, for the note. */
-	hostOverrides?: Readonly<Record<string, unknown>>;
 	/** The platform's operations by request (catalog.ts), for the note; absent: loaded when an account is production. */
 	operationFor?: OperationLookup;
 }
@@ -126,15 +124,11 @@ export async function planInsert(input: InsertInput): Promise<InsertPlan> {
 	// Notes are for production accounts only: the catalog loads then (a bundle of its own), not for every Insert.
 	const production = input.accounts.some((a) => a.production);
 	const operationFor = input.operationFor ?? (production && under.length > 0 ? (await loadPlatform()).operationFor : undefined);
-	const withHosts = (a: PlanAccount): PlanAccount => {
-		const hosts = a.hosts ?? (a.production ? platformHosts(a.serviceUrl, input.hostOverrides) : undefined);
-		return hosts ? { ...a, hosts } : a;
-	};
 	return {
 		file, style, requests, accounts, destinations,
 		tokenInFile: !environment,
 		foreign: foreignAuthorizations(file, cursors),
-		byId: new Map(input.accounts.map((a) => [a.id, withHosts(a)])),
+		byId: new Map(input.accounts.map((a) => [a.id, a])),
 		...(variables !== undefined && { variables }),
 		...(outside !== undefined && { outside }),
 		...(operationFor !== undefined && { operationFor }),

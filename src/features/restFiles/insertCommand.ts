@@ -5,7 +5,6 @@ import vscode = require('vscode');
 import { bearerValue, type AuthValue, type EnvironmentSource } from '../../core/restFile/authHeaderEdit';
 import { DEFAULT_TOKEN_VARIABLE } from '../../core/restFile/fileVariable';
 import { insertEdits, insertGroups, planInsert, type GroupValue, type InsertPlan, type PlannedRequest } from '../../core/restFile/insertPlan';
-import type { PlatformHosts } from '../../core/platform/hosts';
 import { parseRestFile } from '../../core/restFile/requestParser';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import { isProduction } from '../../core/sessions/production';
@@ -41,11 +40,14 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 	const readings = await readingsWithEnvironments(file, document.uri);
 	const plan = await planInsert({
 		file, style, cursors: editor.selections.map((s) => document.offsetAt(s.active)),
-		accounts: services.store.list().map((s) => ({
-			id: s.account.id, label: s.account.label, serviceUrl: s.account.serviceUrl, hasToken: s.tokens !== undefined, production: isProduction(s.account),
-			...(s.account.name !== undefined && { name: s.account.name }),
-			...withHosts(accountPlatformHosts(services.config, s.account)),
-		})),
+		accounts: services.store.list().map((s) => {
+			const hosts = accountPlatformHosts(services.config, s.account);
+			return {
+				id: s.account.id, label: s.account.label, serviceUrl: s.account.serviceUrl, hasToken: s.tokens !== undefined, production: isProduction(s.account),
+				...(s.account.name !== undefined && { name: s.account.name }),
+				...(hosts !== undefined && { hosts }),
+			};
+		}),
 		named: arg instanceof vscode.Uri ? undefined : accountIdOf(arg),
 		variables: readings.variables, ...(readings.outside !== undefined && { outside: readings.outside }),
 	});
@@ -133,9 +135,4 @@ function tell(services: Services, values: readonly GroupValue[], fresh: readonly
 	vscode.window.setStatusBarMessage(edited
 		? several ? vscode.l10n.t('Authorization headers set, each with its account\'s token: {0}.', label) : vscode.l10n.t('Authorization header set for {0} (valid for {1}).', label, remaining)
 		: vscode.l10n.t('The Authorization header already holds the current token for {0}.', label), 5000);
-}
-
-/** An account's platform hosts for the plan, when its service stands for a platform. */
-function withHosts(hosts: PlatformHosts | undefined): { hosts?: PlatformHosts } {
-	return hosts ? { hosts } : {};
 }
