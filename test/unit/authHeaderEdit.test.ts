@@ -2,17 +2,7 @@ import * as assert from 'node:assert/strict';
 import { planAuthEdit, type AuthValue } from '../../src/core/restFile/authHeaderEdit';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { applyEdits } from '../../src/core/restFile/textEdit';
-
-/** `|` marks a cursor; every `|` is removed from the text and becomes an offset. */
-function withCursors(marked: string): { text: string; cursors: number[] } {
-	const cursors: number[] = [];
-	let text = '';
-	for (const ch of marked) {
-		if (ch === '|') cursors.push(text.length);
-		else text += ch;
-	}
-	return { text, cursors };
-}
+import { withCursors } from '../support/cursors';
 
 function run(marked: string, value: AuthValue, replaceForeign = false): string {
 	const { text, cursors } = withCursors(marked);

@@ -9,17 +9,7 @@ import { applyEdits } from '../../src/core/restFile/textEdit';
 import { operationFor } from '../../src/core/platform/catalog';
 import { platformHosts } from '../../src/core/platform/hosts';
 import { noteLine, requestNote } from '../../src/core/platform/requestText';
-
-/** `|` marks a cursor; every `|` is removed from the text and becomes an offset. */
-function withCursors(marked: string): { text: string; cursors: number[] } {
-	const cursors: number[] = [];
-	let text = '';
-	for (const ch of marked) {
-		if (ch === '|') cursors.push(text.length);
-		else text += ch;
-	}
-	return { text, cursors };
-}
+import { withCursors } from '../support/cursors';
 
 const VENDOR = 'https://user.telematicssdk.com';
 const OTHER = 'https://api.example.org';
