@@ -8,3 +8,8 @@ import type { Config } from '../../system/config';
 export function accountPlatformHosts(config: Pick<Config, 'platformHosts' | 'baseUrl'>, account: Pick<AccountRecord, 'serviceUrl'>): PlatformHosts | undefined {
 	return accountHosts(account.serviceUrl, config.baseUrl(), config.platformHosts());
 }
+
+/** The origins of the account's platform hosts: what the host check counts as its service, by exact origin. */
+export function accountPlatformOrigins(config: Pick<Config, 'platformHosts' | 'baseUrl'>, account: Pick<AccountRecord, 'serviceUrl'>): string[] {
+	return Object.values(accountPlatformHosts(config, account) ?? {});
+}

@@ -14,7 +14,7 @@ import { identityOf } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';
 import { formatClockTime, formatElapsed } from '../../core/util/time';
 import { knownTokens } from '../shared/freshToken';
-import { accountPlatformHosts } from '../accounts/accountPlatformHosts';
+import { accountPlatformOrigins } from '../accounts/accountPlatformHosts';
 import type { DocumentReader, DocumentReading } from './documentReadings';
 import { caughtText } from '../../core/util/caughtText';
 
@@ -47,7 +47,7 @@ function expiredTokenDiagnostics(document: vscode.TextDocument, jwts: readonly F
  */
 async function foreignHostDiagnostics(document: vscode.TextDocument, text: string, read: { file: ParsedFile; jwts: readonly FoundJwt[] }, services: Services): Promise<vscode.Diagnostic[]> {
 	// An account's platform hosts (telematicsAuth.platformHosts) count as its service, wherever their site is.
-	const accounts = knownTokens(services).map((token) => ({ ...token, platformOrigins: Object.values(accountPlatformHosts(services.config, token) ?? {}) }));
+	const accounts = knownTokens(services).map((token) => ({ ...token, platformOrigins: accountPlatformOrigins(services.config, token) }));
 	const exposed = exposedVariables(services);
 	if (accounts.length === 0) return [];
 	// Variables the file does not define take their values from the clients' environments.

@@ -9,7 +9,7 @@ import { hostOf } from '../../core/util/url';
 import { environmentsByHost, referencedNames, type EnvironmentReadings } from '../../core/restFile/environments';
 import { displayText } from '../../core/util/displayText';
 import type { Services } from '../../services';
-import { accountPlatformHosts } from '../accounts/accountPlatformHosts';
+import { accountPlatformOrigins } from '../accounts/accountPlatformHosts';
 
 /** How much of a request's target the question quotes. */
 const QUOTED_TARGET = 60;
@@ -29,7 +29,7 @@ export async function confirmTokenHosts(services: Services, file: ParsedFile, de
 		if (host === undefined) unsaid.add(line);
 		else hosts.add(host);
 	}
-	const platform = Object.values(accountPlatformHosts(services.config, account) ?? {});
+	const platform = accountPlatformOrigins(services.config, account);
 	for (const host of hosts) if (!(await isSameSite(host, account.serviceUrl, platform))) foreign.add(host);
 	if (foreign.size === 0 && unsaid.size === 0) return true;
 	const t = vscode.l10n.t;
