@@ -38,14 +38,8 @@ describe('telematics-mcp in a real terminal (real VS Code in Chromium)', functio
 		fs.writeFileSync(path.join(out, 'calls.json'), JSON.stringify(calls));
 		const result = path.join(out, 'run.json');
 
-		await wb.runCommand('Terminal: Create New Terminal');
-		const terminal = wb.page.locator('.terminal-wrapper.active .xterm').first();
-		await terminal.waitFor({ state: 'visible', timeout: 30_000 });
-		await wb.page.waitForTimeout(2000); // the login shell starts
-		await terminal.click();
-		await wb.page.keyboard.press('Control+C');
-		await wb.page.waitForTimeout(500);
-		await wb.page.keyboard.type(` '${process.execPath}' '${CLIENT}' '${path.join(out, 'calls.json')}' '${result}'\n`);
+		await wb.openTerminal(out);
+		await wb.typeInTerminal(out, `'${process.execPath}' '${CLIENT}' '${path.join(out, 'calls.json')}' '${result}'`);
 
 		const session = await wb.waitForDialog(/asks to use your Telematics accounts/, 60_000);
 		assert.match(session, /A program in the terminal ".+" asks to use your Telematics accounts through telematics-mcp/);

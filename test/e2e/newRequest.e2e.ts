@@ -122,14 +122,8 @@ describe('New Request, sent with REST Client and httpyac (real VS Code in Chromi
 		await waitFor('the user\'s reference in the editor', () => wb.editorText(), (t) => t.includes('TELEMATICS_TOKEN_USER'));
 		// The warning's squiggle, and its message where the mouse rests on it.
 		const squiggle = wb.page.locator('.editor-instance .monaco-editor .squiggly-warning').first();
-		await squiggle.waitFor({ state: 'attached', timeout: 30_000 });
-		const hover = await waitFor('the warning\'s hover', async () => {
-			// The mouse moves off and back onto the squiggle until the hover shows (it may still be computing).
-			await wb.page.mouse.move(5, 5);
-			await squiggle.hover({ force: true });
-			await wb.page.waitForTimeout(1000);
-			return (await wb.page.locator('.monaco-hover').allInnerTexts()).join(' ').replace(/\s+/g, ' ');
-		}, (t) => /needs an admin token; this request sends user's/.test(t));
+		await squiggle.waitFor({ state: 'attached', timeout: 120_000 });
+		const hover = await wb.hoverShowing('the warning\'s hover', () => squiggle.hover({ force: true }), /needs an admin token; this request sends user's/);
 		assert.match(hover, /403/);
 		assert.equal(await sendWithRestClient(), 403, 'REST Client: 403');
 		assert.equal((await sendWithHttpyac())[0]?.status, 403);
@@ -185,6 +179,9 @@ describe('New Request, sent with REST Client and httpyac (real VS Code in Chromi
 		await wb.page.locator('.editor-instance .monaco-editor .codelens-decoration a', { hasText: 'Send Request' }).first().click();
 		await wb.waitForNotification(/Are you sure you want to send the request "users_delete"\?/);
 		await wb.page.locator('.notifications-toasts .notification-toast .monaco-button', { hasText: /^No$/ }).first().click();
+		// REST Client sends, or not, as the answer comes back: its question gone, the answer was taken; then a
+		// window in which a DELETE would arrive (a wait that can only make this assertion pass later, never fail).
+		await waitFor('REST Client\'s question gone', () => wb.page.locator('.notifications-toasts .notification-toast', { hasText: 'Are you sure you want to send the request' }).count(), (n) => n === 0);
 		await wb.page.waitForTimeout(2000);
 		assert.deepEqual(env.emulator.stats.requests.filter((r) => r.method === 'DELETE'), [], 'REST Client sent nothing');
 		assert.ok(env.emulator.config.users.some((u) => u.deviceToken === target), 'the user is still there');

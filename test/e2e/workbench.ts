@@ -240,13 +240,74 @@ export class Workbench {
 	/** Clicks the start of the editor line holding `text` and shows the hover there (Ctrl+K Ctrl+I); its text once it matches. */
 	async hoverAtLine(text: string, expected: RegExp): Promise<string> {
 		const line = this.page.locator('.editor-instance .monaco-editor .view-line', { hasText: text }).first();
-		await line.click({ position: { x: 2, y: 5 } });
-		await this.page.keyboard.press('Control+K');
-		await this.page.keyboard.press('Control+I');
-		return waitFor(`the hover on the line of ${text}`, async () => {
-			const texts = await this.page.locator('.monaco-hover').allInnerTexts();
-			return texts.join(' ').replace(/\s+/g, ' ');
-		}, (t) => expected.test(t), 30_000);
+		return this.hoverShowing(`the hover on the line of ${text}`, async () => {
+			await line.click({ position: { x: 2, y: 5 } });
+			await this.page.keyboard.press('Control+K');
+			await this.page.keyboard.press('Control+I');
+		}, expected);
+	}
+
+	/**
+	 * Opens a hover with `open` until it shows `expected`. A hover shows what the providers and markers
+	 * hold when it opens and does not grow when a warning arrives later (a busy machine computes the
+	 * warnings after the first hover), so it is closed and opened again, as a person would, while waiting.
+	 */
+	async hoverShowing(what: string, open: () => Promise<void>, expected: RegExp): Promise<string> {
+		let openedAt = 0;
+		return waitFor(what, async () => {
+			const shown = (await this.page.locator('.monaco-hover').allInnerTexts()).join(' ').replace(/\s+/g, ' ');
+			if (!expected.test(shown) && Date.now() - openedAt >= 2_000) {
+				await this.page.keyboard.press('Escape');
+				await this.page.mouse.move(5, 5);
+				await open();
+				openedAt = Date.now();
+			}
+			return shown;
+		}, (t) => expected.test(t), 120_000);
+	}
+
+	// --- integrated terminals -----------------------------------------------------------
+
+	/**
+	 * Opens a new integrated terminal and waits until its shell reads what is typed (terminalReady).
+	 */
+	async openTerminal(dir: string): Promise<void> {
+		const before = await this.page.locator('.terminal-wrapper .xterm').count();
+		await this.runCommand('Terminal: Create New Terminal');
+		await waitFor('a new terminal', () => this.page.locator('.terminal-wrapper .xterm').count(), (n) => n > before, 60_000);
+		await this.terminalReady(dir);
+	}
+
+	/**
+	 * Waits until the active terminal's shell takes the next line: a key typed while the login shell
+	 * starts, or while it handles Ctrl+C, can be lost, so the line is cleared and an `echo` into a file of
+	 * `dir` is typed until one such file arrives (typing it again is harmless). Then the next line typed
+	 * reaches the shell whole.
+	 */
+	async terminalReady(dir: string): Promise<void> {
+		const xterm = this.page.locator('.terminal-wrapper.active .xterm').first();
+		await xterm.waitFor({ state: 'visible', timeout: 60_000 });
+		const marker = (n: number) => path.join(dir, `.ready-${process.pid}-${n}`);
+		let typed = 0;
+		let typedAt = 0;
+		await waitFor('the shell to take a line', async () => {
+			for (let n = 1; n <= typed; n++) if (fs.existsSync(marker(n))) return true;
+			if (Date.now() - typedAt >= 3_000) {
+				await xterm.click();
+				await this.page.keyboard.press('Control+C');
+				await this.page.keyboard.type(` echo > '${marker(++typed)}'\n`);
+				typedAt = Date.now();
+			}
+			return false;
+		}, (ready) => ready, 120_000);
+		for (let n = 1; n <= typed; n++) fs.rmSync(marker(n), { force: true });
+	}
+
+	/** Types `line` into the active terminal, whose shell takes it (terminalReady first). */
+	async typeInTerminal(dir: string, line: string): Promise<void> {
+		await this.terminalReady(dir);
+		// A leading space: harmless if the shell drops it, and keeps the line out of bash's history.
+		await this.page.keyboard.type(` ${line}\n`);
 	}
 
 	/** The CodeLens texts shown in the active editor. */

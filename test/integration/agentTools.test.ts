@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { RiggedEmulator } from '../emulator/rig';
 import { RequestTool } from '../../src/features/agentTools/agentTools';
 import type { TestApi } from './testApi';
-import { logIn, ScriptedPrompter, settings, useEmulatorSuite } from './loginHelpers';
+import { logIn, ScriptedPrompter, settings, until, useEmulatorSuite } from './loginHelpers';
 
 /** The text of a tool's result. */
 function textOf(result: vscode.LanguageModelToolResult): string {
@@ -157,13 +157,19 @@ describe('Language-model tools for the agent (real VS Code, vscode.lm.invokeTool
 		assert.deepEqual(emu.stats.requests.map((r) => [r.method, r.path]), [['POST', '/v1/Trips']]);
 	});
 
+	/** Until the account's access token has expired by its own expiry (what the tool decides by). */
+	const expired = (accountId: string) => {
+		const expiresAt = api.services.store.get(accountId)!.tokens!.expiresAt;
+		return until('the access token expired', () => Date.now() >= expiresAt, { timeoutMs: 60_000 });
+	};
+
 	it('a token that expired between two calls is refreshed once; a refused refresh asks for a login and makes none', async () => {
 		await settings().update('autoRefresh', false, vscode.ConfigurationTarget.Global);
 		emu.setAccessTokenLifetime(3);
 		try {
-			await logIn(api, emu, 'user');
+			const user = await logIn(api, emu, 'user');
 			assert.match(await invoke('telematics_request', { method: 'GET', path: '/v1/Me' }), /HTTP 200/);
-			await new Promise((resolve) => setTimeout(resolve, 3500));
+			await expired(user.account.id);
 			const refreshes = emu.stats.refreshCalls;
 			const logins = emu.stats.loginCalls;
 			const after = await invoke('telematics_request', { method: 'GET', path: '/v1/Me' });
@@ -172,7 +178,7 @@ describe('Language-model tools for the agent (real VS Code, vscode.lm.invokeTool
 
 			// A fresh account whose refresh the service refuses: tried once, then the person is asked to log in.
 			const admin = await logIn(api, emu, 'admin');
-			await new Promise((resolve) => setTimeout(resolve, 3500));
+			await expired(admin.account.id);
 			emu.setFaults({ refresh: 'error500' });
 			const tried = emu.stats.refreshCalls;
 			const refused = await invoke('telematics_request', { method: 'GET', path: '/v1/Me', account: admin.account.label });
