@@ -65,7 +65,7 @@ describe('New Request, sent with REST Client and httpyac (real VS Code in Chromi
 		const wb = env.workbench;
 		env.emulator.resetStats();
 		await wb.page.locator('.editor-instance .monaco-editor .codelens-decoration a', { hasText: 'Send Request' }).first().click();
-		const seen = await waitFor('REST Client\'s request', async () => env.emulator.stats.requests.filter((r) => r.path === TRIPS), (r) => r.length > 0, 30_000);
+		const seen = await waitFor('REST Client\'s request', async () => env.emulator.stats.requests.filter((r) => r.path === TRIPS), (r) => r.length > 0, 90_000);
 		return seen[0]!.status;
 	}
 
@@ -133,7 +133,7 @@ describe('New Request, sent with REST Client and httpyac (real VS Code in Chromi
 		await wb.page.locator('.editor-instance .monaco-editor .view-line', { hasText: 'TELEMATICS_TOKEN_USER' }).first().click({ position: { x: 30, y: 5 } });
 		await wb.page.keyboard.press('Control+.');
 		const fix = wb.page.locator('.action-widget .monaco-list-row', { hasText: "Send admin's token" }).first();
-		await fix.waitFor({ state: 'visible', timeout: 30_000 });
+		await fix.waitFor({ state: 'visible', timeout: 90_000 });
 		// The menu takes the keyboard (a pointer block lies over it until the mouse moves): the preferred fix is the first row.
 		const rows = await wb.page.locator('.action-widget .monaco-list-row').allInnerTexts();
 		for (let i = 0; i < rows.findIndex((r) => r.includes("Send admin's token")); i++) await wb.page.keyboard.press('ArrowDown');

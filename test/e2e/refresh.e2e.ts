@@ -51,7 +51,7 @@ describe('Staying logged in with short-lived tokens (real VS Code in Chromium)',
 		// for goes ahead (one asked within 30 s of the last refresh is declined, as an automatic one would be).
 		const logins = env.emulator.stats.loginCalls;
 		await logInAsUser(wb, USER);
-		await waitFor('the new login', async () => env.emulator.stats.loginCalls, (n) => n > logins, 30_000);
+		await waitFor('the new login', async () => env.emulator.stats.loginCalls, (n) => n > logins, 90_000);
 		env.emulator.setFaults({ refresh: 'html502' });
 		try {
 			await wb.runCommand('Telematics: Refresh Access Token');

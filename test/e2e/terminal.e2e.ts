@@ -45,7 +45,7 @@ describe('telematics-token in a real terminal (real VS Code in Chromium)', funct
 	async function typeInTerminal(command: string, file: string, answer?: (dialog: string) => Promise<void>): Promise<string> {
 		await env.workbench.typeInTerminal(out, command);
 		if (answer) await answer(await env.workbench.waitForDialog(/asks for the token/));
-		return waitFor(`${path.basename(file)} from the terminal`, async () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''), (text) => text.endsWith('\n'), 30_000);
+		return waitFor(`${path.basename(file)} from the terminal`, async () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''), (text) => text.endsWith('\n'), 90_000);
 	}
 
 	/** What the emulator's protected resource answers to `header` (an `Authorization: Bearer …` line). */

@@ -56,7 +56,7 @@ describe('The user and the admin in one file, sent with REST Client (real VS Cod
 			env.emulator.resetStats();
 			// REST Client's own "Send Request" lens above each request, as a person clicks it.
 			await wb.page.locator('.editor-instance .monaco-editor .codelens-decoration a', { hasText: 'Send Request' }).nth(index).click();
-			const request = await waitFor(`REST Client's request with ${variable}`, async () => env.emulator.stats.requests.find((r) => /^\/(trips|indicators)\//.test(r.path)), (r) => r !== undefined, 30_000);
+			const request = await waitFor(`REST Client's request with ${variable}`, async () => env.emulator.stats.requests.find((r) => /^\/(trips|indicators)\//.test(r.path)), (r) => r !== undefined, 90_000);
 			received.push([request!.bearerRole, request!.status]);
 		}
 		assert.deepEqual(received, [['user', 200], ['admin', 200]], 'each request carries its own account\'s token, whichever is active, and the platform answers it');

@@ -22,7 +22,7 @@ function matches(text: string, expected: string | RegExp): boolean {
 }
 
 /** `until` with an acceptance test, polling every 200 ms (the workbench's pace). */
-export function waitFor<T>(what: string, read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+export function waitFor<T>(what: string, read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 90_000): Promise<T> {
 	return until(what, read, { accept, timeoutMs, everyMs: 200 });
 }
 
@@ -93,7 +93,7 @@ export class Workbench {
 	}
 
 	/** Waits until the quick input shows `expected` (a step's title or prompt). */
-	async waitForQuickInput(expected: string | RegExp, timeoutMs = 30_000): Promise<string> {
+	async waitForQuickInput(expected: string | RegExp, timeoutMs = 90_000): Promise<string> {
 		return waitFor(`the quick input to show ${String(expected)}`, () => this.quickInputText(), (text) => matches(text, expected), timeoutMs);
 	}
 
@@ -149,10 +149,10 @@ export class Workbench {
 		return waitFor('the status bar tooltip', async () => {
 			const hover = this.page.locator('.monaco-hover, .workbench-hover').first();
 			return (await hover.isVisible()) ? hover.innerText() : '';
-		}, (t) => t.trim().length > 0, 15_000);
+		}, (t) => t.trim().length > 0, 90_000);
 	}
 
-	async waitForStatus(expected: string | RegExp, timeoutMs = 30_000): Promise<{ text: string; ariaLabel: string }> {
+	async waitForStatus(expected: string | RegExp, timeoutMs = 90_000): Promise<{ text: string; ariaLabel: string }> {
 		return waitFor(`the status bar to show ${String(expected)}`, () => this.status(), (s) => matches(s.text, expected), timeoutMs);
 	}
 
@@ -169,7 +169,7 @@ export class Workbench {
 		}));
 	}
 
-	async waitForNotification(expected: string | RegExp, timeoutMs = 30_000): Promise<Notification> {
+	async waitForNotification(expected: string | RegExp, timeoutMs = 90_000): Promise<Notification> {
 		const list = await waitFor(`a notification ${String(expected)}`, () => this.notifications(), (ns) => ns.some((n) => matches(n.text, expected)), timeoutMs);
 		return list.find((n) => matches(n.text, expected))!;
 	}
@@ -183,7 +183,7 @@ export class Workbench {
 	// --- dialogs ------------------------------------------------------------------------
 
 	/** The modal dialog's text (message and detail) once it matches `expected`. */
-	async waitForDialog(expected: RegExp, timeoutMs = 30_000): Promise<string> {
+	async waitForDialog(expected: RegExp, timeoutMs = 90_000): Promise<string> {
 		const box = this.page.locator('.monaco-dialog-box');
 		return waitFor(`a dialog ${String(expected)}`, async () => ((await box.count()) ? box.first().innerText() : ''), (text) => expected.test(text), timeoutMs);
 	}
@@ -198,7 +198,7 @@ export class Workbench {
 	/** Opens a view container from the activity bar by its title, e.g. `Telematics`. */
 	async openActivity(title: string): Promise<void> {
 		const item = this.page.locator(`.activitybar .action-item a[aria-label^="${title}"], .activitybar .action-item[aria-label^="${title}"]`).first();
-		await item.waitFor({ state: 'visible', timeout: 30_000 });
+		await item.waitFor({ state: 'visible', timeout: 90_000 });
 		const expanded = await this.page.locator(`.activitybar .action-item.checked a[aria-label^="${title}"], .activitybar .action-item.checked[aria-label^="${title}"]`).count();
 		if (!expanded) await item.click();
 	}
@@ -216,9 +216,9 @@ export class Workbench {
 		await this.closeQuickInput();
 		await this.runCommand('View: Show Explorer');
 		const row = this.page.locator(`.explorer-folders-view .monaco-list-row:has-text("${name}")`).first();
-		await row.waitFor({ state: 'visible', timeout: 30_000 });
+		await row.waitFor({ state: 'visible', timeout: 90_000 });
 		await row.dblclick();
-		await this.page.waitForSelector(`.tabs-container .tab.active:has-text("${name}")`, { timeout: 30_000 });
+		await this.page.waitForSelector(`.tabs-container .tab.active:has-text("${name}")`, { timeout: 90_000 });
 		await this.page.waitForSelector('.editor-instance .monaco-editor .view-lines');
 	}
 
@@ -234,7 +234,7 @@ export class Workbench {
 		await this.page.waitForSelector(QUICK_INPUT_BOX, { state: 'visible' });
 		await this.page.fill(QUICK_INPUT_BOX, `:${line}`);
 		await this.page.press(QUICK_INPUT_BOX, 'Enter');
-		await waitFor(`the cursor on line ${line}`, () => this.page.locator('.statusbar-item[id="status.editor.selection"]').innerText(), (t) => t.includes(`Ln ${line},`), 10_000);
+		await waitFor(`the cursor on line ${line}`, () => this.page.locator('.statusbar-item[id="status.editor.selection"]').innerText(), (t) => t.includes(`Ln ${line},`), 90_000);
 	}
 
 	/** Clicks the start of the editor line holding `text` and shows the hover there (Ctrl+K Ctrl+I); its text once it matches. */

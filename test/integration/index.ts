@@ -38,7 +38,7 @@ function installOutput(): (line: string) => void {
 export function run(): Promise<void> {
 	const write = installOutput();
 	if (process.env.TELEMATICS_TEST_CA_DIR) trustTestRootLikeTheOsStore(process.env.TELEMATICS_TEST_CA_DIR);
-	const mocha = new Mocha({ ui: 'bdd', timeout: 20_000, color: false, reporter: 'spec' });
+	const mocha = new Mocha({ ui: 'bdd', timeout: 120_000, color: false, reporter: 'spec' });
 	const grep = process.env.TELEMATICS_TEST_GREP;
 	if (grep) mocha.grep(grep);
 	// The restricted pass (a hostile folder in Restricted Mode) runs restricted/ only; the trusted pass the rest.

@@ -41,7 +41,7 @@ describe('Automatic refresh warnings (real VS Code)', () => {
 		this.timeout(30_000);
 		const { session, before } = await logInShortLived('rateLimited');
 		const id = session.account.id;
-		const warning = await until('the rate-limit warning', () => newWarnings(before)[0], 15_000);
+		const warning = await until('the rate-limit warning', () => newWarnings(before)[0], 90_000);
 		assert.equal(warning.text, `${hostOf(emu.url)} is rate-limiting requests, so the token for Demo Driver could not be refreshed. Nothing will be retried automatically; refresh it later.`);
 		assert.deepEqual(warning.actions, ['Refresh Now', 'Show Log']);
 		assert.equal(emu.stats.refreshCalls, 1, 'one refresh attempt reached the service');
@@ -50,7 +50,7 @@ describe('Automatic refresh warnings (real VS Code)', () => {
 
 		// Past the token's expiry, nothing was tried again and nobody logged in.
 		const expiresAt = session.tokens!.expiresAt;
-		await until('the token to expire', () => Date.now() > expiresAt + 1000, 15_000);
+		await until('the token to expire', () => Date.now() > expiresAt + 1000, 90_000);
 		assert.equal(emu.stats.refreshCalls, 1, 'no further refresh attempt');
 		assert.equal(emu.stats.loginCalls, 1, 'never logs in by itself');
 		assert.equal(newWarnings(before).length, 1, 'warned once');

@@ -36,7 +36,7 @@ describe('REST Client sends the live token from the process environment (real VS
 		editor.selection = new vscode.Selection(0, 0, 0, 0);
 		emu.resetStats();
 		await vscode.commands.executeCommand('rest-client.request');
-		await until('REST Client\'s request to reach the emulator', () => emu.stats.requests.some((r) => r.path.toLowerCase() === '/v1/me'), 20_000);
+		await until('REST Client\'s request to reach the emulator', () => emu.stats.requests.some((r) => r.path.toLowerCase() === '/v1/me'), 90_000);
 		return emu.stats.lastMeAuthorization;
 	}
 
@@ -50,7 +50,7 @@ describe('REST Client sends the live token from the process environment (real VS
 			editor.selection = new vscode.Selection(line, 0, line, 0);
 			emu.resetStats();
 			await vscode.commands.executeCommand('rest-client.request');
-			await until('REST Client\'s request to reach the emulator', () => emu.stats.requests.some((r) => r.path.toLowerCase() === '/v1/me'), 20_000);
+			await until('REST Client\'s request to reach the emulator', () => emu.stats.requests.some((r) => r.path.toLowerCase() === '/v1/me'), 90_000);
 			return emu.stats.lastMeAuthorization;
 		} finally {
 			await vscode.commands.executeCommand('workbench.action.closeAllEditors');

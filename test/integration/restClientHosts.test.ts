@@ -103,7 +103,7 @@ describe('REST Client itself goes where the host check says, or the check asks (
 			if (got.length > 0) return got.some((r) => r.host === OTHER && r.authorization === bearer) ? 'other' as const : `elsewhere: ${JSON.stringify(got)}`;
 			if (emu.stats.requests.length > 0) return emu.stats.lastMeAuthorization === bearer ? 'service' as const : 'the service, without the token' as const;
 			return undefined;
-		}, 20_000);
+		}, 90_000);
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 		fs.rmSync(file, { force: true });
 		return { asked: prompter.confirmations.length, warned, reached };

@@ -22,7 +22,7 @@ export function terminalEnvironment(collection: vscode.EnvironmentVariableCollec
 /** Runs `command` with /bin/sh in `env`, as a terminal's shell would. */
 export function inTerminal(command: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
 	return new Promise((resolve) => {
-		execFile('/bin/sh', ['-c', command], { env, timeout: 20_000 }, (error, stdout, stderr) => {
+		execFile('/bin/sh', ['-c', command], { env, timeout: 90_000 }, (error, stdout, stderr) => {
 			resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
 		});
 	});

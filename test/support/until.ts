@@ -12,7 +12,7 @@ const isSomething = (value: unknown): boolean => value !== undefined && value !=
 
 /** Polls `read` until `accept` holds; `options` as a number is the timeout. */
 export async function until<T>(what: string, read: () => T | Promise<T>, options: UntilOptions<T> | number = {}): Promise<Exclude<T, undefined | null | false>> {
-	const { accept = isSomething, timeoutMs = 10_000, everyMs = 50 } = typeof options === 'number' ? { timeoutMs: options } : options;
+	const { accept = isSomething, timeoutMs = 30_000, everyMs = 50 } = typeof options === 'number' ? { timeoutMs: options } : options;
 	const deadline = Date.now() + timeoutMs;
 	let last: T | undefined;
 	let lastError: unknown;

@@ -69,7 +69,7 @@ describe('A hostile folder in Restricted Mode (real VS Code, workspace trust on)
 			editor.selection = new vscode.Selection(0, 0, 0, 0);
 			emu.resetStats();
 			await vscode.commands.executeCommand('rest-client.request');
-			await until('REST Client\'s request to reach the emulator', () => emu.stats.requests.some((r) => r.path.toLowerCase() === '/v1/me'), 20_000);
+			await until('REST Client\'s request to reach the emulator', () => emu.stats.requests.some((r) => r.path.toLowerCase() === '/v1/me'), 90_000);
 			return emu.stats.lastMeAuthorization;
 		} finally {
 			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -167,7 +167,7 @@ describe('A hostile folder in Restricted Mode (real VS Code, workspace trust on)
 		assert.deepEqual(exposedVariables(), {});
 		const granted = new Promise<void>((resolve) => vscode.workspace.onDidGrantWorkspaceTrust(() => resolve()));
 		await vscode.commands.executeCommand('workbench.trust.manage');
-		await Promise.race([granted, new Promise((_, reject) => setTimeout(() => reject(new Error('trust was not granted')), 20_000))]);
+		await Promise.race([granted, new Promise((_, reject) => setTimeout(() => reject(new Error('trust was not granted')), 90_000))]);
 		await until('the token in the environment', () => process.env.TELEMATICS_TOKEN === token && process.env.TELEMATICS_TOKEN_USER === token);
 		assert.equal(process.env.TELEMATICS_BASE_URL, emu.url);
 		assert.equal(await sendWithRestClient('TELEMATICS_TOKEN_USER'), `Bearer ${token}`);
