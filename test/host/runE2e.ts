@@ -6,7 +6,7 @@ import Mocha from 'mocha';
 import { ensureTestHost } from './install';
 import { projectRoot } from './paths';
 
-const OVERALL_TIMEOUT_MS = Number(process.env.TELEMATICS_E2E_TIMEOUT_MS ?? 15 * 60_000);
+const OVERALL_TIMEOUT_MS = Number(process.env.TELEMATICS_E2E_TIMEOUT_MS ?? 45 * 60_000);
 
 async function main(): Promise<number> {
 	const started = Date.now();

@@ -10,7 +10,7 @@ import { ENV_PROXY_ENV } from '../support/connectProxy';
 import { makeTestCa } from '../support/testCa';
 import { HOSTILE_ENV, plantHostileFolder, SUITE_ENV, type IntegrationSuite } from '../support/hostileFolder';
 
-const OVERALL_TIMEOUT_MS = Number(process.env.TELEMATICS_INTEGRATION_TIMEOUT_MS ?? 10 * 60_000);
+const OVERALL_TIMEOUT_MS = Number(process.env.TELEMATICS_INTEGRATION_TIMEOUT_MS ?? 30 * 60_000);
 const verbose = process.argv.includes('--verbose') || process.env.TELEMATICS_TEST_VERBOSE === '1';
 
 /** Follows a file that the extension host appends to and prints new lines. */
