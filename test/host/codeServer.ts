@@ -173,7 +173,10 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 	const child = spawn(process.execPath, args, {
 		detached: true, // its own process group, so stop() takes the extension hosts along
 		stdio: ['ignore', 'pipe', 'pipe'],
-		env: { ...process.env, ...options.env, PASSWORD: undefined, HASHED_PASSWORD: undefined },
+		// A runtime folder of its own, as each login session of a person has: the windows' folders for
+		// telematics-token live there, so another VS Code on this machine (another test run, another
+		// checkout's tests) neither cleans this one's folders nor has its own cleaned by this one.
+		env: { ...process.env, XDG_RUNTIME_DIR: makeTempDir('runtime'), ...options.env, PASSWORD: undefined, HASHED_PASSWORD: undefined },
 	});
 	liveChildren.add(child);
 	let out = '';
