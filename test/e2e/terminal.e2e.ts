@@ -31,7 +31,9 @@ describe('telematics-token in a real terminal (real VS Code in Chromium)', funct
 	let firstWindowFolder: string | undefined;
 
 	before(async function () {
-		env = await startE2e({ emulator: { accessTokenLifetimeSeconds: 40 } });
+		// No terminal of VS Code's own making when the window opens (it makes one for an open, empty panel):
+		// the killed-host test counts on a window with no terminal until it opens one.
+		env = await startE2e({ emulator: { accessTokenLifetimeSeconds: 40 }, settings: { 'terminal.integrated.hideOnStartup': 'always' } });
 		await logInAsUser(env.workbench, USER);
 		await env.workbench.waitForStatus(new RegExp(USER.name!));
 		out = makeTempDir('terminal-out');
@@ -103,8 +105,9 @@ describe('telematics-token in a real terminal (real VS Code in Chromium)', funct
 		const wb = env.workbench;
 		// The folder is cleaned by the first window that has a terminal. VS Code restarts a crashed extension
 		// host by itself, and the window's terminals outlive its host: a restarted host would find them and
-		// clean at once, racing this test's reload. So the terminals go first; the window then has none until
-		// the test opens one, and the order is the test's, not the machine's.
+		// clean at once, racing this test's reload. So the terminals go first, and the window opened again
+		// makes none of its own (hideOnStartup): it has none until the test opens one, and the order is the
+		// test's, not the machine's.
 		await wb.runCommand('Terminal: Kill All Terminals');
 		await waitFor('the terminals gone', () => wb.page.locator('.terminal-wrapper .xterm').count(), (n) => n === 0, 60_000);
 		const hosts = env.server.processesMatching('extensionHost');
@@ -114,6 +117,7 @@ describe('telematics-token in a real terminal (real VS Code in Chromium)', funct
 		// The person opens the window again: a new extension host, with the sessions read (the status bar).
 		await wb.reload();
 		await wb.waitForStatus(new RegExp(USER.name!));
+		assert.equal(await wb.page.locator('.terminal-wrapper').count(), 0, 'the window opened again has no terminal');
 		assert.ok(fs.existsSync(firstWindowFolder), 'a window without a terminal removed the dead window\'s folder');
 		await wb.openTerminal(out);
 		const root = path.dirname(firstWindowFolder);
