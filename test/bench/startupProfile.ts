@@ -7,6 +7,8 @@ import { freePort, launchBrowser, makeTempDir, startCodeServer } from '../host/c
 import { packageVsix } from '../host/vsix';
 import { waitFor, Workbench } from '../e2e/workbench';
 import { trivialVsix } from './activationVsTrivial';
+import { DEMO_USERS, LIFTED_RATE_LIMIT, startEmulator } from '../emulator/rig';
+import { logInAsUser } from '../e2e/environment';
 import { median, round, type BenchRow } from './types';
 
 const RUNS = 9;
@@ -127,14 +129,24 @@ export function attribute(profile: CpuProfile, folder: string): Attribution {
 	return result;
 }
 
-/** Profiles `runs` start-ups of a fresh profile holding `vsix` and the trivial extension. */
-export async function profileStarts(vsix: string, runs: number): Promise<{ ours: Attribution[]; trivial: Attribution[] }> {
-	const server = await startCodeServer({ installExtensions: [vsix, trivialVsix()] });
+/**
+ * Profiles `runs` start-ups of a fresh profile holding `vsix` and the trivial extension; with `storedSession`,
+ * a user logged in to the demo service once before, so each start reads a stored session.
+ */
+export async function profileStarts(vsix: string, runs: number, options: { storedSession?: boolean } = {}): Promise<{ ours: Attribution[]; trivial: Attribution[] }> {
+	const emulator = options.storedSession ? await startEmulator({ loginRateLimit: LIFTED_RATE_LIMIT }) : undefined;
+	const server = await startCodeServer({ installExtensions: [vsix, trivialVsix()], settings: emulator ? { 'telematicsAuth.baseUrl': emulator.url } : {} });
 	const browser = await launchBrowser({ persistentProfile: makeTempDir('chromium'), origin: server.url });
 	const keep = process.env.TELEMATICS_PROFILE_DIR;
 	try {
 		const page = browser.context.pages()[0] ?? await browser.context.newPage();
 		const wb = new Workbench(page);
+		const user = DEMO_USERS[0]!;
+		if (emulator) {
+			await wb.open(server.workbenchUrl());
+			await logInAsUser(wb, user);
+			await wb.waitForStatus(user.name!);
+		}
 		const ours: Attribution[] = [];
 		const trivial: Attribution[] = [];
 		const folder = (name: string) => fs.readdirSync(server.extensionsDir).find((d) => d.includes(name))!;
@@ -144,8 +156,9 @@ export async function profileStarts(vsix: string, runs: number): Promise<{ ours:
 			const profile = await profileStartup(port, async () => {
 				await opened;
 				await waitFor('both status bar items', () => page.locator('.statusbar-item[id^="bench.trivial-status"], .statusbar-item[id*="telematics"]').count(), (n) => n >= 2, 60_000);
+				if (emulator) await wb.waitForStatus(user.name!);
 			});
-			if (keep) fs.writeFileSync(path.join(keep, `startup-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+			if (keep) fs.writeFileSync(path.join(keep, `startup-${options.storedSession ? 'session-' : ''}${Date.now()}.cpuprofile`), JSON.stringify(profile));
 			ours.push(attribute(profile, folder('telematics-auth')));
 			trivial.push(attribute(profile, folder('trivial-status')));
 		}
@@ -153,6 +166,7 @@ export async function profileStarts(vsix: string, runs: number): Promise<{ ours:
 	} finally {
 		await browser.close();
 		await server.stop();
+		await emulator?.close();
 	}
 }
 
