@@ -3,7 +3,7 @@
 // background, and a command run before they are waits for them (registerCommand.ts). What is heavy
 // and rarely needed loads on first use, as its own bundle: undici (dist/undici.js), the public
 // suffix list (dist/publicSuffix.js) and the demo service (dist/demo.js).
-import vscode = require('vscode');
+import vscode = require('./system/vscodeApi');
 import { createServiceClient } from './core/api/serviceClient';
 import { PrompterSlot } from './core/models/prompter';
 import { Lease } from './core/sessions/lease';

@@ -1,5 +1,5 @@
 // The one place that reads and writes settings. Everyone else asks these typed getters and setters.
-import vscode = require('vscode');
+import vscode = require('./vscodeApi');
 import type { LoginFieldsFormat, ProxySettings } from '../core/api/types';
 import { environmentBindings, renamedBindings } from '../core/restFile/environmentAccounts';
 

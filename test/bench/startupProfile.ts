@@ -7,6 +7,8 @@ import { freePort, launchBrowser, makeTempDir, startCodeServer } from '../host/c
 import { packageVsix } from '../host/vsix';
 import { waitFor, Workbench } from '../e2e/workbench';
 import { trivialVsix } from './activationVsTrivial';
+import { DEMO_USERS, LIFTED_RATE_LIMIT, startEmulator } from '../emulator/rig';
+import { logInAsUser } from '../e2e/environment';
 import { median, round, type BenchRow } from './types';
 
 const RUNS = 9;
@@ -127,14 +129,24 @@ export function attribute(profile: CpuProfile, folder: string): Attribution {
 	return result;
 }
 
-/** Profiles `runs` start-ups of a fresh profile holding `vsix` and the trivial extension. */
-export async function profileStarts(vsix: string, runs: number): Promise<{ ours: Attribution[]; trivial: Attribution[] }> {
-	const server = await startCodeServer({ installExtensions: [vsix, trivialVsix()] });
+/**
+ * Profiles `runs` start-ups of a fresh profile holding `vsix` and the trivial extension; with `storedSession`,
+ * a user logged in to the demo service once before, so each start reads a stored session.
+ */
+export async function profileStarts(vsix: string, runs: number, options: { storedSession?: boolean } = {}): Promise<{ ours: Attribution[]; trivial: Attribution[] }> {
+	const emulator = options.storedSession ? await startEmulator({ loginRateLimit: LIFTED_RATE_LIMIT }) : undefined;
+	const server = await startCodeServer({ installExtensions: [vsix, trivialVsix()], settings: emulator ? { 'telematicsAuth.baseUrl': emulator.url } : {} });
 	const browser = await launchBrowser({ persistentProfile: makeTempDir('chromium'), origin: server.url });
 	const keep = process.env.TELEMATICS_PROFILE_DIR;
 	try {
 		const page = browser.context.pages()[0] ?? await browser.context.newPage();
 		const wb = new Workbench(page);
+		const user = DEMO_USERS[0]!;
+		if (emulator) {
+			await wb.open(server.workbenchUrl());
+			await logInAsUser(wb, user);
+			await wb.waitForStatus(user.name!);
+		}
 		const ours: Attribution[] = [];
 		const trivial: Attribution[] = [];
 		const folder = (name: string) => fs.readdirSync(server.extensionsDir).find((d) => d.includes(name))!;
@@ -144,8 +156,9 @@ export async function profileStarts(vsix: string, runs: number): Promise<{ ours:
 			const profile = await profileStartup(port, async () => {
 				await opened;
 				await waitFor('both status bar items', () => page.locator('.statusbar-item[id^="bench.trivial-status"], .statusbar-item[id*="telematics"]').count(), (n) => n >= 2, 60_000);
+				if (emulator) await wb.waitForStatus(user.name!);
 			});
-			if (keep) fs.writeFileSync(path.join(keep, `startup-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+			if (keep) fs.writeFileSync(path.join(keep, `startup-${options.storedSession ? 'session-' : ''}${Date.now()}.cpuprofile`), JSON.stringify(profile));
 			ours.push(attribute(profile, folder('telematics-auth')));
 			trivial.push(attribute(profile, folder('trivial-status')));
 		}
@@ -153,16 +166,17 @@ export async function profileStarts(vsix: string, runs: number): Promise<{ ours:
 	} finally {
 		await browser.close();
 		await server.stop();
+		await emulator?.close();
 	}
 }
 
-export async function benchStartupProfile(): Promise<BenchRow[]> {
-	const all = await profileStarts(packageVsix(), RUNS);
+/** The rows of one series of profiled starts: ours and the trivial extension's CPU, ours by file and by function. */
+function profileRows(label: string, all: { ours: Attribution[]; trivial: Attribution[] }): BenchRow[] {
 	// A start whose profile holds no sample of extension.js was caught too late.
 	const kept = all.ours.map((a, i) => (a.byFile.has('extension.js') ? i : -1)).filter((i) => i >= 0);
 	const ours = kept.map((i) => all.ours[i]!);
 	const trivial = kept.map((i) => all.trivial[i]!);
-	if (ours.length === 0) throw new Error('no start was profiled from its beginning');
+	if (ours.length === 0) throw new Error(`no start ${label} was profiled from its beginning`);
 	const files = [...new Set(ours.flatMap((a) => [...a.byFile.keys()]))].sort();
 	const functions = new Map<string, number[]>();
 	for (const a of ours) for (const [fn, ms] of a.byFunction) functions.set(fn, [...(functions.get(fn) ?? []), ms]);
@@ -170,10 +184,18 @@ export async function benchStartupProfile(): Promise<BenchRow[]> {
 		.sort((a, b) => b.ms - a.ms).slice(0, 8);
 	const ms = (values: number[]) => values.map((v) => round(v, 1)).join(', ');
 	return [
-		{ name: `start-up CPU, ours (profile, median of ${ours.length} of ${RUNS} starts${ours.length < RUNS ? `, ${RUNS - ours.length} caught too late` : ''}; ${ms(ours.map((a) => a.totalMs))} ms)`, value: round(median(ours.map((a) => a.totalMs)), 1), unit: 'ms' },
+		{ name: `start-up CPU ${label}, ours (profile, median of ${ours.length} of ${RUNS} starts${ours.length < RUNS ? `, ${RUNS - ours.length} caught too late` : ''}; ${ms(ours.map((a) => a.totalMs))} ms)`, value: round(median(ours.map((a) => a.totalMs)), 1), unit: 'ms' },
 		{ name: `  the same with each sample's whole gap (${ms(ours.map((a) => a.rawMs))} ms)`, value: round(median(ours.map((a) => a.rawMs)), 1), unit: 'ms' },
-		{ name: `start-up CPU, the trivial extension (same starts; ${ms(trivial.map((a) => a.totalMs))} ms)`, value: round(median(trivial.map((a) => a.totalMs)), 1), unit: 'ms' },
+		{ name: `start-up CPU ${label}, the trivial extension (same starts; ${ms(trivial.map((a) => a.totalMs))} ms)`, value: round(median(trivial.map((a) => a.totalMs)), 1), unit: 'ms' },
 		...files.map((file): BenchRow => ({ name: `  ours in ${file}`, value: round(median(ours.map((a) => a.byFile.get(file) ?? 0)), 1), unit: 'ms' })),
 		...top.map(({ fn, ms: value }): BenchRow => ({ name: `  ours, function ${fn}`, value: round(value, 1), unit: 'ms' })),
+	];
+}
+
+export async function benchStartupProfile(): Promise<BenchRow[]> {
+	const vsix = packageVsix();
+	return [
+		...profileRows('without an account', await profileStarts(vsix, RUNS)),
+		...profileRows('with a stored session', await profileStarts(vsix, RUNS, { storedSession: true })),
 	];
 }

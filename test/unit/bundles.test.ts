@@ -39,6 +39,15 @@ describe('shipped bundles', function () {
 		assert.doesNotMatch(extension, /\bimport\(/);
 	});
 
+	it('require vscode once each: VS Code resolves every require(\'vscode\') anew, a realpath and a lookup (issue 55)', () => {
+		for (const [bundle, text] of texts) {
+			if (!bundle.endsWith('.js')) continue;
+			const requires = text.match(/require\("vscode"\)/g)?.length ?? 0;
+			assert.ok(requires <= 1, `${bundle} requires vscode ${requires} times`);
+		}
+		assert.equal(texts.get('extension.js')!.match(/require\("vscode"\)/g)?.length, 1, 'extension.js requires vscode');
+	});
+
 	it('share no source module, but for stateless helpers the demo service and the OpenAPI reader reuse', () => {
 		const seen = new Map<string, string>();
 		for (const [bundle, files] of inputs) {

@@ -1,6 +1,6 @@
 // `telematicsAuth.showActions`: the quick pick the status bar item opens, with what one can
 // do with the active account (or, with none, the two ways to log in).
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import type { Services } from '../../services';
 import { effectiveState } from '../../core/statusBar/statusModel';
 

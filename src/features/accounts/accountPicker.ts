@@ -1,6 +1,6 @@
 // Turns a command's argument into the account it acts on: a tree node or `{ accountId }`
 // names one; otherwise the active account; otherwise the user picks one.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import type { Services } from '../../services';
 import type { Session } from '../../core/sessions/types';
 import { Command } from '../../commands';

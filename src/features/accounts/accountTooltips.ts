@@ -1,6 +1,6 @@
 // The tooltips the status bar and the Accounts view share: an account's facts and actions, or
 // the ways to log in, as trusted markdown whose links may run only the commands listed here.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import type { RefreshStatus } from '../../core/sessions/types';
 import type { Session } from '../../core/sessions/types';

@@ -1,6 +1,6 @@
 // The Accounts view's nodes and rows: one node per account, its facts and token claims beneath,
 // from the plain-data model in core/accounts/accountsTreeModel.ts.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import type { Services } from '../../services';
 import { accountNode, accountRows, type RowModel } from '../../core/accounts/accountsTreeModel';
 import { formatClockTime } from '../../core/util/time';

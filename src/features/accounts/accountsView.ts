@@ -1,6 +1,6 @@
 // The Accounts view: its refresh events, the `telematicsAuth.hasAccounts` context key and its
 // live descriptions; the nodes and rows come from accountsTree.ts.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import type { Services } from '../../services';
 import type { Ticking } from '../../core/util/ticker';
 import { nextTickDelay, TICK_SLACK_MS } from '../../core/statusBar/statusModel';

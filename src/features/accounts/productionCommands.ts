@@ -1,7 +1,7 @@
 // Mark Account as Production… / Unmark Account as Production…: the person says which accounts are
 // production (core/sessions/production.ts), from the palette, the Accounts view or a tooltip. The context
 // keys let each menu show only the command that applies.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { Command } from '../../commands';
 import { isProduction } from '../../core/sessions/production';
 import { accountResult, type AccountResult, type Session } from '../../core/sessions/types';

@@ -5,7 +5,7 @@
 // production account or that cannot be undone ask again with a modal from invoke (askBeforeChange.ts),
 // whatever the chat's auto-approve says. A refused or
 // expired token is refreshed by the scheduler's rules, never by a login.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { asksFirst, bodyPreview, checkInput, describeAnswer, neededKind, pickAccount, platformUrlFor, type AgentRequestInput } from '../../core/agent/serviceRequest';
 import { describeOperations } from '../../core/agent/operationsList';
 import { loadPlatform } from '../../core/platform/load';

@@ -1,7 +1,7 @@
 // The tool's own question before a request that changes a production account or cannot be undone, asked
 // from inside the tool (chat's auto-approve skips VS Code's confirmation, not this one). The decision is
 // core/agent/changeGuard.ts; the snoozes live in this window's memory only.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { questionBefore, Snoozes } from '../../core/agent/changeGuard';
 import type { AgentRequestInput } from '../../core/agent/serviceRequest';
 import { asksFirst } from '../../core/agent/serviceRequest';

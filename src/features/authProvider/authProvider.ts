@@ -1,6 +1,6 @@
 // Our accounts as the `telematics` authentication provider: any extension may ask VS Code for a bearer
 // token behind its consent prompt; the access token is the only secret handed out (scopes: authSessions.ts).
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import type { Services } from '../../services';
 import {
 	diffAuthSessions,

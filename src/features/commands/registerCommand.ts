@@ -1,6 +1,6 @@
 // Registers one of the manifest's commands. A command acts on the stored sessions, so one run
 // before they are read (right after activation) waits for them.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import type { CommandId } from '../../commands';
 import type { Services } from '../../services';
 

@@ -1,7 +1,7 @@
 // "Bind an Environment to an Account…": in that environment of http-client.private.env.json,
 // `{{TELEMATICS_TOKEN}}` is the account's token (telematicsAuth.environmentAccounts, user settings).
 // The environments offered are the ones the REST files' environment files name; a new name is checked.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { isEnvironmentName } from '../../core/restFile/environmentAccounts';
 import { displayText } from '../../core/util/displayText';
 import type { Services } from '../../services';

@@ -1,6 +1,6 @@
 // "Choose How Tools Get the Token…": the explicit choice behind telematicsAuth.exposeToken,
 // with what each option exposes, and the matching insert style offered afterwards.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import type { Config, ExposeMode, InsertStyle } from '../../system/config';
 import { ENVIRONMENT_REFERENCES } from '../../core/restFile/authHeaderEdit';
 import { notify } from '../messages/notify';

@@ -3,7 +3,7 @@
 // regular ones (system/regularFile.ts, gitTracked.ts). In Restricted Mode, nowhere: trust brings them back.
 // What goes where is decided in core/exposure/exposedTokens.ts; this class writes it.
 import { basename, join } from 'node:path';
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { BASE_URL_KEY, ENV_FILE_NAMES, TOKEN_KEY, type EnvFileKind, type Exposed } from '../../core/restFile/envFiles';
 import type { Services } from '../../services';
 import { gitStatus } from '../shared/gitStatus';

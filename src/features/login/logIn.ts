@@ -4,7 +4,7 @@
 // stored through the one road of core/sessions/tokenAnswer.ts. Every Login sent is counted against
 // the service's login budget (core/sessions/loginBudget.ts) first. A failed or cancelled login
 // changes nothing stored; a login only starts from a person's command or button.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { ApiError } from '../../core/api/errors';
 import type { AccountKind } from '../../core/api/types';
 import type { Services } from '../../services';

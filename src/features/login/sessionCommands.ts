@@ -1,6 +1,6 @@
 // The session commands (the login commands from logIn.ts, log out, switch, rename, make active, refresh,
 // show log) and what a person is told when an automatic refresh fails.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { checkAccountName } from '../../core/sessions/accountNames';
 import type { Services } from '../../services';
 import type { RefreshFailure } from '../../core/sessions/types';

@@ -1,7 +1,7 @@
 // The login's questions on screen, one QuickInput per step: numbered (VS Code shows `(n/4)` after
 // the title from `step`/`totalSteps`), Back from step 2, live validation through the step's own
 // check, Escape cancels, focus loss does not. The service URL step is a quick pick of known URLs.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import type { AccountKind } from '../../core/api/types';
 import type { LoginStep, StepAnswer } from '../../core/login/steps';
 

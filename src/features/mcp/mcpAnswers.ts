@@ -2,7 +2,7 @@
 // accounts, paths, masking and questions as in the chat. The person is asked once per MCP session (one server
 // process, never stored), and before every call the chat would confirm (a request that changes data), with
 // the body shown.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { AccountsTool, OperationsTool, RequestTool } from '../agentTools/agentTools';
 import { sessionStep } from '../../core/agent/mcpSession';
 import { TerminalAllowances } from '../../core/terminal/allowance';

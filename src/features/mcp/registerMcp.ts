@@ -1,7 +1,7 @@
 // Registers `telematics-mcp` with VS Code's own agents where VS Code offers it (mcpDefinition.ts); nothing in
 // an older VS Code, and nothing, with a line in the log, where the registration fails: never a failed activation.
 import { join } from 'node:path';
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { definitionProvider, mcpApiOf, MCP_PROVIDER_ID } from './mcpDefinition';
 import type { TerminalToken } from '../terminal/terminalToken';
 import type { Services } from '../../services';

@@ -1,6 +1,6 @@
 // Shows messages, every one through notificationText (no outside text becomes a link). In ExtensionMode.Test
 // only, a recorder keeps the last ones, so the integration tests see what a person was told (TestApi.messages()).
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { notificationText } from '../../core/util/displayText';
 
 export type Severity = 'info' | 'warning' | 'error';

@@ -1,6 +1,6 @@
 // Shows a failure as an error notification a person can act on: the message says what
 // happened and what to do; "Show Log" opens the log; a refused login offers "Try Again".
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { ApiError } from '../../core/api/errors';
 import type { Services } from '../../services';
 import { SecretStorageError } from '../../system/secretBackend';

@@ -3,7 +3,7 @@
 // and 1 MiB cap; https except loopback, the platform's hosts only), checks each document as data and merges
 // its operations with the shipped description (core/platform/openapiImport.ts). New Request, completion and
 // the agent's tools then see them until the window closes: in memory only, never stored.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { ApiError } from '../../core/api/errors';
 import { loadPlatform, usePlatformOperations } from '../../core/platform/load';
 import type { HostKey } from '../../core/platform/hosts';

@@ -2,7 +2,7 @@
 // is and when it expires, and "Update" when the account holds a newer one. Above each reference to an
 // exposed token (`{{$processEnv TELEMATICS_TOKEN_ADMIN}}`): which account it reads and its time left,
 // or what is missing (no such account, nothing exposed).
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { watchedText } from './restDocuments';
 import { findJwts, type FoundJwt } from '../../core/restFile/jwtScan';
 import type { Services } from '../../services';

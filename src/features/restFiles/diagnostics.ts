@@ -1,6 +1,6 @@
 // Warnings in REST files: an expired JWT, and a request that would send a logged-in account's token to another
 // site; kept current by documentReadings.ts (open, change, store and setting changes, the minute tick).
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 
 import { findJwts, type FoundJwt } from '../../core/restFile/jwtScan';
 import type { ParsedFile } from '../../core/restFile/requestParser';

@@ -1,7 +1,7 @@
 // One reading of each open REST file for the warnings that read it (where tokens go, the wrong identity):
 // on open, on change (debounced per document), on demand (a store, setting or minute change); parsed once
 // per reading and handed to each, which drops a late answer once a newer reading began. Close clears them.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { parseRestFile, type ParsedFile } from '../../core/restFile/requestParser';
 import type { Services } from '../../services';
 import { isRestDocument, watchedText } from './restDocuments';

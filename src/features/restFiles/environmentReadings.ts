@@ -1,7 +1,7 @@
 // The environments a REST file's clients would fill its variables from, read for the host check: REST
 // Client's `rest-client.environmentVariables`, and the folder's environment files (system/folderEnvironments.ts,
 // which says when the folder holds what the check does not read: then no request of the file says where it goes).
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { withEnvironments, type EnvironmentReadings } from '../../core/restFile/environments';
 import { variableReadings, type VariableReadings } from '../../core/restFile/requestHost';
 import type { ParsedFile } from '../../core/restFile/requestParser';

@@ -1,6 +1,6 @@
 // Hover on a JWT in a REST file: its decoded header and claims, when it expires, and whose
 // it is. Decoded locally; nothing is sent anywhere.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { watchedText } from './restDocuments';
 import { findJwts } from '../../core/restFile/jwtScan';
 import type { Services } from '../../services';

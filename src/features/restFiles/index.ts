@@ -1,6 +1,6 @@
 // The REST file features: Insert Authorization Header, Update Tokens in File, and, from the
 // first REST document on (extension.ts waits for it), the CodeLens, the hover and the expired-token diagnostics.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import type { Services } from '../../services';
 import { TokenCodeLensProvider } from './codeLensProvider';
 import { TokenDiagnostics } from './diagnostics';

@@ -1,7 +1,7 @@
 // "Insert Authorization Header": gives each request under a cursor exactly one `Authorization: Bearer …`
 // header with the account's current token, in one edit (one undo). The file is read and planned once
 // (core/restFile/insertPlan.ts); the plan's questions are asked once (writeGuards.ts); the edit is applied once.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { bearerValue, type AuthValue, type EnvironmentSource } from '../../core/restFile/authHeaderEdit';
 import { DEFAULT_TOKEN_VARIABLE } from '../../core/restFile/fileVariable';
 import { insertEdits, insertGroups, planInsert, type GroupValue, type InsertPlan, type PlannedRequest } from '../../core/restFile/insertPlan';

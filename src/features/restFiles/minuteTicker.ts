@@ -1,6 +1,6 @@
 // Re-renders the REST files' lenses and warnings once a minute while a REST file is visible, so
 // "expires in 12m" stays true; asks the shared ticker for nothing while none is.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import type { Ticker, Ticking } from '../../core/util/ticker';
 import { isRestDocument } from './restDocuments';
 

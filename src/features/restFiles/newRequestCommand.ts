@@ -2,7 +2,7 @@
 // first), and a complete request goes in at the cursor: `# @name`, the method and the URL on the account's
 // platform host, the Authorization line in the insert style with the same questions as Insert, the content
 // type and a body with every required field, in one edit. The text is core/platform/requestText.ts.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import type { AuthValue } from '../../core/restFile/authHeaderEdit';
 import { DEFAULT_TOKEN_VARIABLE } from '../../core/restFile/fileVariable';
 import { parseRestFile } from '../../core/restFile/requestParser';

@@ -1,7 +1,7 @@
 // Completion of the platform's paths in a request line, after a platform host of a logged-in account (or
 // of the service in telematicsAuth.baseUrl): `POST https://api.telematicssdk.com/` offers the api host's
 // POST paths. The choice is core/platform/pathCompletion.ts.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { pathCompletions, originIndex } from '../../core/platform/pathCompletion';
 import { platformHosts, type PlatformHosts } from '../../core/platform/hosts';
 import { loadPlatform } from '../../core/platform/load';

@@ -1,6 +1,6 @@
 // Quick fixes for the expired-token warnings: "Update Tokens in File" from the light bulb, where the
 // warning is, instead of the palette. The update asks its own questions (host, git) as from anywhere else.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { Command } from '../../commands';
 import { EXPIRED_TOKEN_CODE } from './diagnostics';
 

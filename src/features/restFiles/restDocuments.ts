@@ -1,6 +1,6 @@
 // Which documents are REST files: `.http`/`.rest` by name, or language `http` (REST Client,
 // httpYac), in any scheme, untitled included.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { notify } from '../messages/notify';
 
 export const REST_SELECTOR: vscode.DocumentSelector = [

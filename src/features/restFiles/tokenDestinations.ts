@@ -1,7 +1,7 @@
 // A token goes only where the person was asked about: before a token is written where a request of the
 // file would send it to another site, or to a place the file does not say, a modal question names the
 // hosts and the requests (asked by Insert and by Update Tokens in File).
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { isSameSite, requestTarget, type Destination } from '../../core/restFile/requestHost';
 import type { ParsedFile } from '../../core/restFile/requestParser';
 import type { AccountRecord } from '../../core/sessions/types';

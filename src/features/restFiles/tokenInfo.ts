@@ -1,6 +1,6 @@
 // What a token found in a file is: whose, and until when. Shared by the CodeLens, hover
 // and diagnostics; decoding happens here, nothing is sent anywhere.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 
 import { findOwner, identityOf } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';

@@ -1,6 +1,6 @@
 // "Update Tokens in File": every token in the file that belongs to a logged-in account (tokenMatch.ts)
 // and is older than its current token is replaced by the current one, in one edit.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { findJwts, planTokenUpdates } from '../../core/restFile/jwtScan';
 import { findOwner, planReplacements } from '../../core/restFile/tokenMatch';
 import type { Services } from '../../services';

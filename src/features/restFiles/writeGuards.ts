@@ -3,7 +3,7 @@
 // refresh offered) and of the token grammar; every host the file sends it to is the account's service, or
 // the person said to go on; a file git may take in is asked about; someone else's Authorization is replaced
 // only when the person says so; and the edit lands only on the text the questions were about.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { ENVIRONMENT_REFERENCES, type EnvironmentSource, type ForeignAuthorization } from '../../core/restFile/authHeaderEdit';
 import type { EnvironmentReadings } from '../../core/restFile/environments';
 import type { Destination } from '../../core/restFile/requestHost';

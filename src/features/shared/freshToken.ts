@@ -1,6 +1,6 @@
 // Before a token is copied or written into a file: is it still good? An expired one is
 // offered a refresh ("Refresh Now"); an account that needs a login is offered one.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 
 import type { AccountToken } from '../../core/restFile/tokenReach';
 import type { Services } from '../../services';

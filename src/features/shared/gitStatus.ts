@@ -2,7 +2,7 @@
 // Restricted Mode; the person is asked once per trusted workspace before such a file gets a token, else every time.
 import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import type { GitStatus, Prompter, TrackedFileAnswer } from '../../core/models/prompter';
 import { askGit, findGit } from '../../system/git';
 

@@ -1,6 +1,6 @@
 // The real Prompter: the login's steps (features/login/stepInput.ts), the account picker, and modal
 // questions before anything risky.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { dialogText } from '../../core/util/displayText';
 import type { AccountChoice, GitStatus, LoginBudgetAnswer, LoginBudgetQuestion, Prompter, SendAnswer, SendQuestion, TerminalTokenQuestion, TrackedFileAnswer } from '../../core/models/prompter';
 import { askText } from '../../core/sessions/loginBudget';

@@ -1,7 +1,7 @@
 // A refresh a person asked for (the Refresh command, or Refresh instead of a login the service may block):
 // progress in the status bar, the time left when it worked, why nothing was sent when the floor held it
 // back, the error with its actions when it failed.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { ApiError } from '../../core/api/errors';
 import type { RequestedRefresh } from '../../core/sessions/refreshPlan';
 import type { Services } from '../../services';

@@ -1,6 +1,6 @@
 // The status bar item: the active account and its time left, live (the ticker wakes it when its text changes).
 // The decisions (text, severity, when to look again) are in core/statusBar/statusModel.ts.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import type { Services } from '../../services';
 import type { Ticking } from '../../core/util/ticker';
 import { describeStatus, loadingStatus, noActiveStatus, type Severity, type StatusDescription } from '../../core/statusBar/statusModel';

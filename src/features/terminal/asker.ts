@@ -3,7 +3,7 @@
 // Elsewhere the system is not asked, and the asker counts as having no terminal of its own.
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { commandLineOf, parseProcStat, type ProcessTerminal } from '../../core/terminal/allowance';
 import { COMMAND_NAME, MCP_COMMAND_NAME } from '../../core/terminal/protocol';
 import { clipText, redact } from '../../core/util/redact';

@@ -3,7 +3,7 @@
 import { mkdir } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { basename, delimiter, join } from 'node:path';
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import { CHANNEL_ENV, COMMAND_NAME, MCP_COMMAND_NAME, NONCE_ENV, oneLine, type Reply, type TokenRequest, type ToolReply } from '../../core/terminal/protocol';
 import { cmdScript, posixScript } from '../../core/terminal/scripts';
 import { replaceRegularFile } from '../../system/regularFile';

@@ -1,6 +1,6 @@
 // Copy the token in the forms people paste it (header, raw, curl), and open the service's
 // API explorer with `Bearer <token>` ready for its Authorize form.
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import type { Services } from '../../services';
 
 import { resolveAccount } from '../accounts/accountPicker';

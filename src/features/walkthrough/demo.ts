@@ -2,7 +2,7 @@
 // without credentials. The demo service (the emulator, dist/demo.js) listens on 127.0.0.1 while the window is open.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import vscode = require('vscode');
+import vscode = require('../../system/vscodeApi');
 import type { Services } from '../../services';
 import { accountResult, type Session } from '../../core/sessions/types';
 import { sampleHosts, sampleText } from '../../core/platform/sample';
