@@ -84,10 +84,20 @@ describe('httpYac gets the token at Send and cannot carry it elsewhere unasked (
 
 	it('a name no logged-in account has is an error naming it, and nothing is sent', async () => {
 		emu.resetStats();
-		const sent = vscode.commands.executeCommand('httpyac.send', await vscode.workspace.openTextDocument({ language: 'http', content: `GET ${emu.url}/v1/Me\nAuthorization: Bearer {{TELEMATICS_TOKEN_NOBODY}}\n` }), 0);
-		await until('the error naming the account', () => api.services.log.recent().some((l) => l.includes('TELEMATICS_TOKEN_NOBODY') && l.includes('nobody')));
-		void sent;
+		const file = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, `httpyac-${++counter}.http`);
+		fs.writeFileSync(file, `GET ${emu.url}/v1/Me\nAuthorization: Bearer {{TELEMATICS_TOKEN_NOBODY}}\n`);
+		const document = await vscode.workspace.openTextDocument(file);
+		await vscode.window.showTextDocument(document);
+		// Not awaited: httpYac's Send ends once its error notification is closed.
+		void vscode.commands.executeCommand('httpyac.send', document, 0);
+		try {
+			await until('the error naming the account', () => api.services.log.recent().some((l) => l.includes('TELEMATICS_TOKEN_NOBODY') && l.includes('nobody')));
+		} catch (e) {
+			throw new Error(`${(e as Error).message}\n${api.services.log.recent().slice(-15).join('\n')}`);
+		}
 		assert.equal(emu.stats.requests.filter((r) => r.path.toLowerCase() === '/v1/me').length, 0, 'the service got nothing');
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+		fs.rmSync(file, { force: true });
 	});
 
 	// Each hostile shape, the token written literally; `${s}` is the service, `${o}` the sink.

@@ -161,11 +161,11 @@ async function liveVariables(host: PluginHost): Promise<Record<string, string>> 
 /** Why `{{variable}}` has no value: the account it names is not logged in, or there is none of that name. */
 function unansweredReference(variable: string, host: PluginHost): string {
 	const accounts = host.accounts();
-	if (variable === host.activeVariable) return vscode.l10n.t('{{{0}}}: no account of Telematics Auth is active and logged in. Nothing was sent.', variable);
+	if (variable === host.activeVariable) return vscode.l10n.t('{0}: no account of Telematics Auth is active and logged in. Nothing was sent.', `{{${variable}}}`);
 	const account = accounts.find((a) => a.variable === variable);
 	return account
-		? vscode.l10n.t('{{{0}}}: the account {1} ({2}) is not logged in, or its token has expired. Log in again or refresh it in Telematics Auth. Nothing was sent.', variable, account.name, account.label)
-		: vscode.l10n.t('{{{0}}}: Telematics Auth has no account named {1}. Nothing was sent.', variable, variable.slice(`${host.activeVariable}_`.length).toLowerCase());
+		? vscode.l10n.t('{0}: the account {1} ({2}) is not logged in, or its token has expired. Log in again or refresh it in Telematics Auth. Nothing was sent.', `{{${variable}}}`, account.name, account.label)
+		: vscode.l10n.t('{0}: Telematics Auth has no account named {1}. Nothing was sent.', `{{${variable}}}`, variable.slice(`${host.activeVariable}_`.length).toLowerCase());
 }
 
 function heldAccounts(host: PluginHost): HeldAccount[] {
