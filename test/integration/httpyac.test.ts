@@ -117,6 +117,7 @@ describe('httpYac gets the token at Send and cannot carry it elsewhere unasked (
 			assert.equal(asked.length, 1, 'asked once');
 			assert.match(asked[0]!, /user/);
 			assert.equal(sink.hits(), before, 'the sink received nothing');
+			assert.ok(api.services.log.recent().at(-1)?.includes('stopped the request'), 'the log says why');
 		});
 	}
 

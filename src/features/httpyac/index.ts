@@ -15,6 +15,11 @@ import type { PluginHost } from './httpyacPlugin';
 
 export const HTTPYAC_EXTENSION_ID = 'anweber.vscode-httpyac';
 
+/** Whether httpYac for VS Code is installed (and enabled) here: then `{{TELEMATICS_TOKEN…}}` needs no exposure. */
+export function httpyacInstalled(): boolean {
+	return vscode.extensions.getExtension(HTTPYAC_EXTENSION_ID) !== undefined;
+}
+
 /** What the plugin may know of the accounts and the person, given from here so its bundle shares no module with ours. */
 function pluginHost(services: Services): PluginHost {
 	const { store, config, log, prompts } = services;
