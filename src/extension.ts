@@ -2,7 +2,8 @@
 // every feature's commands. Nothing here waits for the keychain: the stored sessions are read in the
 // background, and a command run before they are waits for them (registerCommand.ts). What is heavy
 // and rarely needed loads on first use, as its own bundle: undici (dist/undici.js), the public
-// suffix list (dist/publicSuffix.js) and the demo service (dist/demo.js).
+// suffix list (dist/publicSuffix.js), the demo service (dist/demo.js) and the plugin for httpYac
+// (dist/httpyac.js, only when httpYac is installed).
 import vscode = require('./system/vscodeApi');
 import { createServiceClient } from './core/api/serviceClient';
 import { PrompterSlot } from './core/models/prompter';
@@ -28,6 +29,7 @@ import { onFirstRestDocument } from './features/restFiles/restDocuments';
 import { StatusBar } from './features/statusBar/statusBar';
 import { TerminalToken } from './features/terminal/terminalToken';
 import { registerMcpServer } from './features/mcp/registerMcp';
+import { startHttpyacPlugin } from './features/httpyac/index';
 import { registerExposureCommand } from './features/exposure/exposureCommand';
 import { registerBindEnvironmentCommand } from './features/exposure/bindEnvironmentCommand';
 import { registerTokenCommands } from './features/tokens/tokenCommands';
@@ -136,6 +138,8 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 			terminals,
 			...registerMcpServer(services, terminals),
 			onFirstRestDocument(() => add(startDocumentFeatures(services))),
+			// httpYac, when installed: its plugin (dist/httpyac.js) loads once httpYac runs.
+			startHttpyacPlugin(services),
 		);
 		return { services, statusBar, accountsView, recentMessages, terminals };
 	});

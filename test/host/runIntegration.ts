@@ -62,6 +62,10 @@ async function runPass(suite: IntegrationSuite): Promise<number> {
 	// every request it sends, headers included, to ~/.rest-client/history.json.
 	const restClient = path.resolve(projectRoot, '..', 'shared', 'tools', 'rest-client-0.25.0.vsix');
 	if (!fs.existsSync(restClient)) throw new Error(`${restClient} is missing: the REST Client tests send requests with it.`);
+	// httpYac for VS Code (built from its MIT source, ../shared/tools): our plugin goes into it, and its
+	// tests send with httpYac itself (test/integration/httpyac.test.ts).
+	const httpyac = path.resolve(projectRoot, '..', 'shared', 'tools', 'vscode-httpyac-6.16.7.vsix');
+	if (!fs.existsSync(httpyac)) throw new Error(`${httpyac} is missing: the httpYac tests send requests with it.`);
 	const outputFile = path.join(makeTempDir('itest'), 'mocha.log');
 	fs.writeFileSync(outputFile, '');
 	const mochaOutput = follow(outputFile, (line) => console.log(line));
@@ -86,7 +90,7 @@ async function runPass(suite: IntegrationSuite): Promise<number> {
 			HOME: makeTempDir('home'),
 			...(hostile ? { [HOSTILE_ENV]: hostile } : {}),
 		},
-		installExtensions: [restClient],
+		installExtensions: [restClient, httpyac],
 		// In Restricted Mode REST Client (which declares no untrustedWorkspaces support) runs only where the
 		// person allows it, as this setting does: the restricted pass sends with it from the untrusted folder.
 		...(hostile ? { restrictedMode: true, settings: { 'extensions.supportUntrustedWorkspaces': { 'humao.rest-client': { supported: true } } }, prepareWorkspace: (workspace: string) => plantHostileFolder(workspace, hostile) } : {}),

@@ -23,8 +23,8 @@ describe('shipped bundles', function () {
 			.map(([file, output]) => [path.basename(file), Object.keys(output.inputs)]));
 	});
 
-	it('are the extension, undici, the public suffix list, the platform\'s operations, the OpenAPI reader, the demo service and the terminal commands', () => {
-		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'mcp.js', 'openapi.js', 'platform.js', 'publicSuffix.js', 'tokenClient.js', 'undici.js']);
+	it('are the extension, undici, the public suffix list, the platform\'s operations, the OpenAPI reader, the demo service, the plugin for httpYac and the terminal commands', () => {
+		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'httpyac.js', 'mcp.js', 'openapi.js', 'platform.js', 'publicSuffix.js', 'tokenClient.js', 'undici.js']);
 	});
 
 	it('are each in the VSIX: .vscodeignore allows every one of them', () => {
@@ -34,7 +34,7 @@ describe('shipped bundles', function () {
 
 	it('load what is heavy and rarely needed with a plain require() of its own bundle, on first use', () => {
 		const extension = texts.get('extension.js')!;
-		for (const later of ['./undici.js', './publicSuffix.js', './platform.js', './openapi.js', './demo.js']) assert.ok(extension.includes(`require("${later}")`), later);
+		for (const later of ['./undici.js', './publicSuffix.js', './platform.js', './openapi.js', './demo.js', './httpyac.js']) assert.ok(extension.includes(`require("${later}")`), later);
 		// Nothing loads through Node's ESM loader (import()): the extension host runs CommonJS.
 		assert.doesNotMatch(extension, /\bimport\(/);
 	});
@@ -86,6 +86,9 @@ describe('shipped bundles', function () {
 		const libraries = new Set(inputs.get('extension.js')!.filter((f) => f.includes('node_modules/')).map((f) => f.split('node_modules/')[1]!.split('/')[0]));
 		assert.deepEqual([...libraries].sort(), ['dotenv', 'jwt-decode'], 'the extension loads no library but jwt-decode and dotenv');
 		assert.ok(inputs.get('tokenClient.js')!.every((f) => /^src\/features\/terminal\/(client|channelClient)\.ts$/.test(f) || f.startsWith('src/core/')), 'the terminal command is small: no library, nothing of the VS Code layer but itself');
+		// The plugin for httpYac loads only once httpYac runs: activation holds none of it, and it holds nothing of ours but itself and its decision.
+		assert.deepEqual(inputs.get('httpyac.js')!.filter((f) => f.startsWith('src/')).sort(), ['src/core/httpyac/sendCheck.ts', 'src/features/httpyac/httpyacPlugin.ts']);
+		assert.ok(!inputs.get('extension.js')!.some((f) => f.includes('/httpyac/') && !f.endsWith('features/httpyac/index.ts')), 'the plugin is in extension.js');
 		// The MCP SDK (and zod, its schemas) only in telematics-mcp's own process: never loaded by the extension.
 		for (const [bundle, files] of inputs) {
 			if (bundle !== 'mcp.js') assert.ok(!files.some((f) => /node_modules\/(@modelcontextprotocol|zod)\//.test(f)), `the MCP SDK is in ${bundle}`);

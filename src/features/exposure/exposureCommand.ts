@@ -7,6 +7,7 @@ import { notify } from '../messages/notify';
 import type { Services } from '../../services';
 import { Command } from '../../commands';
 import { registerCommand } from '../commands/registerCommand';
+import { httpyacInstalled } from '../httpyac/index';
 
 interface Choice extends vscode.QuickPickItem {
 	mode: ExposeMode;
@@ -18,13 +19,19 @@ interface Choice extends vscode.QuickPickItem {
 export async function chooseTokenExposure(config: Config): Promise<ExposeMode | undefined> {
 	const t = vscode.l10n.t;
 	const current = config.exposeToken();
+	// httpYac for VS Code reads the live tokens from our plugin at Send (features/httpyac/): nothing exposed.
+	const httpyac: Choice[] = httpyacInstalled()
+		? [{ mode: 'off', files: [], style: 'envVariable', label: `$(plug) ${t('httpYac reads it at Send')}`, description: '{{TELEMATICS_TOKEN}} · {{TELEMATICS_TOKEN_USER}}', detail: t('httpYac, installed here, gets the live token from Telematics Auth when it sends, and asks you before a token goes anywhere but its service. Nothing is exposed; other clients get nothing.') }]
+		: [];
 	const choices: Choice[] = [
+		...httpyac,
 		{ mode: 'off', files: [], label: `$(circle-slash) ${t('Off')}`, description: t('the default'), detail: t('Nothing is exposed. Insert the token into files, or copy it.') },
 		{ mode: 'environment', files: [], style: 'processEnv', label: `$(terminal) ${t('Process environment')}`, description: ENVIRONMENT_REFERENCES.processEnv, detail: t('REST Client reads TELEMATICS_TOKEN from the extension host, always current. Visible to every extension in that process and to processes it starts.') },
 		{ mode: 'environmentAndFiles', files: ['.env'], style: 'envVariable', label: `$(file) ${t('Process environment and .env')}`, description: `${ENVIRONMENT_REFERENCES.dotenv} · ${ENVIRONMENT_REFERENCES.envVariable}`, detail: t('Also a git-ignored .env in each workspace folder (REST Client $dotenv, httpYac). Readable by anything that can read the folder.') },
 		{ mode: 'environmentAndFiles', files: ['.env', 'http-client.private.env.json'], style: 'envVariable', label: `$(files) ${t('Process environment, .env and http-client.private.env.json')}`, description: ENVIRONMENT_REFERENCES.envVariable, detail: t('Also the JetBrains HTTP Client\'s private env file ($shared), read by httpYac too. Readable by anything that can read the folder.') },
 	];
-	const picked = await vscode.window.showQuickPick(choices.map((c) => ({ ...c, picked: c.mode === current })), {
+	const httpyacPicked = httpyac.length > 0 && current === 'off' && config.insertStyle() === 'envVariable';
+	const picked = await vscode.window.showQuickPick(choices.map((c) => ({ ...c, picked: c.mode === current && (c.mode !== 'off' || (c.style !== undefined) === httpyacPicked) })), {
 		title: t('How should other tools get the live token?'),
 		placeHolder: t('Files hold no token in any of these: tools read the current one, refreshed and removed on logout.'),
 		matchOnDetail: true,

@@ -13,6 +13,7 @@ import type { Session } from '../../core/sessions/types';
 import { isSafeToken } from '../../core/util/tokenGrammar';
 import type { Services } from '../../services';
 import { Command } from '../../commands';
+import { httpyacInstalled } from '../httpyac/index';
 import { ensureFreshToken, unsafeStoredTokenMessage, type FreshSession } from '../shared/freshToken';
 import { guardTrackedFile } from '../shared/gitStatus';
 import { notify } from '../messages/notify';
@@ -101,6 +102,8 @@ export async function applyUnchanged(editor: vscode.TextEditor, version: number,
 export function warnUnexposed(services: Services, source: EnvironmentSource): void {
 	const expose = services.config.exposeToken();
 	if (expose !== 'off' && (source === 'processEnv' || expose === 'environmentAndFiles')) return;
+	// httpYac reads `{{TELEMATICS_TOKEN…}}` from our plugin at Send (features/httpyac/).
+	if (source === 'envVariable' && httpyacInstalled()) return;
 	const choose = vscode.l10n.t('Choose…');
 	void notify('warning', vscode.l10n.t('The header will read the token from {0}, but telematicsAuth.exposeToken does not keep it there yet.', ENVIRONMENT_REFERENCES[source]), choose).then((c) => {
 		if (c === choose) void vscode.commands.executeCommand(Command.chooseTokenExposure);

@@ -1,0 +1,101 @@
+// The check at Send for httpYac as a table: where the token is × the destination × the proxy × the
+// certificate checks → send, or ask (whose token, where, why).
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { decideSend, turnsCertificatesOff, type HeldAccount, type OutgoingRequest, type SendDecision } from '../../src/core/httpyac/sendCheck';
+
+const ACCESS = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyIn0.c2lnbmF0dXJlLXVzZXI';
+const REFRESH = 'refresh-0123456789abcdef0123456789';
+const ADMIN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZG1pbiJ9.c2lnbmF0dXJlLWFkbWlu';
+const SERVICE = 'https://user.telematicssdk.com';
+const OTHER = 'https://collector.example';
+const PERSON_PROXY = 'http://corp.proxy:3128';
+
+const user: HeldAccount = { name: 'user', label: 'User ••••1234', tokens: [ACCESS, REFRESH], platformOrigins: [SERVICE, 'https://api.telematicssdk.com'] };
+const admin: HeldAccount = { name: 'admin', label: 'admin@example.com', tokens: [ADMIN], platformOrigins: ['https://admin.telematicssdk.com'] };
+
+function request(over: Partial<OutgoingRequest>): OutgoingRequest {
+	return { url: `${SERVICE}/v1/Me`, headers: [], certificatesOff: false, ...over };
+}
+const bearer = (token: string): Array<[string, string]> => [['Authorization', `Bearer ${token}`]];
+const ask = (destination: string, ...accounts: Array<[string, string[], ...Array<'otherSite' | 'certificatesOff' | string>]>): SendDecision => ({
+	kind: 'ask',
+	destination,
+	accounts: accounts.map(([name, places, ...reasons]) => ({
+		name,
+		label: name === 'user' ? user.label : admin.label,
+		places: places as Array<'url' | 'header' | 'body'>,
+		reasons: reasons.map((r) => r === 'otherSite' || r === 'certificatesOff' ? { kind: r } : { kind: 'proxy' as const, proxy: r }),
+	})),
+});
+const SEND: SendDecision = { kind: 'send' };
+
+describe('httpYac at Send: decideSend', () => {
+	const cases: Array<{ name: string; request: Partial<OutgoingRequest>; proxy?: string; expected: SendDecision }> = [
+		// Where the token is, to its own service: no question.
+		{ name: 'header to its service', request: { headers: bearer(ACCESS) }, expected: SEND },
+		{ name: 'header to another platform host of the account', request: { url: 'https://api.telematicssdk.com/x', headers: bearer(ACCESS) }, expected: SEND },
+		{ name: 'in the URL to its service', request: { url: `${SERVICE}/v1/Me?token=${ACCESS}` }, expected: SEND },
+		{ name: 'in the body to its service', request: { body: JSON.stringify({ refreshToken: REFRESH }) }, expected: SEND },
+		{ name: 'no token, another site', request: { url: OTHER, headers: [['Authorization', 'Bearer something-else-entirely']] }, expected: SEND },
+		{ name: 'no token, certificate checks off', request: { url: OTHER, certificatesOff: true }, expected: SEND },
+		{ name: 'no token, a proxy nobody set', request: { url: OTHER, proxy: 'http://evil:8080' }, expected: SEND },
+		// The same token, elsewhere.
+		{ name: 'header to another site', request: { url: `${OTHER}/v1/Me`, headers: bearer(ACCESS) }, expected: ask(OTHER, ['user', ['header'], 'otherSite']) },
+		{ name: 'any header, not only Authorization', request: { url: OTHER, headers: [['X-Forward', ACCESS]] }, expected: ask(OTHER, ['user', ['header'], 'otherSite']) },
+		{ name: 'a header\'s name', request: { url: OTHER, headers: [[`X-${ACCESS}`, '1']] }, expected: ask(OTHER, ['user', ['header'], 'otherSite']) },
+		{ name: 'in the URL to another site', request: { url: `${OTHER}/?t=${ACCESS}` }, expected: ask(OTHER, ['user', ['url'], 'otherSite']) },
+		{ name: 'percent-encoded in the URL', request: { url: `${OTHER}/?t=${ACCESS.replace(/\./g, '%2E')}` }, expected: ask(OTHER, ['user', ['url'], 'otherSite']) },
+		{ name: 'in the body to another site', request: { url: OTHER, body: `{"t":"${ACCESS}"}` }, expected: ask(OTHER, ['user', ['body'], 'otherSite']) },
+		{ name: 'the refresh token', request: { url: OTHER, body: `refresh=${REFRESH}` }, expected: ask(OTHER, ['user', ['body'], 'otherSite']) },
+		{ name: 'a service origin with another port', request: { url: 'https://user.telematicssdk.com:8443/v1/Me', headers: bearer(ACCESS) }, expected: ask('https://user.telematicssdk.com:8443', ['user', ['header'], 'otherSite']) },
+		{ name: 'the service over http', request: { url: 'http://user.telematicssdk.com/v1/Me', headers: bearer(ACCESS) }, expected: ask('http://user.telematicssdk.com', ['user', ['header'], 'otherSite']) },
+		{ name: 'userinfo that names the service', request: { url: `https://user.telematicssdk.com@collector.example/`, headers: bearer(ACCESS) }, expected: ask(OTHER, ['user', ['header'], 'otherSite']) },
+		{ name: 'no URL at all', request: { url: 'not a url', headers: bearer(ACCESS) }, expected: ask('not a url', ['user', ['header'], 'otherSite']) },
+		{ name: 'another account\'s service', request: { url: 'https://admin.telematicssdk.com/x', headers: bearer(ACCESS) }, expected: ask('https://admin.telematicssdk.com', ['user', ['header'], 'otherSite']) },
+		{ name: 'two accounts\' tokens, one at home', request: { url: 'https://admin.telematicssdk.com/x', headers: [...bearer(ADMIN), ['X-Other', ACCESS]] }, expected: ask('https://admin.telematicssdk.com', ['user', ['header'], 'otherSite']) },
+		{ name: 'two accounts\' tokens, both away', request: { url: OTHER, headers: bearer(ADMIN), body: ACCESS }, expected: ask(OTHER, ['user', ['body'], 'otherSite'], ['admin', ['header'], 'otherSite']) },
+		{ name: 'in the URL, a header and the body', request: { url: `${OTHER}/${ACCESS}`, headers: bearer(ACCESS), body: ACCESS }, expected: ask(OTHER, ['user', ['url', 'header', 'body'], 'otherSite']) },
+		{ name: 'a body that could not be read, to another site', request: { url: OTHER, bodyUnread: true }, expected: ask(OTHER, ['user', ['body'], 'otherSite'], ['admin', ['body'], 'otherSite']) },
+		// Proxy and certificate checks, to its own service.
+		{ name: 'through the proxy the person set', request: { headers: bearer(ACCESS), proxy: PERSON_PROXY }, proxy: PERSON_PROXY, expected: SEND },
+		{ name: 'the person\'s proxy, written with a slash and capitals', request: { headers: bearer(ACCESS), proxy: 'HTTP://CORP.proxy:3128/' }, proxy: PERSON_PROXY, expected: SEND },
+		{ name: 'through a proxy the person did not set', request: { headers: bearer(ACCESS), proxy: 'http://evil:8080' }, proxy: PERSON_PROXY, expected: ask(SERVICE, ['user', ['header'], 'http://evil:8080']) },
+		{ name: 'through a proxy while the person set none', request: { headers: bearer(ACCESS), proxy: 'http://evil:8080' }, expected: ask(SERVICE, ['user', ['header'], 'http://evil:8080']) },
+		{ name: 'the person\'s proxy host with other credentials', request: { headers: bearer(ACCESS), proxy: 'http://me:pw@corp.proxy:3128' }, proxy: PERSON_PROXY, expected: ask(SERVICE, ['user', ['header'], 'http://me:pw@corp.proxy:3128']) },
+		{ name: 'certificate checks off', request: { headers: bearer(ACCESS), certificatesOff: true }, expected: ask(SERVICE, ['user', ['header'], 'certificatesOff']) },
+		{ name: 'everything at once', request: { url: OTHER, headers: bearer(ACCESS), proxy: 'http://evil:8080', certificatesOff: true }, expected: ask(OTHER, ['user', ['header'], 'otherSite', 'http://evil:8080', 'certificatesOff']) },
+	];
+	for (const { name, request: over, proxy, expected } of cases) {
+		it(name, () => assert.deepEqual(decideSend(request(over), [user, admin], proxy), expected));
+	}
+
+	it('searches for no token too short to be one (an empty token would match every request)', () => {
+		const odd: HeldAccount = { name: 'user', label: 'x', tokens: ['', 'abc'], platformOrigins: [SERVICE] };
+		assert.deepEqual(decideSend(request({ url: OTHER, headers: [['X', 'abc']] }), [odd], undefined), SEND);
+	});
+
+	it('asks about a token anywhere in any text aimed at any other origin (generated)', () => {
+		fc.assert(fc.property(fc.string(), fc.string(), fc.constantFrom<'url' | 'header' | 'body'>('url', 'header', 'body'), fc.domain(), (before, after, place, host) => {
+			const text = `${before}${ACCESS}${after}`;
+			const url = `https://${host}/`;
+			const req = request({
+				url: place === 'url' ? `${url}?q=${encodeURIComponent(text)}` : url,
+				headers: place === 'header' ? [['X-Any', text]] : [],
+				body: place === 'body' ? text : undefined,
+			});
+			const decision = decideSend(req, [user], undefined);
+			const home = user.platformOrigins.includes(new URL(url).origin);
+			assert.equal(decision.kind, home ? 'send' : 'ask');
+		}));
+	});
+});
+
+describe('httpYac at Send: turnsCertificatesOff', () => {
+	const cases: Array<[unknown, boolean]> = [
+		[undefined, false], [null, false], ['rejectUnauthorized', false], [{}, false],
+		[{ rejectUnauthorized: true }, false], [{ rejectUnauthorized: false }, true],
+		[{ https: { rejectUnauthorized: false } }, true], [{ https: { rejectUnauthorized: 0 } }, false], [{ https: null }, false],
+	];
+	for (const [options, off] of cases) it(`${JSON.stringify(options)} → ${off}`, () => assert.equal(turnsCertificatesOff(options), off));
+});
