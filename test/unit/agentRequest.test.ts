@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
+import { namesLogin } from '../../src/core/agent/servicePath';
 import { asksFirst, bodyPreview, checkInput as checkPlatformInput, describeAnswer, MAX_CONFIRMATION_BODY_CHARS, MAX_PATH_CHARS, neededKind, MAX_REQUEST_BODY_CHARS, MAX_RESULT_BODY_CHARS, operationTarget, pathRefusal, pickAccount, platformUrlFor, serviceUrlFor, staysOnService } from '../../src/core/agent/serviceRequest';
 import { markdownCodeBlock } from '../../src/core/util/displayText';
 import { SHIPPED as platform } from '../../src/core/platform/catalog';
@@ -241,6 +242,42 @@ describe('the agent\'s request: the platform', () => {
 		assert.equal(operationTarget(platform, operationById('users.changeInstance')!, '/v1/Management/users/instances/change', 'not json'), '');
 		assert.equal(operationTarget(platform, operationById('users.changeInstance')!, '/v1/Management/users/instances/change', 'null'), '');
 		assert.equal(operationTarget(platform, operationById('users.update')!, '/v1/Management/users', '{"UserDeviceToken":"x","FirstName":"y"}'), '', 'only required body fields: not a header\'s name, not an optional field');
+	});
+});
+
+describe('the agent\'s request: it never logs in', () => {
+	const hosts = platformHosts(SERVICE);
+	const loginPaths = [
+		'/v1/Auth/Login', '/v1/Auth/RefreshToken', '/v1/auth/login', '/V1/AUTH/REFRESHTOKEN/', '/v1//Auth//Login',
+		'/v1/%41uth/Login', '/v1/Auth%2FLogin', '/v1/Auth/%254Cogin', '/api/v1/Auth/Login', '/x/Auth/Login?a=1',
+		'/v1/Auth./Login', '/v1/Auth/LoginWithCode', '/v1/Auth/Refresh',
+	];
+	for (const path of loginPaths) {
+		it(`refuses ${path} on every host, and says the tools never log in`, () => {
+			for (const host of ['user', 'api', 'accounts', 'portal'] as const) {
+				const result = platformUrlFor(SERVICE, hosts, { host, path });
+				assert.equal(result.ok, false, `${host} ${path}`);
+				assert.match((result as { message: string }).message, /never log in/);
+			}
+		});
+	}
+
+	it('refuses a service whose own root ends in Auth when the path is Login', () => {
+		assert.equal(platformUrlFor('https://portal.example.com/v1/Auth', undefined, { host: 'user', path: '/Login' }).ok, false);
+	});
+
+	it('takes what only looks like it: permissions under auth, a user called login, a login of its own name', () => {
+		assert.equal(platformUrlFor(SERVICE, hosts, { host: 'portal', path: '/auth/permissions' }).ok, true);
+		assert.equal(platformUrlFor(SERVICE, hosts, { host: 'user', path: '/v1/Management/users/Login' }).ok, true);
+		assert.equal(platformUrlFor(SERVICE, hosts, { host: 'user', path: '/v1/Authors/Login' }).ok, true);
+		assert.equal(namesLogin('/v1/Me'), false);
+	});
+
+	it('whatever the case and encoding of each letter, Auth/Login and Auth/RefreshToken are refused (generated)', () => {
+		const spelled = (word: string) => fc.tuple(...[...word].map((c) => fc.constantFrom(c.toLowerCase(), c.toUpperCase(), `%${c.charCodeAt(0).toString(16).toUpperCase()}`, `%25${c.charCodeAt(0).toString(16)}`))).map((cs) => cs.join(''));
+		fc.assert(fc.property(fc.constantFrom('', '/v1', '/api/v1', '/v2'), spelled('auth'), fc.oneof(spelled('login'), spelled('refreshtoken')), fc.constantFrom('', '/', '?x=1'), (prefix, auth, route, tail) => {
+			assert.equal(platformUrlFor(SERVICE, hosts, { host: 'user', path: `${prefix}/${auth}/${route}${tail}` }).ok, false);
+		}), { numRuns: 500 });
 	});
 });
 

@@ -82,11 +82,40 @@ export function serviceUrlFor(serviceUrl: string, path: string, query?: Record<s
 }
 
 /**
+ * The segments a server may route `path` by (a query after `?` ignored), in two forms: percent-decoded, and
+ * as written (a router that keeps "%2F" inside a segment); empty segments (repeated, trailing slashes) go.
+ * Undefined when the path does not decode.
+ */
+export function routedSegments(path: string): string[][] | undefined {
+	const raw = path.split(/[?#]/, 1)[0]!; // split always gives one part, '' for an empty path
+	const plain = fullyDecoded(raw);
+	if (plain === undefined) return undefined;
+	return [plain, raw].map((form) => form.split('/').filter((segment) => segment !== ''));
+}
+
+const LOGS_IN = 'These tools never log in: the service\'s login and refresh routes (Auth/Login, Auth/RefreshToken) are not sent to. The person logs in in VS Code with "Telematics: Log In"; a token is refreshed by Telematics Auth itself.';
+
+/**
+ * Whether `path` names the service's login or refresh route (core/api/client.ts) as a router may read it:
+ * any case, any prefix, percent-encoded, with trailing dots or spaces, or any route that
+ * begins so (`Auth/LoginWithCode`, `Auth/Refresh…`). A path that does not decode counts as one.
+ */
+export function namesLogin(path: string): boolean {
+	const forms = routedSegments(path);
+	if (forms === undefined) return true;
+	return forms.some((segments) => segments.some((segment, i) => /^auth[. ]*$/i.test(segment) && /^(log-?in|refresh)/i.test(segments[i + 1] ?? '')));
+}
+
+/**
  * The URL of the request on the account's platform: a path on the service for the `user` host (below its
- * root path, as ever), on the host's origin for the others; the same path rules everywhere.
+ * root path, as ever), on the host's origin for the others; the same path rules everywhere. Never the
+ * service's login or refresh route (namesLogin).
  */
 export function platformUrlFor(serviceUrl: string, hosts: PlatformHosts | undefined, input: { host: HostKey; path: string; query?: Record<string, string> }): Checked<string> {
-	if (input.host === 'user') return serviceUrlFor(serviceUrl, input.path, input.query);
-	if (!hosts) return fail('The account\'s service URL is no platform origin; only its own paths ("host": "user") can be reached.');
-	return serviceUrlFor(hosts[input.host], input.path, input.query);
+	let url: Checked<string>;
+	if (input.host === 'user') url = serviceUrlFor(serviceUrl, input.path, input.query);
+	else if (!hosts) return fail('The account\'s service URL is no platform origin; only its own paths ("host": "user") can be reached.');
+	else url = serviceUrlFor(hosts[input.host], input.path, input.query);
+	if (url.ok && (namesLogin(input.path) || namesLogin(new URL(url.value).pathname))) return fail(LOGS_IN);
+	return url;
 }
