@@ -250,7 +250,7 @@ describe('the agent\'s request: it never logs in', () => {
 	const loginPaths = [
 		'/v1/Auth/Login', '/v1/Auth/RefreshToken', '/v1/auth/login', '/V1/AUTH/REFRESHTOKEN/', '/v1//Auth//Login',
 		'/v1/%41uth/Login', '/v1/Auth%2FLogin', '/v1/Auth/%254Cogin', '/api/v1/Auth/Login', '/x/Auth/Login?a=1',
-		'/v1/Auth./Login', '/v1/Auth/LoginWithCode', '/v1/Auth/Refresh',
+		'/v1/Auth./Login', '/v1/Auth/LoginWithCode', '/v1/Auth/Refresh', '/v1/Auth;x=1/Login', '/v1;/Auth/Login;', '/v1/Auth%3B/Login',
 	];
 	for (const path of loginPaths) {
 		it(`refuses ${path} on every host, and says the tools never log in`, () => {
@@ -278,6 +278,29 @@ describe('the agent\'s request: it never logs in', () => {
 		fc.assert(fc.property(fc.constantFrom('', '/v1', '/api/v1', '/v2'), spelled('auth'), fc.oneof(spelled('login'), spelled('refreshtoken')), fc.constantFrom('', '/', '?x=1'), (prefix, auth, route, tail) => {
 			assert.equal(platformUrlFor(SERVICE, hosts, { host: 'user', path: `${prefix}/${auth}/${route}${tail}` }).ok, false);
 		}), { numRuns: 500 });
+	});
+});
+
+describe('the agent\'s request: no other method than the one sent', () => {
+	const hosts = platformHosts(SERVICE);
+	for (const [path, query] of [
+		['/v1/Management/users/abc?_method=DELETE', undefined],
+		['/v1/Management/users/abc', { _method: 'DELETE' }],
+		['/v1/Management/users/abc', { _METHOD: 'delete' }],
+		['/v1/Management/users/abc?%5Fmethod=DELETE', undefined],
+		['/v1/Management/users/abc?%255fmethod=DELETE', undefined],
+		['/v1/Management/users/abc', { 'X-HTTP-Method-Override': 'DELETE' }],
+		['/v1/Me?a=1&x-method-override=PUT', undefined],
+	] as Array<[string, Record<string, string> | undefined]>) {
+		it(`refuses ${path} ${JSON.stringify(query ?? {})}: a query key that overrides the method`, () => {
+			const result = platformUrlFor(SERVICE, hosts, { host: 'user', path, ...(query && { query }) });
+			assert.equal(result.ok, false);
+			assert.match((result as { message: string }).message, /another method/);
+		});
+	}
+
+	it('takes a query key that only contains the word', () => {
+		assert.equal(platformUrlFor(SERVICE, hosts, { host: 'user', path: '/v1/Me', query: { method: 'x', payment_method: 'card' } }).ok, true);
 	});
 });
 
