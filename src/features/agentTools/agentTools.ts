@@ -8,6 +8,7 @@
 import vscode = require('vscode');
 import { asksFirst, bodyPreview, checkInput, describeAnswer, neededKind, pickAccount, platformUrlFor, type AgentRequestInput } from '../../core/agent/serviceRequest';
 import { describeOperations } from '../../core/agent/operationsList';
+import { ConfirmedSenders } from '../../core/agent/confirmedSender';
 import { loadPlatform } from '../../core/platform/load';
 import { markdownCodeBlock, markdownText } from '../../core/util/displayText';
 import { ApiError } from '../../core/api/errors';
@@ -99,6 +100,8 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 		private readonly services: Services,
 		/** This window's "Allow for 10 Minutes", by account (memory only). */
 		private readonly snoozes = new Snoozes(services.clock),
+		/** The account each prepared question named, which invoke sends as or refuses (memory only). */
+		private readonly senders = new ConfirmedSenders(),
 	) {}
 
 	/** The question before a request that changes something: the account, the method, the full URL and the body (masked, cut). */
@@ -108,6 +111,7 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 		if (!checked.ok) return { invocationMessage: vscode.l10n.t('Checking a Telematics request') };
 		const input = checked.value;
 		const target = targetOf(this.services, input);
+		this.senders.remember(options.input, 'session' in target ? target.session.account.id : undefined);
 		const account = 'session' in target ? nameOf(target.session) : input.account ?? vscode.l10n.t('the active account');
 		const shown = 'url' in target ? target.url : input.path;
 		const invocationMessage = vscode.l10n.t('{0} {1} as {2}', input.method, shown, account);
@@ -146,18 +150,25 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 		const checked = checkInput(options.input, platform);
 		if (!checked.ok) return text(checked.message);
 		try {
-			return text(await this.send(checked.value, cancel));
+			return text(await this.send(options.input, checked.value, cancel));
 		} catch (error) {
 			// Whatever went wrong, the model reads a message with no secret in it.
 			return text(redact(error instanceof Error ? error.message : String(error), allSecrets(this.services)));
 		}
 	}
 
-	private async send(input: AgentRequestInput, cancel: vscode.CancellationToken): Promise<string> {
+	private async send(given: unknown, input: AgentRequestInput, cancel: vscode.CancellationToken): Promise<string> {
 		const { config, api } = this.services;
 		const found = targetOf(this.services, input);
 		if ('message' in found) return found.message;
 		const { account } = found.session;
+		// The account the question named, or nothing: the active account may have changed while it was open.
+		const sender = this.senders.check(given, account.id);
+		if (!sender.ok) {
+			const confirmed = sender.confirmed === undefined ? undefined : this.services.store.get(sender.confirmed);
+			this.services.log.info(`The active account changed while the agent's ${input.method} request waited for its confirmation; nothing was sent.`);
+			return vscode.l10n.t('The active Telematics account changed after this request was confirmed: it was confirmed for {0}, and {1} would send it now. Nothing was sent. Send it again to be asked for {1}, or name the account in "account".', confirmed ? nameOf(confirmed) : vscode.l10n.t('no account'), nameOf(found.session));
+		}
 		const refused = await askBeforeChange(this.services, this.snoozes, found.session, input, found.url);
 		if (refused !== undefined) return refused;
 		const session = await liveSession(this.services, account.id);
