@@ -4,7 +4,8 @@ import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
 import { namesLogin } from '../../src/core/agent/servicePath';
-import { asksFirst, bodyPreview, checkInput as checkPlatformInput, describeAnswer, MAX_CONFIRMATION_BODY_CHARS, MAX_PATH_CHARS, neededKind, MAX_REQUEST_BODY_CHARS, MAX_RESULT_BODY_CHARS, operationTarget, pathRefusal, pickAccount, platformUrlFor, serviceUrlFor, staysOnService } from '../../src/core/agent/serviceRequest';
+import { bodyShown, MAX_CONFIRMATION_BODY_CHARS, wrapLines } from '../../src/core/agent/questionText';
+import { asksFirst, checkInput as checkPlatformInput, describeAnswer, MAX_PATH_CHARS, neededKind, MAX_REQUEST_BODY_CHARS, MAX_RESULT_BODY_CHARS, operationTarget, pathRefusal, pickAccount, platformUrlFor, serviceUrlFor, staysOnService } from '../../src/core/agent/serviceRequest';
 import { markdownCodeBlock } from '../../src/core/util/displayText';
 import { SHIPPED as platform } from '../../src/core/platform/catalog';
 import { platformHosts } from '../../src/core/platform/hosts';
@@ -438,15 +439,15 @@ describe('the agent\'s request: what the person is shown before a change', () =>
 
 	it('the body: every token masked before it is cut, then cut at the bound', () => {
 		const secret = 'r3fresh-s3cret-value';
-		const shown = bodyPreview(JSON.stringify({ token: JWT, refresh: secret, note: 'x' }), [secret]);
-		assert.equal(shown.cut, 0);
+		const shown = bodyShown(JSON.stringify({ token: JWT, refresh: secret, note: 'x' }), [secret]);
+		assert.equal(shown.shown, shown.total);
 		assert.ok(!shown.text.includes(JWT) && !shown.text.includes(secret), shown.text);
-		assert.match(shown.text, /"note":"x"/);
-		const long = bodyPreview(`${'a'.repeat(MAX_CONFIRMATION_BODY_CHARS - 5)} ${JWT} ${'z'.repeat(50)}`, []);
-		assert.equal(long.text.length, MAX_CONFIRMATION_BODY_CHARS);
+		assert.match(shown.text, /"note": "x"/);
+		const long = bodyShown(`${'a'.repeat(MAX_CONFIRMATION_BODY_CHARS - 5)} ${JWT} ${'z'.repeat(50)}`, []);
+		assert.equal(long.shown, MAX_CONFIRMATION_BODY_CHARS);
 		assert.ok(!long.text.includes(JWT.slice(0, 5)), long.text.slice(-10));
-		assert.ok(long.cut > 0);
-		assert.deepEqual(bodyPreview('b'.repeat(MAX_CONFIRMATION_BODY_CHARS), []), { text: 'b'.repeat(MAX_CONFIRMATION_BODY_CHARS), cut: 0 });
-		assert.deepEqual(bodyPreview('b'.repeat(MAX_CONFIRMATION_BODY_CHARS + 1), []), { text: 'b'.repeat(MAX_CONFIRMATION_BODY_CHARS), cut: 1 });
+		assert.ok(long.total > long.shown);
+		assert.deepEqual(bodyShown('b'.repeat(MAX_CONFIRMATION_BODY_CHARS), []), { text: wrapLines('b'.repeat(MAX_CONFIRMATION_BODY_CHARS)), shown: MAX_CONFIRMATION_BODY_CHARS, total: MAX_CONFIRMATION_BODY_CHARS });
+		assert.deepEqual(bodyShown('b'.repeat(MAX_CONFIRMATION_BODY_CHARS + 1), []), { text: wrapLines('b'.repeat(MAX_CONFIRMATION_BODY_CHARS)), shown: MAX_CONFIRMATION_BODY_CHARS, total: MAX_CONFIRMATION_BODY_CHARS + 1 });
 	});
 });

@@ -6,7 +6,8 @@
 // whatever the chat's auto-approve says. A refused or
 // expired token is refreshed by the scheduler's rules, never by a login.
 import vscode = require('vscode');
-import { asksFirst, bodyPreview, checkInput, describeAnswer, neededKind, pickAccount, platformUrlFor, type AgentRequestInput } from '../../core/agent/serviceRequest';
+import { bodyHeading, bodyShown } from '../../core/agent/questionText';
+import { asksFirst, checkInput, describeAnswer, neededKind, pickAccount, platformUrlFor, type AgentRequestInput } from '../../core/agent/serviceRequest';
 import { describeOperations } from '../../core/agent/operationsList';
 import { ConfirmedSenders } from '../../core/agent/confirmedSender';
 import { loadPlatform } from '../../core/platform/load';
@@ -123,21 +124,25 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 				title: production
 					? vscode.l10n.t('Send {0} to the production account {1}?', input.method, account)
 					: vscode.l10n.t('Send {0} to the Telematics service as {1}?', input.method, account),
-				message: this.confirmation(input, shown, account),
+				message: this.confirmation(input, shown, account, production),
 			},
 		};
 	}
 
 	/** What the person reads before a change: outside text (the URL, the body, the name) only as text, never as markup. */
-	private confirmation(input: AgentRequestInput, url: string, account: string): vscode.MarkdownString {
-		const parts = [vscode.l10n.t('The agent asks to send **{0}**, authenticated as **{1}**, to this URL. It may change data on the service.', input.method, markdownText(account)), markdownCodeBlock(url)];
+	private confirmation(input: AgentRequestInput, url: string, account: string, production: boolean): vscode.MarkdownString {
+		const parts = [
+			production
+				? vscode.l10n.t('The agent asks to send **{0}**, authenticated as the production account **{1}**, to this URL. It may change data on the service.', input.method, markdownText(account))
+				: vscode.l10n.t('The agent asks to send **{0}**, authenticated as **{1}**, to this URL. It may change data on the service.', input.method, markdownText(account)),
+			markdownCodeBlock(url),
+		];
 		if (input.body === undefined) {
 			parts.push(vscode.l10n.t('No body.'));
 		} else {
-			const preview = bodyPreview(input.body, allSecrets(this.services));
-			parts.push(preview.cut > 0
-				? vscode.l10n.t('The body, {0} characters, tokens masked (the first {1} shown):', input.body.length, preview.text.length)
-				: vscode.l10n.t('The body, {0} characters, tokens masked:', input.body.length), markdownCodeBlock(preview.text));
+			// Pretty-printed, masked, cut with "the first N of M characters", lines wrapped (questionText.ts).
+			const preview = bodyShown(input.body, allSecrets(this.services));
+			parts.push(bodyHeading(preview, vscode.l10n.t), markdownCodeBlock(preview.text));
 		}
 		return new vscode.MarkdownString(parts.join('\n\n'));
 	}

@@ -5,6 +5,7 @@
 import vscode = require('vscode');
 import { AccountsTool, OperationsTool, RequestTool } from '../agentTools/agentTools';
 import { sessionStep } from '../../core/agent/mcpSession';
+import { wrapLines } from '../../core/agent/questionText';
 import { TerminalAllowances } from '../../core/terminal/allowance';
 import { MCP_COMMAND_NAME, type McpTool, type ToolCall, type ToolReply } from '../../core/terminal/protocol';
 import { sessionSecrets } from '../../core/util/redactingLog';
@@ -126,7 +127,7 @@ export class McpAnswers {
 		const t = vscode.l10n.t;
 		const who = this.askers.get(call.session);
 		const detail = [
-			plain(confirmation.message),
+			wrapLines(plain(confirmation.message)),
 			who?.terminalName !== undefined
 				? t('Asked through {0} by a program in the terminal "{1}"{2}.', MCP_COMMAND_NAME, who.terminalName, who.commandLine ? ` (${who.commandLine})` : '')
 				: t('Asked through {0}{1}.', MCP_COMMAND_NAME, who?.commandLine ? ` (${who.commandLine})` : ''),
