@@ -252,6 +252,32 @@ describe('Login (real VS Code)', () => {
 		assert.equal(emu.stats.loginCalls, 5);
 	});
 
+	it('the budget decides again after its question: a 429 or another login recorded by another window while it is open stops the login, saying why', async () => {
+		for (let i = 0; i < 4; i++) await logIn(api, emu, 'user');
+		const budget = api.services.loginBudget;
+		/** Answers "Log In Anyway" after `meanwhile` (what another window writes to the shared globalState). */
+		const answeringAfter = (meanwhile: () => PromiseLike<unknown>) => {
+			const prompter = ScriptedPrompter.answering(userCredentials(emu), 'user');
+			const ask = prompter.askLoginBudget.bind(prompter);
+			prompter.askLoginBudget = async (question) => {
+				await meanwhile();
+				return ask(question);
+			};
+			prompter.budgetAnswers.push('login');
+			return prompter;
+		};
+
+		api.setPrompter(answeringAfter(() => budget.claim(userCredentials(emu).serviceUrl, Infinity).written));
+		assert.equal(await vscode.commands.executeCommand('telematicsAuth.loginUser'), undefined);
+		assert.equal(emu.stats.loginCalls, 4, 'not sent: a fifth went out from elsewhere while the question was open');
+		assert.match(api.messages().at(-1)?.text ?? '', /^Login not sent: 5 logins to this service within the hour now, more than when you were asked/);
+
+		api.setPrompter(answeringAfter(() => budget.recordBlock(userCredentials(emu).serviceUrl, 600)));
+		assert.equal(await vscode.commands.executeCommand('telematicsAuth.loginUser'), undefined);
+		assert.equal(emu.stats.loginCalls, 4, 'not sent: the service blocks logins');
+		assert.match(api.messages().at(-1)?.text ?? '', /blocks logins from this machine until .*Nothing was sent/);
+	});
+
 	it('after a 429 the login says until when, and every login to that service says so without calling it, Log In Again before asking anything', async () => {
 		const session = await logIn(api, emu, 'user');
 		emu.setFaults({ login: 'rateLimited', count: 1 });

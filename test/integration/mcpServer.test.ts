@@ -131,7 +131,8 @@ describe('telematics-mcp in a real VS Code (the SDK\'s client in a real terminal
 		const [session, change, ...more] = prompter.questions;
 		assert.equal(more.length, 0, 'asked twice: the session, then the change');
 		assert.match(session!.message, /^A program in the terminal "telematics-token test" asks to use your Telematics accounts through telematics-mcp\.$/);
-		assert.match(session!.detail, /The program: telematics-mcp \(run by node .*mcpClient\.js/, 'the program that started it');
+		assert.match(session!.detail, /The program, as the system knows it: \/\S+/, 'the executable, as the kernel names it');
+		assert.match(session!.detail, /Its command line, as the program itself says \(a program can set it to anything\): telematics-mcp \(run by node .*mcpClient\.js/, 'the program that started it, said to be its own claim');
 
 		const [accounts, asUser, asAdmin, operations, refused] = run.calls;
 		assert.match(accounts!.text, /"user" \(.*\): user; service /);

@@ -3,7 +3,9 @@
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
-import { asksFirst, bodyPreview, checkInput as checkPlatformInput, describeAnswer, MAX_CONFIRMATION_BODY_CHARS, MAX_PATH_CHARS, neededKind, MAX_REQUEST_BODY_CHARS, MAX_RESULT_BODY_CHARS, operationTarget, pathRefusal, pickAccount, platformUrlFor, serviceUrlFor, staysOnService } from '../../src/core/agent/serviceRequest';
+import { namesLogin } from '../../src/core/agent/servicePath';
+import { bodyShown, MAX_CONFIRMATION_BODY_CHARS, wrapLines } from '../../src/core/agent/questionText';
+import { asksFirst, checkInput as checkPlatformInput, describeAnswer, MAX_PATH_CHARS, neededKind, MAX_REQUEST_BODY_CHARS, MAX_RESULT_BODY_CHARS, operationTarget, pathRefusal, pickAccount, platformUrlFor, serviceUrlFor, staysOnService } from '../../src/core/agent/serviceRequest';
 import { markdownCodeBlock } from '../../src/core/util/displayText';
 import { SHIPPED as platform } from '../../src/core/platform/catalog';
 import { platformHosts } from '../../src/core/platform/hosts';
@@ -244,6 +246,65 @@ describe('the agent\'s request: the platform', () => {
 	});
 });
 
+describe('the agent\'s request: it never logs in', () => {
+	const hosts = platformHosts(SERVICE);
+	const loginPaths = [
+		'/v1/Auth/Login', '/v1/Auth/RefreshToken', '/v1/auth/login', '/V1/AUTH/REFRESHTOKEN/', '/v1//Auth//Login',
+		'/v1/%41uth/Login', '/v1/Auth%2FLogin', '/v1/Auth/%254Cogin', '/api/v1/Auth/Login', '/x/Auth/Login?a=1',
+		'/v1/Auth./Login', '/v1/Auth/LoginWithCode', '/v1/Auth/Refresh', '/v1/Auth;x=1/Login', '/v1;/Auth/Login;', '/v1/Auth%3B/Login',
+	];
+	for (const path of loginPaths) {
+		it(`refuses ${path} on every host, and says the tools never log in`, () => {
+			for (const host of ['user', 'api', 'accounts', 'portal'] as const) {
+				const result = platformUrlFor(SERVICE, hosts, { host, path });
+				assert.equal(result.ok, false, `${host} ${path}`);
+				assert.match((result as { message: string }).message, /never log in/);
+			}
+		});
+	}
+
+	it('refuses a service whose own root ends in Auth when the path is Login', () => {
+		assert.equal(platformUrlFor('https://portal.example.com/v1/Auth', undefined, { host: 'user', path: '/Login' }).ok, false);
+	});
+
+	it('takes what only looks like it: permissions under auth, a user called login, a login of its own name', () => {
+		assert.equal(platformUrlFor(SERVICE, hosts, { host: 'portal', path: '/auth/permissions' }).ok, true);
+		assert.equal(platformUrlFor(SERVICE, hosts, { host: 'user', path: '/v1/Management/users/Login' }).ok, true);
+		assert.equal(platformUrlFor(SERVICE, hosts, { host: 'user', path: '/v1/Authors/Login' }).ok, true);
+		assert.equal(namesLogin('/v1/Me'), false);
+	});
+
+	it('whatever the case and encoding of each letter, Auth/Login and Auth/RefreshToken are refused (generated)', () => {
+		const spelled = (word: string) => fc.tuple(...[...word].map((c) => fc.constantFrom(c.toLowerCase(), c.toUpperCase(), `%${c.charCodeAt(0).toString(16).toUpperCase()}`, `%25${c.charCodeAt(0).toString(16)}`))).map((cs) => cs.join(''));
+		fc.assert(fc.property(fc.constantFrom('', '/v1', '/api/v1', '/v2'), spelled('auth'), fc.oneof(spelled('login'), spelled('refreshtoken')), fc.constantFrom('', '/', '?x=1'), (prefix, auth, route, tail) => {
+			assert.equal(platformUrlFor(SERVICE, hosts, { host: 'user', path: `${prefix}/${auth}/${route}${tail}` }).ok, false);
+		}), { numRuns: 500 });
+	});
+});
+
+describe('the agent\'s request: no other method than the one sent', () => {
+	const hosts = platformHosts(SERVICE);
+	for (const [path, query] of [
+		['/v1/Management/users/abc?_method=DELETE', undefined],
+		['/v1/Management/users/abc', { _method: 'DELETE' }],
+		['/v1/Management/users/abc', { _METHOD: 'delete' }],
+		['/v1/Management/users/abc?%5Fmethod=DELETE', undefined],
+		['/v1/Management/users/abc?%255fmethod=DELETE', undefined],
+		['/v1/Management/users/abc', { 'X-HTTP-Method-Override': 'DELETE' }],
+		['/v1/Me?a=1&x-method-override=PUT', undefined],
+	] as Array<[string, Record<string, string> | undefined]>) {
+		it(`refuses ${path} ${JSON.stringify(query ?? {})}: a query key that overrides the method`, () => {
+			const result = platformUrlFor(SERVICE, hosts, { host: 'user', path, ...(query && { query }) });
+			assert.equal(result.ok, false);
+			assert.match((result as { message: string }).message, /another method/);
+		});
+	}
+
+	it('takes a query key that only contains the word', () => {
+		assert.equal(platformUrlFor(SERVICE, hosts, { host: 'user', path: '/v1/Me', query: { method: 'x', payment_method: 'card' } }).ok, true);
+	});
+});
+
 describe('the agent\'s request: the answer it reads', () => {
 	const request = { method: 'GET' as const, url: `${SERVICE}/v1/Me`, account: 'Demo Driver' };
 	const json = { 'content-type': 'application/json; charset=utf-8' };
@@ -378,15 +439,15 @@ describe('the agent\'s request: what the person is shown before a change', () =>
 
 	it('the body: every token masked before it is cut, then cut at the bound', () => {
 		const secret = 'r3fresh-s3cret-value';
-		const shown = bodyPreview(JSON.stringify({ token: JWT, refresh: secret, note: 'x' }), [secret]);
-		assert.equal(shown.cut, 0);
+		const shown = bodyShown(JSON.stringify({ token: JWT, refresh: secret, note: 'x' }), [secret]);
+		assert.equal(shown.shown, shown.total);
 		assert.ok(!shown.text.includes(JWT) && !shown.text.includes(secret), shown.text);
-		assert.match(shown.text, /"note":"x"/);
-		const long = bodyPreview(`${'a'.repeat(MAX_CONFIRMATION_BODY_CHARS - 5)} ${JWT} ${'z'.repeat(50)}`, []);
-		assert.equal(long.text.length, MAX_CONFIRMATION_BODY_CHARS);
+		assert.match(shown.text, /"note": "x"/);
+		const long = bodyShown(`${'a'.repeat(MAX_CONFIRMATION_BODY_CHARS - 5)} ${JWT} ${'z'.repeat(50)}`, []);
+		assert.equal(long.shown, MAX_CONFIRMATION_BODY_CHARS);
 		assert.ok(!long.text.includes(JWT.slice(0, 5)), long.text.slice(-10));
-		assert.ok(long.cut > 0);
-		assert.deepEqual(bodyPreview('b'.repeat(MAX_CONFIRMATION_BODY_CHARS), []), { text: 'b'.repeat(MAX_CONFIRMATION_BODY_CHARS), cut: 0 });
-		assert.deepEqual(bodyPreview('b'.repeat(MAX_CONFIRMATION_BODY_CHARS + 1), []), { text: 'b'.repeat(MAX_CONFIRMATION_BODY_CHARS), cut: 1 });
+		assert.ok(long.total > long.shown);
+		assert.deepEqual(bodyShown('b'.repeat(MAX_CONFIRMATION_BODY_CHARS), []), { text: wrapLines('b'.repeat(MAX_CONFIRMATION_BODY_CHARS)), shown: MAX_CONFIRMATION_BODY_CHARS, total: MAX_CONFIRMATION_BODY_CHARS });
+		assert.deepEqual(bodyShown('b'.repeat(MAX_CONFIRMATION_BODY_CHARS + 1), []), { text: wrapLines('b'.repeat(MAX_CONFIRMATION_BODY_CHARS)), shown: MAX_CONFIRMATION_BODY_CHARS, total: MAX_CONFIRMATION_BODY_CHARS + 1 });
 	});
 });

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { parseRetryAfter } from '../../src/core/api/parse';
 import {
-	askText, blockedText, blockEnd, decideLogin, LOGIN_ATTEMPTS_KEY, LoginBudget, rateLimitedText, readLog, serviceOrigin,
+	askText, blockedText, blockEnd, decideLogin, decideSend, LOGIN_ATTEMPTS_KEY, LoginBudget, moreLoginsText, rateLimitedText, readLog, serviceOrigin,
 	type BudgetDecision, type ServiceLogins,
 } from '../../src/core/sessions/loginBudget';
 import { createTestClock, START } from '../support/doubles/fakeClock';
@@ -151,13 +151,13 @@ describe('LoginBudget: two windows over one globalState', () => {
 		const two = createTestClock(NOW + 2 * MIN); // the second window's clock runs 2 minutes ahead
 		const first = new LoginBudget(shared, one.clock);
 		const second = new LoginBudget(shared, two.clock);
-		await first.recordAttempt(URL_A);
+		await first.claim(URL_A, Infinity).written;
 		one.timers.tick(MIN);
-		await second.recordAttempt(URL_A);
-		await second.recordAttempt(URL_B);
-		await first.recordAttempt(`${URL_A}/`);
+		await second.claim(URL_A, Infinity).written;
+		await second.claim(URL_B, Infinity).written;
+		await first.claim(`${URL_A}/`, Infinity).written;
 		assert.deepEqual(first.decide(URL_A), { kind: 'go' }, 'three so far');
-		await second.recordAttempt(URL_A.toUpperCase());
+		await second.claim(URL_A.toUpperCase(), Infinity).written;
 		assert.deepEqual(first.decide(URL_A), { kind: 'ask', count: 4, sinceMs: MIN });
 		assert.equal(second.decide(URL_A).kind, 'ask');
 		assert.deepEqual(first.decide(URL_B), { kind: 'go' }, 'another service has its own count');
@@ -170,14 +170,64 @@ describe('LoginBudget: two windows over one globalState', () => {
 		const one = createTestClock(NOW);
 		const first = new LoginBudget(shared, one.clock);
 		const second = new LoginBudget(shared, one.clock);
-		await first.recordAttempt(URL_A);
+		await first.claim(URL_A, Infinity).written;
 		assert.equal(await first.recordBlock(URL_A, 1800), NOW + 30 * MIN);
 		assert.deepEqual(second.decide(URL_A), { kind: 'blocked', until: NOW + 30 * MIN });
-		await second.recordAttempt(URL_B);
+		await second.claim(URL_B, Infinity).written;
 		assert.deepEqual(first.decide(URL_A), { kind: 'blocked', until: NOW + 30 * MIN }, 'the other window\'s write keeps the block');
 		one.timers.tick(30 * MIN);
 		assert.deepEqual(second.decide(URL_A), { kind: 'go' });
 		assert.deepEqual(shared.keys(), [LOGIN_ATTEMPTS_KEY]);
 		assert.deepEqual(Object.keys(shared.get<Record<string, unknown>>(LOGIN_ATTEMPTS_KEY)!).sort(), [URL_B, URL_A].sort());
+	});
+
+	it('the budget decides again right before sending: a login another window sent while the question was open stops this one', async () => {
+		const shared = new TestMemento();
+		const one = createTestClock(NOW);
+		const first = new LoginBudget(shared, one.clock);
+		const second = new LoginBudget(shared, one.clock);
+		for (let i = 0; i < 4; i++) await first.claim(URL_A, Infinity).written;
+		// Both windows ask about the fifth; both people say "log in".
+		const askedFirst = first.decide(URL_A);
+		const askedSecond = second.decide(URL_A);
+		assert.deepEqual([askedFirst, askedSecond], [{ kind: 'ask', count: 4, sinceMs: 0 }, { kind: 'ask', count: 4, sinceMs: 0 }]);
+		const sent = first.claim(URL_A, 4);
+		assert.deepEqual(sent.decision, { kind: 'go' }, 'the count the person agreed to');
+		await sent.written;
+		assert.deepEqual(second.claim(URL_A, 4).decision, { kind: 'ask', count: 5, sinceMs: 0 }, 'a sixth is asked about again, not sent');
+		assert.equal((shared.get<Record<string, { attempts: number[] }>>(LOGIN_ATTEMPTS_KEY)![URL_A]!.attempts).length, 5, 'only what was sent is counted');
+	});
+
+	it('two windows at three logins each decide "go" together: the second to send is stopped, as the fifth', async () => {
+		const shared = new TestMemento();
+		const one = createTestClock(NOW);
+		const first = new LoginBudget(shared, one.clock);
+		const second = new LoginBudget(shared, one.clock);
+		for (let i = 0; i < 3; i++) await first.claim(URL_A, Infinity).written;
+		assert.equal(first.decide(URL_A).kind, 'go');
+		assert.equal(second.decide(URL_A).kind, 'go');
+		await first.claim(URL_A, undefined).written;
+		assert.deepEqual(second.claim(URL_A, undefined).decision, { kind: 'ask', count: 4, sinceMs: 0 });
+	});
+
+	it('a 429 recorded by another window while the question is open stops the login, saying until when', async () => {
+		const shared = new TestMemento();
+		const one = createTestClock(NOW);
+		const first = new LoginBudget(shared, one.clock);
+		const second = new LoginBudget(shared, one.clock);
+		for (let i = 0; i < 4; i++) await first.claim(URL_A, Infinity).written;
+		assert.equal(first.decide(URL_A).kind, 'ask');
+		await second.recordBlock(URL_A, 600);
+		assert.deepEqual(first.claim(URL_A, 4).decision, { kind: 'blocked', until: NOW + 10 * MIN });
+		assert.deepEqual(first.claim(URL_A, Infinity).decision, { kind: 'blocked', until: NOW + 10 * MIN }, 'no answer sends past a block');
+	});
+
+	it('decideSend as a table, and the words of a login stopped so', () => {
+		const four = { attempts: ago(1 * MIN, 2 * MIN, 3 * MIN, 4 * MIN) };
+		assert.deepEqual(decideSend(four, NOW, undefined), { kind: 'ask', count: 4, sinceMs: 4 * MIN });
+		assert.deepEqual(decideSend(four, NOW, 4), { kind: 'go' });
+		assert.deepEqual(decideSend(four, NOW, 3), { kind: 'ask', count: 4, sinceMs: 4 * MIN });
+		assert.deepEqual(decideSend({ attempts: [] }, NOW, undefined), { kind: 'go' });
+		assert.match(moreLoginsText(6), /^Login not sent: 6 logins to this service within the hour now, more than when you were asked/);
 	});
 });

@@ -131,6 +131,14 @@ describe('production accounts', () => {
 			['DELETE', '/v1/Instances/inst-7/users', undefined],
 			['DELETE', '/v1/Applications/applications/app-9/instances', undefined],
 			['POST', '/v1/Management/users/instances/changes', undefined],
+			// `;` parameters, dropped from each segment as servlet-style routers drop them
+			['DELETE', '/v1;/Management/users/abc', USER, 'DeviceToken "abc"'],
+			['DELETE', '/v1/Management/users;/abc', USER, 'DeviceToken "abc"'],
+			['DELETE', '/v1/Management;x=1/users/abc;jsessionid=2', USER, 'DeviceToken "abc"'],
+			['DELETE', '/v1/Management/users%3Bx/abc', USER, 'DeviceToken "abc"'],
+			['DELETE', '/v1/Management/users/;/abc', USER, 'DeviceToken "abc"'],
+			['DELETE', '/v1/Instances;/inst-7', 'Delete the instance', 'InstanceId "inst-7"'],
+			['POST', '/v1/Management/users/instances;a=b/change', 'Move the user to another instance'],
 		];
 		for (const [method, path, name, target] of table) {
 			it(`${method} ${path} → ${name ?? 'not irreversible'}`, () => {

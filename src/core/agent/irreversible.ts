@@ -5,7 +5,7 @@
 // no `vscode`.
 import type { Platform } from '../platform/load';
 import { HOST_KEYS } from '../platform/hosts';
-import { fullyDecoded } from './servicePath';
+import { routedSegments } from './servicePath';
 import { operationTarget } from './serviceRequest';
 
 export interface IrreversibleOperation {
@@ -26,7 +26,8 @@ const shown = (text: string): string => {
 /**
  * The irreversible operation `method` `path` is, or undefined. `path` is the request's path (a query after
  * `?` is ignored), read as a server that routes it would: percent-decoded, and as written (a router that
- * keeps "%2F" inside a segment reads `users/a%2Fb` as one id), repeated and trailing slashes folded, any
+ * keeps "%2F" inside a segment reads `users/a%2Fb` as one id), `;` parameters dropped from each segment as
+ * servlet-style routers drop them (`/v1;/Management/users;x/abc`), repeated and trailing slashes folded, any
  * prefix before the operation's own path (a service URL with a path of its own) allowed, on any host of
  * the platform (several may share an origin). A path that does not decode is treated as irreversible for
  * every changing method, since nobody can say what it names. `body`: the request's, to name the target of
@@ -34,13 +35,10 @@ const shown = (text: string): string => {
  */
 export function irreversibleOperation(method: string, path: string, platform: Platform, body?: string): IrreversibleOperation | undefined {
 	const verb = method.toUpperCase();
-	const raw = path.split(/[?#]/, 1)[0]!; // split always gives one part, '' for an empty path
-	const plain = fullyDecoded(raw);
-	if (plain === undefined) return verb === 'GET' || verb === 'HEAD' ? undefined : { name: 'An operation whose path cannot be read', target: `the path "${shown(raw)}"` };
+	const forms = routedSegments(path);
+	if (forms === undefined) return verb === 'GET' || verb === 'HEAD' ? undefined : { name: 'An operation whose path cannot be read', target: `the path "${shown(path.split(/[?#]/, 1)[0]!)}"` };
 	const { shipped } = platform;
-	for (const form of [plain, raw]) {
-		// Stryker disable next-line MethodExpression,ConditionalExpression,StringLiteral: equivalent
-		const segments = form.split('/').filter((s) => s !== '');
+	for (const segments of forms) {
 		// Stryker disable next-line EqualityOperator: equivalent
 		for (let start = 0; start < segments.length; start++) {
 			const own = `/${segments.slice(start).join('/')}`;

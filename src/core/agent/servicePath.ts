@@ -82,11 +82,55 @@ export function serviceUrlFor(serviceUrl: string, path: string, query?: Record<s
 }
 
 /**
+ * The segments a server may route `path` by (a query after `?` ignored), in two forms: percent-decoded, and
+ * as written (a router that keeps "%2F" inside a segment). In each, a segment's `;` parameters are dropped
+ * as servlet-style routers drop them (`users;x=1` → `users`, `v1;` → `v1`, `%3B` decoded alike), and empty
+ * segments (repeated or trailing slashes, a lone `;`) go. Undefined when the path does not decode.
+ */
+export function routedSegments(path: string): string[][] | undefined {
+	const raw = path.split(/[?#]/, 1)[0]!; // split always gives one part, '' for an empty path
+	const plain = fullyDecoded(raw);
+	if (plain === undefined) return undefined;
+	return [plain, raw].map((form) => form.split('/').map((segment) => segment.split(';', 1)[0]!).filter((segment) => segment !== ''));
+}
+
+const LOGS_IN = 'These tools never log in: the service\'s login and refresh routes (Auth/Login, Auth/RefreshToken) are not sent to. The person logs in in VS Code with "Telematics: Log In"; a token is refreshed by Telematics Auth itself.';
+
+/**
+ * Whether `path` names the service's login or refresh route (core/api/client.ts) as a router may read it:
+ * any case, any prefix, percent-encoded, with `;` parameters, trailing dots or spaces, or any route that
+ * begins so (`Auth/LoginWithCode`, `Auth/Refresh…`). A path that does not decode counts as one.
+ */
+export function namesLogin(path: string): boolean {
+	const forms = routedSegments(path);
+	if (forms === undefined) return true;
+	return forms.some((segments) => segments.some((segment, i) => /^auth[. ]*$/i.test(segment) && /^(log-?in|refresh)/i.test(segments[i + 1] ?? '')));
+}
+
+/** Query keys some servers route as another method than the one sent (`?_method=DELETE`), in lower case. */
+const METHOD_OVERRIDE_KEYS: ReadonlySet<string> = new Set(['_method', 'x-http-method', 'x-http-method-override', 'x-method-override']);
+
+/** Why the query of `href` is refused (a key that overrides the method, in any case or encoding), or undefined. */
+function queryRefusal(href: string): string | undefined {
+	for (const key of new URL(href).searchParams.keys()) {
+		const folded = (fullyDecoded(key) ?? key).trim().toLowerCase();
+		if (METHOD_OVERRIDE_KEYS.has(folded)) return `The query key "${folded}" is refused: some servers read it as another method than the one sent, so the question would be about the wrong request. Send the method itself.`;
+	}
+	return undefined;
+}
+
+/**
  * The URL of the request on the account's platform: a path on the service for the `user` host (below its
- * root path, as ever), on the host's origin for the others; the same path rules everywhere.
+ * root path, as ever), on the host's origin for the others; the same path rules everywhere. Never the
+ * service's login or refresh route (namesLogin), never a query key that overrides the method.
  */
 export function platformUrlFor(serviceUrl: string, hosts: PlatformHosts | undefined, input: { host: HostKey; path: string; query?: Record<string, string> }): Checked<string> {
-	if (input.host === 'user') return serviceUrlFor(serviceUrl, input.path, input.query);
-	if (!hosts) return fail('The account\'s service URL is no platform origin; only its own paths ("host": "user") can be reached.');
-	return serviceUrlFor(hosts[input.host], input.path, input.query);
+	let url: Checked<string>;
+	if (input.host === 'user') url = serviceUrlFor(serviceUrl, input.path, input.query);
+	else if (!hosts) return fail('The account\'s service URL is no platform origin; only its own paths ("host": "user") can be reached.');
+	else url = serviceUrlFor(hosts[input.host], input.path, input.query);
+	if (!url.ok) return url;
+	if (namesLogin(input.path) || namesLogin(new URL(url.value).pathname)) return fail(LOGS_IN);
+	const query = queryRefusal(url.value);
+	return query === undefined ? url : fail(query);
 }

@@ -176,16 +176,6 @@ export function operationTarget(platform: Platform, operation: Operation, path: 
 		.join(', ');
 }
 
-/** Longest part of a request's body the person is shown before it is sent. */
-export const MAX_CONFIRMATION_BODY_CHARS = 2_000;
-
-/** The body as the person is shown it before a change: every token masked first, then cut; how much was cut. */
-export function bodyPreview(body: string, secrets: readonly string[]): { text: string; cut: number } {
-	const masked = redact(body, secrets);
-	const shown = masked.slice(0, MAX_CONFIRMATION_BODY_CHARS);
-	return { text: shown, cut: masked.length - shown.length };
-}
-
 export interface AgentAnswer {
 	status: number;
 	headers: Record<string, string>;

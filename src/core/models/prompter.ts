@@ -61,8 +61,10 @@ export interface SendQuestion {
 	label: string;
 	method: string;
 	url: string;
-	/** The body as it will be sent, if any (shown cut). */
+	/** The body as it will be sent, if any (shown pretty-printed, masked, cut: core/agent/questionText.ts). */
 	body?: string;
+	/** The secrets to mask in what is shown (every stored token). */
+	secrets?: readonly string[];
 	/** Whether "Allow for 10 Minutes" is offered (the production question; never an irreversible one). */
 	offerSnooze: boolean;
 }

@@ -72,6 +72,17 @@ export function decideLogin(entry: ServiceLogins | undefined, now: number): Budg
 	return { kind: 'ask', count: recent.length, sinceMs: Math.max(0, now - first) };
 }
 
+/**
+ * What to do right before a Login is sent, after the budget's question (if any) was answered: decided again
+ * on the latest record, since another window may have logged in or met a 429 while the question was open.
+ * `agreed`: the count the person was asked about and agreed to log in after (undefined: not asked). Goes
+ * only when the record says go, or asks about no more logins than the person agreed to.
+ */
+export function decideSend(entry: ServiceLogins | undefined, now: number, agreed: number | undefined): BudgetDecision {
+	const decision = decideLogin(entry, now);
+	return decision.kind === 'ask' && agreed !== undefined && decision.count <= agreed ? { kind: 'go' } : decision;
+}
+
 /** Until when a 429 at `now` blocks: Retry-After (seconds, already read from seconds or an HTTP date) or an hour, at most a day. */
 export function blockEnd(now: number, retryAfterSeconds: number | undefined): number {
 	const wait = retryAfterSeconds !== undefined && Number.isFinite(retryAfterSeconds) && retryAfterSeconds >= 0 ? retryAfterSeconds * 1000 : DEFAULT_BLOCK_MS;
@@ -117,6 +128,11 @@ export function askText(count: number, sinceMs: number, t: Translate = untransla
 	return { message, detail: t('The service blocks further logins for up to an hour after about 5. Log in anyway?') };
 }
 
+/** Why a login the person agreed to was not sent: more logins went to the service (from another window) while the question was open. */
+export function moreLoginsText(count: number, t: Translate = untranslated): string {
+	return t('Login not sent: {0} logins to this service within the hour now, more than when you were asked (another window of VS Code logged in meanwhile). The service blocks further logins for up to an hour after about 5; log in again to be asked.', count);
+}
+
 /** Why nothing was sent: the service blocks logins until `until`. */
 export function blockedText(host: string, until: number, now: number, t: Translate = untranslated, formatTime?: ExpiryTextOptions['formatTime']): string {
 	return t('{0} blocks logins from this machine until {1} (it answered "too many logins", HTTP 429). Nothing was sent: Telematics Auth sends no login to this service before then.', host, describeExpiry(until, now, { t, formatTime }));
@@ -140,10 +156,19 @@ export class LoginBudget {
 		return decideLogin(this.read(now)[serviceOrigin(serviceUrl)], now);
 	}
 
-	/** Records a Login about to be sent. */
-	recordAttempt(serviceUrl: string): PromiseLike<void> {
+	/**
+	 * Right before a Login is sent: decides again on the latest record (decideSend) and, when it may go,
+	 * records it in the same step, so a question answered long ago or another window's logins and 429
+	 * meanwhile cannot send it unasked. `agreed`: the count the person agreed to log in after. Returns
+	 * the decision; `go` once recorded (`written` settles when globalState has it).
+	 */
+	claim(serviceUrl: string, agreed: number | undefined): { decision: BudgetDecision; written: PromiseLike<void> } {
 		const now = this.clock.now();
-		return this.memento.update(LOGIN_ATTEMPTS_KEY, withAttempt(this.read(now), serviceOrigin(serviceUrl), now));
+		const log = this.read(now);
+		const origin = serviceOrigin(serviceUrl);
+		const decision = decideSend(log[origin], now, agreed);
+		if (decision.kind !== 'go') return { decision, written: Promise.resolve() };
+		return { decision, written: this.memento.update(LOGIN_ATTEMPTS_KEY, withAttempt(log, origin, now)) };
 	}
 
 	/** Records the service's 429; returns until when it blocks. */

@@ -6,8 +6,10 @@
 // whatever the chat's auto-approve says. A refused or
 // expired token is refreshed by the scheduler's rules, never by a login.
 import vscode = require('../../system/vscodeApi');
-import { asksFirst, bodyPreview, checkInput, describeAnswer, neededKind, pickAccount, platformUrlFor, type AgentRequestInput } from '../../core/agent/serviceRequest';
+import { bodyHeading, bodyShown } from '../../core/agent/questionText';
+import { asksFirst, checkInput, describeAnswer, neededKind, pickAccount, platformUrlFor, type AgentRequestInput } from '../../core/agent/serviceRequest';
 import { describeOperations } from '../../core/agent/operationsList';
+import { ConfirmedSenders } from '../../core/agent/confirmedSender';
 import { loadPlatform } from '../../core/platform/load';
 import { markdownCodeBlock, markdownText } from '../../core/util/displayText';
 import { ApiError } from '../../core/api/errors';
@@ -99,6 +101,8 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 		private readonly services: Services,
 		/** This window's "Allow for 10 Minutes", by account (memory only). */
 		private readonly snoozes = new Snoozes(services.clock),
+		/** The account each prepared question named, which invoke sends as or refuses (memory only). */
+		private readonly senders = new ConfirmedSenders(),
 	) {}
 
 	/** The question before a request that changes something: the account, the method, the full URL and the body (masked, cut). */
@@ -108,6 +112,7 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 		if (!checked.ok) return { invocationMessage: vscode.l10n.t('Checking a Telematics request') };
 		const input = checked.value;
 		const target = targetOf(this.services, input);
+		this.senders.remember(options.input, 'session' in target ? target.session.account.id : undefined);
 		const account = 'session' in target ? nameOf(target.session) : input.account ?? vscode.l10n.t('the active account');
 		const shown = 'url' in target ? target.url : input.path;
 		const invocationMessage = vscode.l10n.t('{0} {1} as {2}', input.method, shown, account);
@@ -119,21 +124,25 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 				title: production
 					? vscode.l10n.t('Send {0} to the production account {1}?', input.method, account)
 					: vscode.l10n.t('Send {0} to the Telematics service as {1}?', input.method, account),
-				message: this.confirmation(input, shown, account),
+				message: this.confirmation(input, shown, account, production),
 			},
 		};
 	}
 
 	/** What the person reads before a change: outside text (the URL, the body, the name) only as text, never as markup. */
-	private confirmation(input: AgentRequestInput, url: string, account: string): vscode.MarkdownString {
-		const parts = [vscode.l10n.t('The agent asks to send **{0}**, authenticated as **{1}**, to this URL. It may change data on the service.', input.method, markdownText(account)), markdownCodeBlock(url)];
+	private confirmation(input: AgentRequestInput, url: string, account: string, production: boolean): vscode.MarkdownString {
+		const parts = [
+			production
+				? vscode.l10n.t('The agent asks to send **{0}**, authenticated as the production account **{1}**, to this URL. It may change data on the service.', input.method, markdownText(account))
+				: vscode.l10n.t('The agent asks to send **{0}**, authenticated as **{1}**, to this URL. It may change data on the service.', input.method, markdownText(account)),
+			markdownCodeBlock(url),
+		];
 		if (input.body === undefined) {
 			parts.push(vscode.l10n.t('No body.'));
 		} else {
-			const preview = bodyPreview(input.body, allSecrets(this.services));
-			parts.push(preview.cut > 0
-				? vscode.l10n.t('The body, {0} characters, tokens masked (the first {1} shown):', input.body.length, preview.text.length)
-				: vscode.l10n.t('The body, {0} characters, tokens masked:', input.body.length), markdownCodeBlock(preview.text));
+			// Pretty-printed, masked, cut with "the first N of M characters", lines wrapped (questionText.ts).
+			const preview = bodyShown(input.body, allSecrets(this.services));
+			parts.push(bodyHeading(preview, vscode.l10n.t), markdownCodeBlock(preview.text));
 		}
 		return new vscode.MarkdownString(parts.join('\n\n'));
 	}
@@ -146,18 +155,25 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 		const checked = checkInput(options.input, platform);
 		if (!checked.ok) return text(checked.message);
 		try {
-			return text(await this.send(checked.value, cancel));
+			return text(await this.send(options.input, checked.value, cancel));
 		} catch (error) {
 			// Whatever went wrong, the model reads a message with no secret in it.
 			return text(redact(error instanceof Error ? error.message : String(error), allSecrets(this.services)));
 		}
 	}
 
-	private async send(input: AgentRequestInput, cancel: vscode.CancellationToken): Promise<string> {
+	private async send(given: unknown, input: AgentRequestInput, cancel: vscode.CancellationToken): Promise<string> {
 		const { config, api } = this.services;
 		const found = targetOf(this.services, input);
 		if ('message' in found) return found.message;
 		const { account } = found.session;
+		// The account the question named, or nothing: the active account may have changed while it was open.
+		const sender = this.senders.check(given, account.id);
+		if (!sender.ok) {
+			const confirmed = sender.confirmed === undefined ? undefined : this.services.store.get(sender.confirmed);
+			this.services.log.info(`The active account changed while the agent's ${input.method} request waited for its confirmation; nothing was sent.`);
+			return vscode.l10n.t('The active Telematics account changed after this request was confirmed: it was confirmed for {0}, and {1} would send it now. Nothing was sent. Send it again to be asked for {1}, or name the account in "account".', confirmed ? nameOf(confirmed) : vscode.l10n.t('no account'), nameOf(found.session));
+		}
 		const refused = await askBeforeChange(this.services, this.snoozes, found.session, input, found.url);
 		if (refused !== undefined) return refused;
 		const session = await liveSession(this.services, account.id);

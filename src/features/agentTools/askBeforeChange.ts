@@ -8,6 +8,7 @@ import { asksFirst } from '../../core/agent/serviceRequest';
 import { loadPlatform } from '../../core/platform/load';
 import { isProduction } from '../../core/sessions/production';
 import type { Session } from '../../core/sessions/types';
+import { sessionSecrets } from '../../core/util/redactingLog';
 import type { Services } from '../../services';
 
 export { Snoozes };
@@ -25,7 +26,7 @@ export async function askBeforeChange(services: Services, snoozes: Snoozes, sess
 	if (!question) return undefined;
 	const name = account.name ?? account.label;
 	const answer = await services.prompts.current.askBeforeSending({
-		question, account: name, label: account.label, method: input.method, url, ...(input.body !== undefined && { body: input.body }),
+		question, account: name, label: account.label, method: input.method, url, ...(input.body !== undefined && { body: input.body, secrets: [...sessionSecrets(services.store.list())] }),
 		offerSnooze: question.kind === 'production',
 	});
 	const what = question.kind === 'irreversible' ? `${question.operation.name} (${question.operation.target})` : vscode.l10n.t('a changing request to the production account {0}', name);

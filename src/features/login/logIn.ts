@@ -10,7 +10,7 @@ import type { AccountKind } from '../../core/api/types';
 import type { Services } from '../../services';
 import { askLogin, type LoginAnswers, type LoginPrefill } from '../../core/login/steps';
 import { accountIdFor } from '../../core/sessions/accountId';
-import { blockedText, rateLimitedText, serviceOrigin } from '../../core/sessions/loginBudget';
+import { blockedText, moreLoginsText, rateLimitedText, serviceOrigin } from '../../core/sessions/loginBudget';
 import { accountLabel, tokensFromLogin } from '../../core/sessions/tokenAnswer';
 import { accountResult, type Session } from '../../core/sessions/types';
 import { displayText } from '../../core/util/displayText';
@@ -110,7 +110,7 @@ function tellIfBlocked(services: Services, kind: AccountKind, target: LoginTarge
  * account can be), and only after asking when it would be the fifth within the hour. A refresh the
  * person chose instead is done here; its session comes back as `refreshed`.
  */
-async function budgetAllows(services: Services, kind: AccountKind, answers: LoginAnswers): Promise<{ go: boolean; refreshed?: Session }> {
+async function budgetAllows(services: Services, kind: AccountKind, answers: LoginAnswers): Promise<{ go: boolean; refreshed?: Session; agreed?: number }> {
 	if (tellIfBlocked(services, kind, answers)) return { go: false };
 	const decision = services.loginBudget.decide(answers.serviceUrl);
 	if (decision.kind !== 'ask') return { go: true };
@@ -125,7 +125,7 @@ async function budgetAllows(services: Services, kind: AccountKind, answers: Logi
 		services.log.info(`${decision.count} logins to ${host} within the hour: login not sent.`);
 		return { go: false };
 	}
-	return { go: true };
+	return { go: true, agreed: decision.count };
 }
 
 /**
@@ -137,10 +137,22 @@ export async function logIn(services: Services, kind: AccountKind, answers: Logi
 	const host = hostOf(serviceUrl);
 	const allowed = await budgetAllows(services, kind, answers);
 	if (!allowed.go) return allowed.refreshed;
+	// Decided again right before sending, and counted in the same step: another window may have logged in,
+	// or met the service's 429, while the question was open.
+	const claimed = services.loginBudget.claim(serviceUrl, allowed.agreed);
+	if (claimed.decision.kind === 'blocked') {
+		tellIfBlocked(services, kind, answers);
+		return undefined;
+	}
+	if (claimed.decision.kind === 'ask') {
+		services.log.warn(`Login to ${host} not sent: ${claimed.decision.count} logins within the hour now, more than when the person was asked.`);
+		void notify('warning', moreLoginsText(claimed.decision.count, vscode.l10n.t));
+		return undefined;
+	}
 	const masking = services.log.addSecrets([password, kind === 'user' ? login : undefined]);
 	try {
 		services.log.info(`Logging in as ${kind} to ${host}…`);
-		await Promise.resolve(services.loginBudget.recordAttempt(serviceUrl)).catch((e: unknown) => services.log.warn(`Could not count the login to ${host}: ${caughtText(e)}`));
+		await Promise.resolve(claimed.written).catch((e: unknown) => services.log.warn(`Could not count the login to ${host}: ${caughtText(e)}`));
 		const response = await withNotificationProgress(
 			vscode.l10n.t('Logging in to {0}…', host),
 			(token) => {

@@ -4,11 +4,13 @@
 // the body shown.
 import vscode = require('../../system/vscodeApi');
 import { AccountsTool, OperationsTool, RequestTool } from '../agentTools/agentTools';
-import { sessionStep } from '../../core/agent/mcpSession';
+import { SessionBindings, sessionStep, type ProcessIdentity } from '../../core/agent/mcpSession';
+import { executableOf, processIdentity } from '../terminal/processIdentity';
+import { wrapLines } from '../../core/agent/questionText';
 import { TerminalAllowances } from '../../core/terminal/allowance';
 import { MCP_COMMAND_NAME, type McpTool, type ToolCall, type ToolReply } from '../../core/terminal/protocol';
 import { sessionSecrets } from '../../core/util/redactingLog';
-import { redact } from '../../core/util/redact';
+import { clipText, redact } from '../../core/util/redact';
 import { describeAsker, terminalOfSession } from '../terminal/asker';
 import type { Services } from '../../services';
 
@@ -26,11 +28,15 @@ const MAX_GRANTS = 16;
 interface SessionAsker {
 	terminalName?: string;
 	commandLine?: string;
+	/** The executable as the kernel knows it (`/proc/<pid>/exe`). */
+	executable?: string;
 }
 
 export class McpAnswers {
 	/** The sessions the person allowed, as terminals are (10 minutes idle, 12 hours at most); in memory only. */
 	private readonly allowances = new TerminalAllowances();
+	/** The process each allowed session was allowed for (kernel pid and start time): another process asks again. */
+	private readonly bindings = new SessionBindings();
 	private readonly denied = new Set<string>();
 	private readonly askers = new Map<string, SessionAsker>();
 	/** One open question per session: a second call waits for the same answer. */
@@ -51,6 +57,7 @@ export class McpAnswers {
 	/** The setting changed: every session is asked about again, and no earlier grant holds. */
 	reset(): void {
 		this.allowances.clear();
+		this.bindings.clear();
 		this.denied.clear();
 		this.askers.clear();
 		this.grants.length = 0;
@@ -60,43 +67,53 @@ export class McpAnswers {
 		const { config, clock } = this.services;
 		const t = vscode.l10n.t;
 		if (!config.agentTools()) return { ok: false, error: t('The Telematics tools are turned off in VS Code (setting telematicsAuth.agentTools.enabled).') };
+		const process = await processIdentity(pid);
 		const step = sessionStep({
 			setting: config.terminalToken(),
 			granted: call.grant !== undefined && this.grants.includes(call.grant),
-			allowed: this.allowances.use(call.session, clock.now()),
+			// Allowed for the process the kernel named then: another process sending the session's id asks again.
+			allowed: this.bindings.holds(call.session, process) && this.allowances.use(call.session, clock.now()),
 			denied: this.denied.has(call.session),
 		});
 		const denial = t('Denied in VS Code: this {0} session may not use the Telematics accounts. Start a new session and allow it when VS Code asks.', MCP_COMMAND_NAME);
 		if (step === 'refuse') return { ok: false, error: denial };
-		if (step === 'ask' && !(await this.askSession(call.session, pid))) return { ok: false, error: denial };
+		if (step === 'ask' && !(await this.askSession(call.session, pid, process))) return { ok: false, error: denial };
 		return this.run(call);
 	}
 
 	/** The first call of a session: which terminal, which program; allowed for the session or denied. */
-	private askSession(session: string, pid: number | undefined): Promise<boolean> {
-		const open = this.questions.get(session);
+	private askSession(session: string, pid: number | undefined, process: ProcessIdentity | undefined): Promise<boolean> {
+		// One open question per session and process: another process's call waits for its own.
+		const key = `${session} ${process ? `${process.pid} ${process.startTime}` : '?'}`;
+		const open = this.questions.get(key);
 		if (open) return open;
 		const question = this.sessionQuestion(session, pid).then((allowed) => {
-			if (allowed) this.allowances.allow(session, this.services.clock.now());
-			else this.denied.add(session);
+			if (allowed) {
+				this.allowances.allow(session, this.services.clock.now());
+				this.bindings.bind(session, process);
+			} else {
+				this.denied.add(session);
+			}
 			this.services.log.info(`${MCP_COMMAND_NAME}: the person ${allowed ? 'allowed' : 'denied'} a session.`);
 			return allowed;
 		}, () => false);
-		this.questions.set(session, question);
-		return question.finally(() => this.questions.delete(session));
+		this.questions.set(key, question);
+		return question.finally(() => this.questions.delete(key));
 	}
 
 	private async sessionQuestion(session: string, pid: number | undefined): Promise<boolean> {
 		const t = vscode.l10n.t;
 		const asker = await describeAsker(pid, [...sessionSecrets(this.services.store.list())]);
 		const terminal = asker.terminal?.hasTerminal ? await terminalOfSession(asker.terminal.sessionId) : undefined;
-		const who: SessionAsker = { ...(terminal && { terminalName: terminal.name }), ...(asker.commandLine !== undefined && { commandLine: asker.commandLine }) };
+		const executable = await executableOf(pid);
+		const who: SessionAsker = { ...(terminal && { terminalName: terminal.name }), ...(asker.commandLine !== undefined && { commandLine: asker.commandLine }), ...(executable !== undefined && { executable: clipText(redact(executable, [...sessionSecrets(this.services.store.list())]), 300) }) };
 		this.askers.set(session, who);
 		const message = who.terminalName === undefined
 			? t('A program with no terminal of its own asks to use your Telematics accounts through {0}.', MCP_COMMAND_NAME)
 			: t('A program in the terminal "{0}" asks to use your Telematics accounts through {1}.', who.terminalName, MCP_COMMAND_NAME);
 		const detail = [
-			who.commandLine ? t('The program: {0}', who.commandLine) : pid === undefined ? t('The system does not say which process asks: it could be any program running as you.') : t('The system does not say which program asks.'),
+			who.executable !== undefined ? t('The program, as the system knows it: {0}', who.executable) : pid === undefined ? t('The system does not say which process asks: it could be any program running as you.') : t('The system does not say which program asks.'),
+			...(who.commandLine ? [t('Its command line, as the program itself says (a program can set it to anything): {0}', who.commandLine)] : []),
 			t('"Allow for This Session" lets this {0} process list your accounts and read data as them until it has not asked for 10 minutes, for 12 hours at most, or until it ends. It never gets a token. Every request that changes data is asked about each time.', MCP_COMMAND_NAME),
 		].join('\n\n');
 		return this.services.prompts.current.confirm(message, detail, t('Allow for This Session'));
@@ -126,7 +143,7 @@ export class McpAnswers {
 		const t = vscode.l10n.t;
 		const who = this.askers.get(call.session);
 		const detail = [
-			plain(confirmation.message),
+			wrapLines(plain(confirmation.message)),
 			who?.terminalName !== undefined
 				? t('Asked through {0} by a program in the terminal "{1}"{2}.', MCP_COMMAND_NAME, who.terminalName, who.commandLine ? ` (${who.commandLine})` : '')
 				: t('Asked through {0}{1}.', MCP_COMMAND_NAME, who?.commandLine ? ` (${who.commandLine})` : ''),

@@ -2,13 +2,13 @@
 // questions before anything risky.
 import vscode = require('../../system/vscodeApi');
 import { dialogText } from '../../core/util/displayText';
+import { sendQuestionDetail } from '../../core/agent/questionText';
 import type { AccountChoice, GitStatus, LoginBudgetAnswer, LoginBudgetQuestion, Prompter, SendAnswer, SendQuestion, TerminalTokenQuestion, TrackedFileAnswer } from '../../core/models/prompter';
 import { askText } from '../../core/sessions/loginBudget';
 import { displayText } from '../../core/util/displayText';
 import { askStep, pickKind } from '../login/stepInput';
 
 /** Longest part of a request body a question shows. */
-const SHOWN_BODY_CHARS = 600;
 
 /** An account as a quick pick row, name first (every account picker shows it so), production said in words. */
 export function accountItem(account: AccountChoice): vscode.QuickPickItem & { id: string } {
@@ -108,14 +108,8 @@ export class ScreenPrompter implements Prompter {
 		const message = question.kind === 'irreversible'
 			? vscode.l10n.t('{0}: {1}? This cannot be undone.', question.operation.name, question.operation.target)
 			: vscode.l10n.t('Send {0} to the production account {1}?', q.method, q.account);
-		const body = q.body === undefined
-			? vscode.l10n.t('No body.')
-			: vscode.l10n.t('Body ({0} characters): {1}', q.body.length, q.body.length > SHOWN_BODY_CHARS ? `${q.body.slice(0, SHOWN_BODY_CHARS)}…` : q.body);
-		const detail = [
-			vscode.l10n.t('The agent asks to send {0} {1} as {2} ({3}{4}).', q.method, q.url, q.account, q.label, question.kind === 'irreversible' && !question.production ? '' : vscode.l10n.t(', production')),
-			body,
-			q.offerSnooze ? vscode.l10n.t('"Allow for 10 Minutes" sends it, and lets this window send the agent\'s changing requests to {0} without asking for 10 minutes (operations that cannot be undone still ask).', q.account) : '',
-		].filter(Boolean).join('\n\n');
+		// Who sends first, then the URL, then the body: each line well below the dialog's cut (questionText.ts).
+		const detail = sendQuestionDetail(q, q.secrets ?? [], vscode.l10n.t);
 		const choice = await vscode.window.showWarningMessage(dialogText(message), { modal: true, detail: dialogText(detail) }, ...(q.offerSnooze ? [send, snooze] : [send]));
 		return choice === send ? 'send' : choice === snooze ? 'snooze' : 'refuse';
 	}
