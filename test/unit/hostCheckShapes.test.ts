@@ -1,8 +1,11 @@
 // The shapes of issue 41's review, each beside its twin on the service (a table, on real folders): the hostile
 // one asks before Insert writes the token and keeps the warning on Send; the twin inserts with no question and
 // is not warned. The folder is read as the extension reads it (system/folderEnvironments.ts), the file by
-// the allow-list (core/restFile/requestShape.ts), the variables by httpYac's scope.
+// the allow-list (core/restFile/requestShape.ts), the variables by httpYac's scope. Issue 50's shapes are sent
+// by httpYac's engine too, to loopback stand-ins for the service and another site.
 import * as assert from 'node:assert/strict';
+import * as httpyac from 'httpyac';
+import { countingServer, type CountingServer } from '../support/countingServer';
 import { sampleText } from '../../src/core/platform/sample';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -24,36 +27,47 @@ const READ = 'Authorization: Bearer {{$processEnv TELEMATICS_TOKEN}}';
 interface Folder {
 	/** Files by path under the workspace folder; `=> target` makes a link. */
 	files: Record<string, string>;
+	/** Files in the folder that holds the workspace folder (httpYac looks up to the filesystem's root). */
+	above?: Record<string, string>;
 	/** The REST file's path under the workspace folder. */
 	at?: string;
 	/** Its text. */
 	text: string;
 }
 
-/** What Insert (header style, cursor on the first request) and the warnings would do with `folder`. */
-async function judge(folder: Folder, service = SERVICE): Promise<{ asks: boolean; warns: boolean }> {
-	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'shapes-'));
+/** Lays `folder` out in a temporary folder (the workspace folder is its `ws`), runs `use`, and removes it. */
+async function laidOut<T>(folder: Folder, use: (paths: { root: string; httpFile: string }) => Promise<T>): Promise<T> {
+	const base = fs.mkdtempSync(path.join(os.tmpdir(), 'shapes-'));
+	const root = path.join(base, 'ws');
 	try {
-		for (const [name, content] of Object.entries(folder.files)) {
-			const file = path.join(root, name);
-			fs.mkdirSync(path.dirname(file), { recursive: true });
-			if (content.startsWith('=> ')) fs.symlinkSync(content.slice(3), file);
-			else fs.writeFileSync(file, content);
+		for (const [name, content] of [...Object.entries(folder.files).map(([n, c]) => [path.join(root, n), c] as const), ...Object.entries(folder.above ?? {}).map(([n, c]) => [path.join(base, n), c] as const)]) {
+			fs.mkdirSync(path.dirname(name), { recursive: true });
+			if (content.startsWith('=> ')) fs.symlinkSync(content.slice(3), name);
+			else fs.writeFileSync(name, content);
 		}
 		const httpFile = path.join(root, folder.at ?? 'requests.http');
 		fs.mkdirSync(path.dirname(httpFile), { recursive: true });
 		fs.writeFileSync(httpFile, folder.text);
-		const { environments, outside } = await readFolderEnvironments(httpFile, root);
-		const file = parseRestFile(folder.text);
-		const variables = withEnvironments(variableReadings(file), environments, globalNames(file));
-		const destinations = requestDestinations(file, requestsReached(file, { requests: [file.requests[0]!] }), variables, outside);
-		let asks = destinations.length === 0;
-		for (const { host } of destinations) asks = asks || host === undefined || !(await isSameSite(host, service));
-		const sends = await foreignSends(folder.text, [{ ...ACCOUNT, serviceUrl: service }], [{ name: 'TELEMATICS_TOKEN', accountId: 'user' }], { file, jwts: findJwts(folder.text, file), variables, ...(outside !== undefined && { outside }) });
-		return { asks, warns: sends.length > 0 };
+		return await use({ root, httpFile });
 	} finally {
-		fs.rmSync(root, { recursive: true, force: true });
+		fs.rmSync(base, { recursive: true, force: true });
 	}
+}
+
+/** What Insert (header style, cursor on the first request) and the warnings would do with `folder`. */
+async function judge(folder: Folder, service = SERVICE): Promise<{ asks: boolean; warns: boolean }> {
+	return laidOut(folder, ({ root, httpFile }) => judgeAt(folder.text, httpFile, root, service));
+}
+
+async function judgeAt(text: string, httpFile: string, root: string, service: string): Promise<{ asks: boolean; warns: boolean }> {
+	const { environments, outside } = await readFolderEnvironments(httpFile, root);
+	const file = parseRestFile(text);
+	const variables = withEnvironments(variableReadings(file), environments, globalNames(file));
+	const destinations = requestDestinations(file, requestsReached(file, { requests: [file.requests[0]!] }), variables, outside);
+	let asks = destinations.length === 0;
+	for (const { host } of destinations) asks = asks || host === undefined || !(await isSameSite(host, service));
+	const sends = await foreignSends(text, [{ ...ACCOUNT, serviceUrl: service }], [{ name: 'TELEMATICS_TOKEN', accountId: 'user' }], { file, jwts: findJwts(text, file), variables, ...(outside !== undefined && { outside }) });
+	return { asks, warns: sends.length > 0 };
 }
 
 const request = (target: string, ...before: string[]) => [...before, `GET ${target}`, READ, ''].join('\n');
@@ -150,6 +164,86 @@ describe('the shapes of the review and their twins on the service (issue 41)', f
 		it(`${name}: the hostile folder asks and warns`, async () => assert.deepEqual(await judge(hostile), { asks: true, warns: true }));
 		it(`${name}: its twin inserts with no question and no warning`, async () => assert.deepEqual(await judge(twin), { asks: false, warns: false }));
 	}
+});
+
+/**
+ * The shapes of issue 50's review, built from the service's origin and another site's, so the same folder is
+ * judged against the service here and sent by httpYac to loopback stand-ins of both below. `proof`: how httpYac
+ * shows it (`http`: the hostile folder reaches the other site, the twin only the service; `tls`: below).
+ */
+function review50(svc: string, other: string): Array<[string, Folder, Folder, 'http' | 'tls']> {
+	const { protocol, host } = new URL(svc);
+	const otherHost = new URL(other).host;
+	const prefixed = `${protocol}//{{prefix}}${host}/v1`;
+	return [
+		['an empty definition defines nothing in httpYac: the environment\'s value stands',
+			{ files: { '.env': `prefix=${otherHost}/\n` }, text: `@prefix =\n\n###\n${request(prefixed)}` },
+			{ files: { '.env': 'prefix=\n' }, text: `@prefix =\n\n###\n${request(prefixed)}` }, 'http'],
+	];
+}
+
+describe('the shapes of issue 50\'s review and their twins on the service', function () {
+	this.timeout(60_000);
+	for (const [name, hostile, twin] of review50(SERVICE, 'https://collector.example')) {
+		it(`${name}: the hostile folder asks and warns`, async () => assert.deepEqual(await judge(hostile), { asks: true, warns: true }));
+		it(`${name}: its twin inserts with no question and no warning`, async () => assert.deepEqual(await judge(twin), { asks: false, warns: false }));
+	}
+
+});
+
+describe('the shapes of issue 50, sent by httpYac to loopback stand-ins for the service and another site', function () {
+	this.timeout(120_000);
+	let service: CountingServer;
+	let other: CountingServer;
+	let logLevel: httpyac.LogLevel | undefined;
+	const info = console.info;
+
+	before(async () => {
+		httpyac.cli.initFileProvider();
+		await httpyac.cli.initIOProvider();
+		logLevel = httpyac.io.log.options.level;
+		httpyac.io.log.options.level = httpyac.LogLevel.none;
+		console.info = () => undefined;
+		service = await countingServer('127.0.0.1');
+		other = await countingServer('127.0.0.2', service.port);
+	});
+	after(async () => {
+		console.info = info;
+		httpyac.io.log.options.level = logLevel;
+		await Promise.all([service.close(), other.close()]);
+	});
+
+	/** Sends the request Insert writes into (the file's first), as a person sends it from the editor, with httpYac. */
+	async function send(text: string, httpFile: string, root: string): Promise<void> {
+		const line = parseRestFile(text).requests[0]!.requestLine;
+		const file = await new httpyac.store.HttpFileStore().getOrCreate(httpFile, async () => text, 0, { workingDir: root });
+		const httpRegion = file.httpRegions.find((r) => r.request && r.symbol.startLine <= line && line <= r.symbol.endLine);
+		assert.ok(httpRegion, 'httpYac reads the request where the check does');
+		try {
+			await httpyac.send({ httpFile: file, httpRegion, logResponse: async () => undefined, config: { request: { timeout: 2_000 } } } as never);
+		} catch {
+			// a request httpYac cannot send reached nobody
+		} finally {
+			await httpyac.store.userSessionStore.reset();
+		}
+	}
+
+	for (const row of review50('http://127.0.0.1:1', 'http://127.0.0.2:1')) {
+		if (row[3] !== 'http') continue;
+		it(`${row[0]}: the check asks where httpYac reaches the other site, and not where it reaches the service only`, async () => {
+			const [, hostile, twin] = review50(`http://127.0.0.1:${service.port}`, `http://127.0.0.2:${other.port}`).find(([name]) => name === row[0])!;
+			for (const [folder, expected] of [[hostile, true], [twin, false]] as const) {
+				await laidOut(folder, async ({ root, httpFile }) => {
+					assert.deepEqual(await judgeAt(folder.text, httpFile, root, `http://127.0.0.1:${service.port}`), { asks: expected, warns: expected });
+					const before = { service: service.hits(), other: other.hits() };
+					await send(folder.text, httpFile, root);
+					assert.equal(other.hits() > before.other, expected, expected ? 'httpYac reached the other site' : 'httpYac reached no other site');
+					if (!expected) assert.ok(service.hits() > before.service, 'httpYac reached the service');
+				});
+			}
+		});
+	}
+
 });
 
 describe('ordinary files get no new question (issue 41)', () => {

@@ -23,6 +23,8 @@ const COMMENT = /^\s*(#|\/\/)/;
 const BLANK = /^\s*$/;
 /** A definition every client reads alike: `@name = value`, the value not opening with a quote or another `=`. */
 const DEFINITION = /^\s*@([A-Za-z_][\w.-]*)\s*=(?!=)(?!\s*["'])/;
+/** `@name =` with nothing after it: httpYac defines nothing (its definitions want a value). */
+const EMPTY_DEFINITION = /^\s*@[^\s=]+\s*=\s*$/;
 /**
  * Names a client reads as a request option (httpYac: `request_proxy`, `request_rejectUnauthorized`…) or
  * shares across files (`global.`), wherever they are given.
@@ -114,7 +116,8 @@ function expressionIn(text: string): string | undefined {
 
 /**
  * The names httpYac's global regions define (a region with no request and no name: its definitions are
- * run before every request, over the environments'). A name defined only in a request's region is that
+ * run before every request, over the environments'). A region with an empty definition (`@name =`) is none:
+ * httpYac takes that line for its request line. A name defined only in a request's region is that
  * region's; until it runs, the environments' value stands, so both count.
  */
 export function globalNames(file: ParsedFile): Set<string> {
@@ -124,15 +127,16 @@ export function globalNames(file: ParsedFile): Set<string> {
 		if (requestBlocks.has(first)) continue;
 		// `### title` names the region (httpYac), as does `# @name`.
 		if (/^###\s*\S/.test(file.lines[first]!.text)) continue;
-		let named = false;
+		let scoped = false;
 		const defined: string[] = [];
 		for (let line = first; line <= last; line++) {
 			const text = file.lines[line]!.text;
-			if (/^\s*(#+|\/\/+)\s*@name\b/.test(text)) named = true;
+			// An empty definition (`@name =`) defines nothing in httpYac: it reads the line as a request line, so the region is a request's.
+			if (/^\s*(#+|\/\/+)\s*@name\b/.test(text) || EMPTY_DEFINITION.test(text)) scoped = true;
 			const definition = DEFINITION.exec(text);
 			if (definition) defined.push(definition[1]!);
 		}
-		if (!named) for (const name of defined) names.add(name);
+		if (!scoped) for (const name of defined) names.add(name);
 	}
 	return names;
 }
