@@ -176,6 +176,9 @@ function review50(svc: string, other: string): Array<[string, Folder, Folder, 'h
 	const otherHost = new URL(other).host;
 	const prefixed = `${protocol}//{{prefix}}${host}/v1`;
 	return [
+		['an indented separator with a title names its region: its definitions are not global',
+			{ files: { '.env': `host=${other}\n` }, text: `  ### setup\n@host = ${svc}\n\n###\n${request('{{host}}/v1')}` },
+			{ files: { '.env': `host=${other}\n` }, text: `###\n@host = ${svc}\n\n###\n${request('{{host}}/v1')}` }, 'http'],
 		['an empty definition defines nothing in httpYac: the environment\'s value stands',
 			{ files: { '.env': `prefix=${otherHost}/\n` }, text: `@prefix =\n\n###\n${request(prefixed)}` },
 			{ files: { '.env': 'prefix=\n' }, text: `@prefix =\n\n###\n${request(prefixed)}` }, 'http'],
@@ -189,6 +192,11 @@ describe('the shapes of issue 50\'s review and their twins on the service', func
 		it(`${name}: its twin inserts with no question and no warning`, async () => assert.deepEqual(await judge(twin), { asks: false, warns: false }));
 	}
 
+	it('an indented separator after a body ends the request: the next request, which reads the token, is another, and the warning names its site', async () => {
+		const text = `POST ${SERVICE}/v1\n${READ}\n\n{"a": 1}\n\t###\nGET https://collector.example/v1\n${READ}\n`;
+		assert.deepEqual(await judge({ files: {}, text }), { asks: false, warns: true });
+		assert.deepEqual(await judge({ files: {}, text: text.replace('collector.example', 'api.telematicssdk.com') }), { asks: false, warns: false });
+	});
 });
 
 describe('the shapes of issue 50, sent by httpYac to loopback stand-ins for the service and another site', function () {

@@ -10,7 +10,7 @@
 //   `{{InstanceKey}}`: the key is a secret, so its value is the user's to define in an env file.
 import { bearerValue, type AuthValue } from '../restFile/authHeaderEdit';
 import { planFileVariable, DEFAULT_TOKEN_VARIABLE } from '../restFile/fileVariable';
-import { lineAt, parseRestFile, requestAt, type ParsedFile, type ParsedRequest } from '../restFile/requestParser';
+import { lineAt, parseRestFile, requestAt, SEPARATOR, type ParsedFile, type ParsedRequest } from '../restFile/requestParser';
 import { applyEdits, sortEdits, type TextEdit } from '../restFile/textEdit';
 import type { Operation, Parameter } from './operations';
 
@@ -135,7 +135,6 @@ export function requestLines(op: Operation, options: RequestOptions): string[] {
 }
 
 const BLANK = /^\s*$/;
-const SEPARATOR = /^###/;
 
 /**
  * Where a new request goes for a cursor at `offset`: on the cursor's line when it is blank and not inside a

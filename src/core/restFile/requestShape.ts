@@ -4,7 +4,7 @@
 // another way, an expression) makes the whole file "not say": a script in one request can rewrite
 // another's target, so no request of such a file is taken as going to the service. SECURITY.md holds the
 // table. Pure: no `vscode`.
-import type { ParsedFile } from './requestParser';
+import { SEPARATOR, type ParsedFile } from './requestParser';
 
 /**
  * Metadata that changes neither where a request goes nor how (names, notes, logging, timing, cookies,
@@ -23,6 +23,8 @@ const COMMENT = /^\s*(#|\/\/)/;
 const BLANK = /^\s*$/;
 /** A definition every client reads alike: `@name = value`, the value not opening with a quote or another `=`. */
 const DEFINITION = /^\s*@([A-Za-z_][\w.-]*)\s*=(?!=)(?!\s*["'])/;
+/** A separator with a title (`### setup`, `  ### setup`; not `####` alone), which names its region in httpYac. */
+const TITLED_SEPARATOR = /^\s*#{3,}(?!#)\s*\S/;
 /** `@name =` with nothing after it: httpYac defines nothing (its definitions want a value). */
 const EMPTY_DEFINITION = /^\s*@[^\s=]+\s*=\s*$/;
 /**
@@ -82,7 +84,7 @@ function lineRoles(file: ParsedFile): Role[] {
 }
 
 function lineOutside(text: string, role: Role): string | undefined {
-	if (BLANK.test(text) || /^###/.test(text)) return undefined;
+	if (BLANK.test(text) || SEPARATOR.test(text)) return undefined;
 	if (COMMENT.test(text)) {
 		const meta = METADATA.exec(text);
 		if (!meta) return undefined;
@@ -125,8 +127,8 @@ export function globalNames(file: ParsedFile): Set<string> {
 	const requestBlocks = new Set(file.requests.map((r) => r.blockStart));
 	for (const [first, last] of file.blocks) {
 		if (requestBlocks.has(first)) continue;
-		// `### title` names the region (httpYac), as does `# @name`.
-		if (/^###\s*\S/.test(file.lines[first]!.text)) continue;
+		// `### title` names the region (httpYac: the text after the whole run of `#`, trimmed), as does `# @name`.
+		if (TITLED_SEPARATOR.test(file.lines[first]!.text)) continue;
 		let scoped = false;
 		const defined: string[] = [];
 		for (let line = first; line <= last; line++) {
