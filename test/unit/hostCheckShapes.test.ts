@@ -4,8 +4,11 @@
 // the allow-list (core/restFile/requestShape.ts), the variables by httpYac's scope. Issue 50's shapes are sent
 // by httpYac's engine too, to loopback stand-ins for the service and another site.
 import * as assert from 'node:assert/strict';
+import * as https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import * as httpyac from 'httpyac';
 import { countingServer, type CountingServer } from '../support/countingServer';
+import { makeTestCa } from '../support/testCa';
 import { sampleText } from '../../src/core/platform/sample';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -182,6 +185,9 @@ function review50(svc: string, other: string): Array<[string, Folder, Folder, 'h
 		['an empty definition defines nothing in httpYac: the environment\'s value stands',
 			{ files: { '.env': `prefix=${otherHost}/\n` }, text: `@prefix =\n\n###\n${request(prefixed)}` },
 			{ files: { '.env': 'prefix=\n' }, text: `@prefix =\n\n###\n${request(prefixed)}` }, 'http'],
+		['a request option whose value is null (httpYac turns the certificate check off)',
+			{ files: { '.httpyac.json': JSON.stringify({ environments: { $shared: { request_rejectUnauthorized: null } } }) }, text: request(`${svc}/v1`) },
+			{ files: { '.httpyac.json': JSON.stringify({ environments: { $shared: { requestId: null } } }) }, text: request(`${svc}/v1`) }, 'tls'],
 	];
 }
 
@@ -252,6 +258,30 @@ describe('the shapes of issue 50, sent by httpYac to loopback stand-ins for the 
 		});
 	}
 
+	it('a request option whose value is null: httpYac sends to a server its certificate check would refuse, and the check asks', async () => {
+		const ca = makeTestCa(fs.mkdtempSync(path.join(os.tmpdir(), 'shapes-ca-')));
+		let hits = 0;
+		const server = https.createServer({ key: ca.key, cert: ca.cert }, (_req, res) => {
+			hits++;
+			res.writeHead(204).end();
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+		const svc = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		try {
+			const [, hostile, twin] = review50(svc, 'https://127.0.0.2:1').find(([, , , proof]) => proof === 'tls')!;
+			for (const [folder, expected] of [[hostile, true], [twin, false]] as const) {
+				await laidOut(folder, async ({ root, httpFile }) => {
+					assert.deepEqual(await judgeAt(folder.text, httpFile, root, svc), { asks: expected, warns: expected });
+					const before = hits;
+					await send(folder.text, httpFile, root);
+					assert.equal(hits > before, expected, expected ? 'httpYac sent with its certificate check off' : 'httpYac refused the certificate');
+				});
+			}
+		} finally {
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+			fs.rmSync(ca.dir, { recursive: true, force: true });
+		}
+	});
 });
 
 describe('ordinary files get no new question (issue 41)', () => {
