@@ -177,8 +177,15 @@ describe('the shapes of the review and their twins on the service (issue 41)', f
 function review50(svc: string, other: string): Array<[string, Folder, Folder, 'http' | 'tls']> {
 	const { protocol, host } = new URL(svc);
 	const otherHost = new URL(other).host;
+	const scoped = (target: string, definition: string) => `${request(`${target}/v1/a`)}\n###\n${definition}\n${request(`${target}/v1/b`)}`;
 	const prefixed = `${protocol}//{{prefix}}${host}/v1`;
 	return [
+		['an object in an environment: httpYac fills {{svc.url}} from it, whatever string another environment gives "svc.url"',
+			{ files: { '.httpyac.json': JSON.stringify({ environments: { $shared: { svc: { url: other } }, prod: { 'svc.url': svc } } }) }, text: request('{{svc.url}}/v1') },
+			{ files: { '.httpyac.json': JSON.stringify({ environments: { $shared: { svcUrl: svc }, prod: { svcUrl: svc } } }) }, text: request('{{svcUrl}}/v1') }, 'http'],
+		['an object in an environment, under a dotted name another request\'s region defines',
+			{ files: { '.httpyac.json': JSON.stringify({ environments: { $shared: { svc: { url: other } } } }) }, text: scoped('{{svc.url}}', `@svc.url = ${svc}`) },
+			{ files: { '.httpyac.json': JSON.stringify({ environments: { $shared: { svcUrl: svc } } }) }, text: scoped('{{svcUrl}}', `@svcUrl = ${svc}`) }, 'http'],
 		['an indented separator with a title names its region: its definitions are not global',
 			{ files: { '.env': `host=${other}\n` }, text: `  ### setup\n@host = ${svc}\n\n###\n${request('{{host}}/v1')}` },
 			{ files: { '.env': `host=${other}\n` }, text: `###\n@host = ${svc}\n\n###\n${request('{{host}}/v1')}` }, 'http'],
