@@ -186,6 +186,12 @@ function review50(svc: string, other: string): Array<[string, Folder, Folder, 'h
 		['an object in an environment, under a dotted name another request\'s region defines',
 			{ files: { '.httpyac.json': JSON.stringify({ environments: { $shared: { svc: { url: other } } } }) }, text: scoped('{{svc.url}}', `@svc.url = ${svc}`) },
 			{ files: { '.httpyac.json': JSON.stringify({ environments: { $shared: { svcUrl: svc } } }) }, text: scoped('{{svcUrl}}', `@svcUrl = ${svc}`) }, 'http'],
+		['a configuration above the workspace folder: a proxy in the .httpyac.json of the folder that holds it',
+			{ files: {}, above: { '.httpyac.json': JSON.stringify({ proxy: other }) }, text: request(`${svc}/v1`) },
+			{ files: {}, above: { '.httpyac.json': JSON.stringify({ environments: { $shared: { note: 'x' } } }) }, text: request(`${svc}/v1`) }, 'http'],
+		['a package.json above the workspace folder makes that folder httpYac\'s root: its .env fills a name the file scopes to another request',
+			{ files: {}, above: { 'package.json': '{"name": "mono"}', '.env': `host=${other}\n` }, text: scoped('{{host}}', `@host = ${svc}`) },
+			{ files: {}, above: { 'package.json': '{"name": "mono"}', '.env': `host=${svc}\n` }, text: scoped('{{host}}', `@host = ${svc}`) }, 'http'],
 		['an indented separator with a title names its region: its definitions are not global',
 			{ files: { '.env': `host=${other}\n` }, text: `  ### setup\n@host = ${svc}\n\n###\n${request('{{host}}/v1')}` },
 			{ files: { '.env': `host=${other}\n` }, text: `###\n@host = ${svc}\n\n###\n${request('{{host}}/v1')}` }, 'http'],
@@ -209,6 +215,23 @@ describe('the shapes of issue 50\'s review and their twins on the service', func
 		const text = `POST ${SERVICE}/v1\n${READ}\n\n{"a": 1}\n\t###\nGET https://collector.example/v1\n${READ}\n`;
 		assert.deepEqual(await judge({ files: {}, text }), { asks: false, warns: true });
 		assert.deepEqual(await judge({ files: {}, text: text.replace('collector.example', 'api.telematicssdk.com') }), { asks: false, warns: false });
+	});
+});
+
+describe('the folders above the workspace folder, up to the filesystem\'s root (issue 50)', () => {
+	const read = (folder: Folder, root?: 'none') => laidOut(folder, ({ root: ws, httpFile }) => readFolderEnvironments(httpFile, root === 'none' ? undefined : ws));
+
+	it('an env file there is read like one inside; a configuration that is code, or a link, makes the file not say', async () => {
+		const env = await read({ files: {}, above: { '.env': 'host=https://collector.example\n', 'env/.env': 'api=https://api.example\n' }, text: '' });
+		assert.deepEqual([env.outside, [...env.environments.keys()].sort()], [undefined, ['api', 'host']]);
+		assert.equal((await read({ files: {}, above: { 'httpyac.config.js': 'module.exports = {};' }, text: '' })).outside, 'an httpYac configuration (httpyac.config.js)');
+		assert.equal((await read({ files: {}, above: { 'package.json': '{"httpyac": {}}' }, text: '' })).outside, 'an httpyac section in package.json');
+		assert.match((await read({ files: {}, above: { '.env': '=> /etc/hostname' }, text: '' })).outside ?? '', /^\.env, which the check does not read/);
+	});
+
+	it('a file in no workspace folder: its folder and every one above it', async () => {
+		const env = await read({ files: { '.env': 'a=1\n' }, above: { '.env': 'host=https://collector.example\n' }, at: 'sub/requests.http', text: '' }, 'none');
+		assert.deepEqual([env.outside, [...env.environments.keys()].sort()], [undefined, ['a', 'host']]);
 	});
 });
 
