@@ -1,6 +1,7 @@
 // The environments a REST file's clients may fill its variables from, as files of the opened folder (attacker
 // input), read for the host check (core/restFile/environments.ts). Read: in the file's folder and each folder
-// above it up to the workspace folder, and in each one's `env/` folder (httpYac reads `<folder>/env/` over
+// above it up to the workspace folder, and on up to the filesystem's root (httpYac looks for its root there
+// too), and in each one's `env/` folder (httpYac reads `<folder>/env/` over
 // `<folder>/`), `http-client.env.json`, `http-client.private.env.json` and every dotenv file (`.env`,
 // `.env.prod`, `prod.env`, by dotenv's own parser), and `.httpyac.json` holding only environments. Anything
 // else that could decide where a request goes, through which proxy or with which certificate check is not
@@ -86,7 +87,23 @@ function configOutside(text: string | undefined): string | undefined {
 	}
 }
 
-/** The environments of the folders from `file`'s up to `root` (its workspace folder; undefined: its own folder only). */
+/** The folders above `dir`, nearest first, up to the filesystem's root. */
+function foldersAbove(dir: string): string[] {
+	const above: string[] = [];
+	for (let at = dir; dirname(at) !== at;) {
+		at = dirname(at);
+		above.push(at);
+	}
+	return above;
+}
+
+/**
+ * The environments of the folders from `file`'s up to `root` (its workspace folder; undefined: a file in no
+ * folder), and of every folder above those up to the filesystem's root: httpYac takes for its root the
+ * nearest folder up to `/` with a configuration, else a package.json or an `env/`, and reads the env files
+ * of every folder up to it, so a folder above the workspace may decide where a request goes. Read alike
+ * (what is not read completely there makes the file not say), but not held to the workspace folder.
+ */
 export async function readFolderEnvironments(file: string, root: string | undefined, into: EnvironmentReadings = new Map()): Promise<FolderEnvironments> {
 	const folders: string[] = [];
 	let reachedRoot = root === undefined;
@@ -102,11 +119,12 @@ export async function readFolderEnvironments(file: string, root: string | undefi
 	// A folder reached through a link that leads out of the workspace folder is not read: it does not say.
 	const realRoot = root === undefined ? undefined : await realpath(root).catch(() => undefined);
 	let files = 0;
-	for (const dir of folders) {
+	const inside = new Set(folders);
+	for (const dir of [...folders, ...foldersAbove(folders.at(-1)!)]) {
 		for (const folder of [dir, join(dir, 'env')]) {
 			const names = await readdir(folder).catch(() => undefined);
 			if (names === undefined) continue;
-			if (realRoot !== undefined) {
+			if (realRoot !== undefined && inside.has(dir)) {
 				const real = await realpath(folder).catch(() => undefined);
 				if (real === undefined || (real !== realRoot && !real.startsWith(realRoot + sep))) return { environments: new Map(), outside: 'a folder that leads out of the workspace folder' };
 			}

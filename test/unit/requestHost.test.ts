@@ -223,6 +223,16 @@ describe('the same site as the service', () => {
 		assert.equal(requestTarget(file, file.requests[0]!).length, 4097);
 	});
 
+	it('a reference that is not a plain name does not say, whatever value a name of that spelling is given (issue 50: httpYac fills {{svc.url}} from an object)', () => {
+		const service = new Map([['svc.url', ['https://user.telematicssdk.com']], ['svc', ['https://user.telematicssdk.com']], ['svc-url', ['https://user.telematicssdk.com']]]);
+		assert.deepEqual(targetHosts('{{svc.url}}/v1', service), [undefined]);
+		assert.deepEqual(targetHosts('{{ svc.url }}/v1', service), [undefined]);
+		assert.deepEqual(targetHosts('https://{{svc.host}}/v1', service), [undefined]);
+		assert.deepEqual(targetHosts('{{trips.response.body.$.url}}/v1', service), [undefined]);
+		assert.deepEqual(targetHosts('{{svc}}/v1', service), ['user.telematicssdk.com'], 'its plain twin is read');
+		assert.deepEqual(targetHosts('{{svc-url}}/v1', service), ['user.telematicssdk.com'], 'a dash is part of a plain name');
+	});
+
 	it('a target filled in from a variable is read up to the longest length too', () => {
 		const host = (length: number) => `${Array.from({ length: Math.ceil(length / 61) }, () => 'a'.repeat(60)).join('.').slice(0, length - 8)}.example`;
 		const fill = (value: string) => targetHosts('https://{{h}}', new Map([['h', [value]]]));

@@ -56,6 +56,14 @@ describe('parseRestFile', () => {
 		const file = parseRestFile(text);
 		assert.equal(file.lines[requestAt(file, text.indexOf('###'))!.requestLine]!.text, 'GET https://x/b');
 	});
+
+	it('a separator after spaces or a tab, with or without a title, splits as in httpYac (issue 50)', () => {
+		for (const separator of ['  ###', '\t###', ' #### title', '\t### setup']) {
+			const file = parseRestFile(`POST https://x/a\n\n{"a": 1}\n${separator}\nGET https://y/b\n`);
+			assert.deepEqual(file.requests.map((r) => [r.blockStart, r.requestLine, r.blockEnd]), [[0, 0, 2], [3, 4, 5]], JSON.stringify(separator));
+		}
+		assert.equal(parseRestFile('POST https://x/a\n\nbody ## not one\nGET https://y/b\n').requests.length, 1);
+	});
 });
 
 describe('splitLines and detectEol', () => {

@@ -95,6 +95,20 @@ describe('the names httpYac\'s global regions define (no request, no name, no ##
 		["###\n# @named\n@a = 1\n@b = 2\n\n###\nGET https://x/\n", ['a','b']],
 		["@a = 1\n@b = 2", ['a','b']],
 		["@a = 1\n# see @name x\n\n###\nGET https://x/\n", ['a']],
+		// httpYac ignores an empty definition and reads the line as a request line, so its region holds a request (issue 50).
+		["@a =\n\n###\nGET https://x/\n", []],
+		["@a =   \n\n###\nGET https://x/\n", []],
+		["@a = 1\n@b =\n\n###\nGET https://x/\n", []],
+		["@b =\n@a = 1\n\n###\nGET https://x/\n", []],
+		["@a = 1\n\n###\n@b =\n\n###\nGET https://x/\n", ['a']],
+		["@a = 0\n\n###\nGET https://x/\n", ['a']],
+		// A separator after whitespace is one (httpYac), and its title names the region; `####` alone has none (issue 50).
+		["  ### setup\n@a = 1\n\n###\nGET https://x/\n", []],
+		["\t###setup\n@a = 1\n\n###\nGET https://x/\n", []],
+		["@a = 1\n  ### setup\n@b = 2\n\n###\nGET https://x/\n", ['a']],
+		["####\n@a = 1\n\n###\nGET https://x/\n", ['a']],
+		["  #### \n@a = 1\n\n###\nGET https://x/\n", ['a']],
+		["#### x\n@a = 1\n\n###\nGET https://x/\n", []],
 	];
 	for (const [text, names] of rows) it(`${JSON.stringify(text)} → ${names.join(', ') || 'none'}`, () => assert.deepEqual([...globalNames(parseRestFile(text))], names));
 });

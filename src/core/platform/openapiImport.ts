@@ -115,7 +115,9 @@ function exampleOf(type: ParameterType, candidates: readonly unknown[]): Paramet
 
 function parameter(name: string, place: Parameter['in'], schema: Json, required: boolean, description: unknown, example: unknown): Parameter {
 	const type = typeOf(schema);
-	const found = exampleOf(type, [example, schema.example, schema.default, Array.isArray(schema.enum) ? schema.enum[0] : undefined]);
+	// A path parameter's example is one whole segment: never empty, `.`, `..` or with a `/` (requestText.ts, pathValue).
+	const candidates = [example, schema.example, schema.default, Array.isArray(schema.enum) ? schema.enum[0] : undefined].filter((v) => place !== 'path' || typeof v !== 'string' || !(v === '' || v === '.' || v === '..' || v.includes('/')));
+	const found = exampleOf(type, candidates);
 	return { name, in: place, type, required, description: safeText(description ?? schema.description, LIMITS.descriptionChars), ...(found !== undefined && { example: found }) };
 }
 

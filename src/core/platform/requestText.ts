@@ -10,9 +10,10 @@
 //   `{{InstanceKey}}`: the key is a secret, so its value is the user's to define in an env file.
 import { bearerValue, type AuthValue } from '../restFile/authHeaderEdit';
 import { planFileVariable, DEFAULT_TOKEN_VARIABLE } from '../restFile/fileVariable';
-import { lineAt, parseRestFile, requestAt, type ParsedFile, type ParsedRequest } from '../restFile/requestParser';
+import { lineAt, parseRestFile, requestAt, SEPARATOR, type ParsedFile, type ParsedRequest } from '../restFile/requestParser';
 import { applyEdits, sortEdits, type TextEdit } from '../restFile/textEdit';
 import type { Operation, Parameter } from './operations';
+import type { OperationLookup } from './wrongIdentity';
 
 /** What stands for a value the description gives no example of, by the platform's habit (ids are GUIDs). */
 const ZERO_GUID = '00000000-0000-0000-0000-000000000000';
@@ -84,6 +85,8 @@ export interface RequestOptions {
 	name: string;
 	/** Whether the account is production (production.ts): its changing requests get a `# @note`. */
 	production?: boolean;
+	/** The platform's operations by method, host and path: the note is computed from the URL as written. */
+	operationFor?: OperationLookup;
 }
 
 /**
@@ -108,19 +111,31 @@ export function noteLine(text: string): string {
 	return `# @note ${text.replace(NOTE_CHARACTER, ' ').replace(/ {2,}/g, ' ').trim().slice(0, MAX_NOTE)}`;
 }
 
+/**
+ * A path parameter's value as written: its example when that is one whole segment, else the neutral value of
+ * its type. Never empty, `.`, `..` or with a `/` or `\\`: a value filled into a path adds or removes no
+ * segment (`/tags/..` is sent as the request one level up).
+ */
+export function pathValue(parameter: Parameter): string {
+	const value = String(exampleValue(parameter));
+	return value === '' || value === '.' || value === '..' || /[/\\]/.test(value) ? String(exampleValue({ ...parameter, example: undefined })) : value;
+}
+
 /** The request's lines (no line endings): a comment, `# @name`, the request line, headers, a body. */
 export function requestLines(op: Operation, options: RequestOptions): string[] {
 	let path = op.path;
 	for (const parameter of op.parameters.filter((p) => p.in === 'path')) {
-		path = path.replace(`{${parameter.name}}`, encodeURIComponent(String(exampleValue(parameter))));
+		path = path.replace(`{${parameter.name}}`, encodeURIComponent(pathValue(parameter)));
 	}
+	// The note is the one of the operation the URL as written reaches (as Insert's is), else the operation's own.
+	const written = options.operationFor?.(op.method, op.host, new URL(`${options.origin}${path}`).pathname);
 	const query = op.parameters.filter((p) => p.in === 'query' && p.required)
 		.map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(String(exampleValue(p)))}`);
 	const needs = op.token === 'none' ? 'no token: the instance\'s InstanceId and InstanceKey' : op.token === 'unknown' ? 'a token of a kind its OpenAPI document cannot say' : `an ${op.token === 'admin' ? 'admin' : 'user'} token`;
 	const lines = [
 		`# ${op.summary} (needs ${needs}${op.irreversible ? '; cannot be undone' : ''})`,
 		`# @name ${options.name}`,
-		...((note) => note ? [`# @note ${note}`] : [])(requestNote(op, options.production === true)),
+		...((note) => note ? [`# @note ${note}`] : [])(requestNote(written ?? op, options.production === true) ?? requestNote(op, options.production === true)),
 		`${op.method} ${options.origin}${path}${query.length ? `?${query.join('&')}` : ''}`,
 	];
 	if (op.token !== 'none' && options.auth) lines.push(`Authorization: Bearer ${bearerValue(options.auth)}`);
@@ -135,7 +150,6 @@ export function requestLines(op: Operation, options: RequestOptions): string[] {
 }
 
 const BLANK = /^\s*$/;
-const SEPARATOR = /^###/;
 
 /**
  * Where a new request goes for a cursor at `offset`: on the cursor's line when it is blank and not inside a

@@ -20,7 +20,12 @@ const MAX_VALUE_CHARS = 4096;
 
 /** Where a value comes from, for saying which environment sends a token where. */
 export interface EnvironmentValue {
-	value: string;
+	/**
+	 * The text; undefined where the check does not read it: a value that is not a string (an object, an array,
+	 * a number, a boolean, null: httpYac fills `{{svc.url}}` in from an object, the text of a number) or a
+	 * longer one than it reads. A name with such a value does not say where it sends a request.
+	 */
+	value: string | undefined;
 	/** `prod`, `$shared`, or the file's name for `.env`. */
 	environment: string;
 }
@@ -28,12 +33,11 @@ export interface EnvironmentValue {
 /** Each name's values, each environment's value once (keyed by environment and value, so adding stays constant time however many a name gets). */
 export type EnvironmentReadings = Map<string, Map<string, EnvironmentValue>>;
 
+/** Adds a name's value; every name is kept whatever its value (a request option is one by its name, even `null`). */
 function add(readings: EnvironmentReadings, name: string, value: unknown, environment: string): void {
-	if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return;
-	const text = String(value);
-	if (text.length > MAX_VALUE_CHARS) return;
+	const text = typeof value === 'string' && value.length <= MAX_VALUE_CHARS ? value : undefined;
 	const values = readings.get(name) ?? readings.set(name, new Map()).get(name)!;
-	const key = `${environment}\n${text}`;
+	const key = text === undefined ? `${environment}\u0000` : `${environment}\n${text}`;
 	// Stryker disable next-line ConditionalExpression: equivalent
 	if (!values.has(key)) values.set(key, { value: text, environment });
 }
@@ -102,14 +106,17 @@ export function environmentsOutside(environments: EnvironmentReadings): string |
  * The file's own readings with the environments' values, for each name the clients may take from an
  * environment: every name the file does not define, and every name it defines only in a request's region
  * (httpYac keeps such a definition to its region until that region runs; `global`: the names httpYac's
- * global regions define, which win over the environments in every client). Both readings count.
+ * global regions define, which win over the environments in every client). Both readings count. A name an
+ * environment gives a value the check does not read (not a string) has no reading: it does not say.
  */
 export function withEnvironments(file: VariableReadings, environments: EnvironmentReadings, global: ReadonlySet<string> = new Set()): VariableReadings {
 	if (environments.size === 0) return file;
 	const merged = new Map<string, readonly string[]>(file);
 	for (const [name, values] of environments) {
 		if (global.has(name)) continue;
-		merged.set(name, [...new Set([...(file.get(name) ?? []), ...[...values.values()].map((v) => v.value)])]);
+		const read = [...values.values()].map((v) => v.value);
+		// A value the check does not read: the name says nothing (no reading at all), whatever else it is given.
+		merged.set(name, read.includes(undefined) ? [] : [...new Set([...(file.get(name) ?? []), ...(read as string[])])]);
 	}
 	return merged;
 }
@@ -138,6 +145,7 @@ export function environmentsByHost(environments: EnvironmentReadings, names?: Re
 	for (const [name, values] of environments) {
 		if (names && !names.has(name)) continue; // only the names the file reads
 		for (const { value, environment } of values.values()) {
+			if (value === undefined) continue;
 			for (const host of targetHosts(value, new Map())) if (host !== undefined) (byHost.get(host) ?? byHost.set(host, new Set()).get(host)!).add(environment);
 		}
 	}

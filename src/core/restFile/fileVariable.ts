@@ -1,6 +1,6 @@
 // Keeps a file variable such as `@telematicsToken = <jwt>` near the top of a REST file:
 // updates it where it is, or adds it after the leading comments and variables. Pure: no `vscode`.
-import type { ParsedFile } from './requestParser';
+import { SEPARATOR, type ParsedFile } from './requestParser';
 import { deleteLine, type TextEdit } from './textEdit';
 import { requireSafeToken } from '../util/tokenGrammar';
 
@@ -27,7 +27,7 @@ export function planFileVariable(file: ParsedFile, name: string, value: string):
 	const [, firstBlockEnd] = file.blocks[0]!;
 	if (requestBlocks.has(0)) {
 		// The first request shares the leading region: give the variable a region of its own.
-		const opensWithSeparator = /^###/.test(file.lines[0]!.text);
+		const opensWithSeparator = SEPARATOR.test(file.lines[0]!.text);
 		const region = definition + file.eol + file.eol + (opensWithSeparator ? '' : `###${file.eol}`);
 		// One edit when the old definition was the first line: touching edits are not allowed everywhere.
 		if (edits[0] && edits[0].start === 0) return [{ ...edits[0], newText: region }];
@@ -55,7 +55,7 @@ function insertionAnchor(file: ParsedFile, lastLine: number): number | undefined
 	if (leading.length) return leading[leading.length - 1]!.line;
 	for (let i = lastLine; i >= 0; i--) {
 		const text = file.lines[i]!.text;
-		if (text.trim() !== '' && !/^###/.test(text)) return i;
+		if (text.trim() !== '' && !SEPARATOR.test(text)) return i;
 	}
 	return undefined;
 }

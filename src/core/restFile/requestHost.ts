@@ -13,8 +13,12 @@ const MAX_TARGET = 4096;
 const MAX_FILLS = 64;
 /** How many readings of one target (a variable defined more than once) are followed before it counts as not said. */
 const MAX_READINGS = 16;
-/** A `{{name}}` reference, where the search stands. */
-const REFERENCE = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/y;
+/**
+ * A `{{name}}` reference, where the search stands: a plain name only. A dotted one (`{{svc.url}}`) httpYac
+ * fills from an object of the environments, or by running it as JavaScript, and REST Client from a named
+ * request's response: none of them a value of a name, so it does not say.
+ */
+const REFERENCE = /\{\{\s*([A-Za-z_][\w-]*)\s*\}\}/y;
 /** `scheme://authority` and what ends the authority (never `\`: some clients take it for a path, others not). */
 const AUTHORITY = /^(https?):\/\/([^/?#]*)([/?#]|$)/i;
 /** An authority both clients read alike: no userinfo, whitespace, backslash, control character, brace or escape. */

@@ -51,7 +51,8 @@ export interface ParsedFile {
 	blocks: Array<[number, number]>;
 }
 
-const SEPARATOR = /^###/;
+/** A region separator as httpYac reads it (utils/parserUtils.ts, RegionSeparator): `###` or more, after any whitespace, with an optional title. */
+export const SEPARATOR = /^\s*#{3,}/;
 const COMMENT = /^\s*(#|\/\/)/;
 const BLANK = /^\s*$/;
 const VARIABLE = /^\s*@([A-Za-z_][\w.-]*)\s*=\s*/;
@@ -126,7 +127,7 @@ export function parseLayout(text: string): Layout {
 	const blocks: Array<[number, number]> = [];
 	let blockStart = 0;
 	for (let i = 1; i < lines.length; i++) {
-		if (lines[i]!.text.charCodeAt(0) === 35 && SEPARATOR.test(lines[i]!.text)) {
+		if (SEPARATOR.test(lines[i]!.text)) {
 			blocks.push(...splitAtRequestLines(lines, [blockStart, i - 1]));
 			blockStart = i;
 		}

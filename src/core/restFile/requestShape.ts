@@ -4,7 +4,7 @@
 // another way, an expression) makes the whole file "not say": a script in one request can rewrite
 // another's target, so no request of such a file is taken as going to the service. SECURITY.md holds the
 // table. Pure: no `vscode`.
-import type { ParsedFile } from './requestParser';
+import { SEPARATOR, type ParsedFile } from './requestParser';
 
 /**
  * Metadata that changes neither where a request goes nor how (names, notes, logging, timing, cookies,
@@ -23,6 +23,10 @@ const COMMENT = /^\s*(#|\/\/)/;
 const BLANK = /^\s*$/;
 /** A definition every client reads alike: `@name = value`, the value not opening with a quote or another `=`. */
 const DEFINITION = /^\s*@([A-Za-z_][\w.-]*)\s*=(?!=)(?!\s*["'])/;
+/** A separator with a title (`### setup`, `  ### setup`; not `####` alone), which names its region in httpYac. */
+const TITLED_SEPARATOR = /^\s*#{3,}(?!#)\s*\S/;
+/** `@name =` with nothing after it: httpYac defines nothing (its definitions want a value). */
+const EMPTY_DEFINITION = /^\s*@[^\s=]+\s*=\s*$/;
 /**
  * Names a client reads as a request option (httpYac: `request_proxy`, `request_rejectUnauthorized`…) or
  * shares across files (`global.`), wherever they are given.
@@ -80,7 +84,7 @@ function lineRoles(file: ParsedFile): Role[] {
 }
 
 function lineOutside(text: string, role: Role): string | undefined {
-	if (BLANK.test(text) || /^###/.test(text)) return undefined;
+	if (BLANK.test(text) || SEPARATOR.test(text)) return undefined;
 	if (COMMENT.test(text)) {
 		const meta = METADATA.exec(text);
 		if (!meta) return undefined;
@@ -114,7 +118,8 @@ function expressionIn(text: string): string | undefined {
 
 /**
  * The names httpYac's global regions define (a region with no request and no name: its definitions are
- * run before every request, over the environments'). A name defined only in a request's region is that
+ * run before every request, over the environments'). A region with an empty definition (`@name =`) is none:
+ * httpYac takes that line for its request line. A name defined only in a request's region is that
  * region's; until it runs, the environments' value stands, so both count.
  */
 export function globalNames(file: ParsedFile): Set<string> {
@@ -122,17 +127,18 @@ export function globalNames(file: ParsedFile): Set<string> {
 	const requestBlocks = new Set(file.requests.map((r) => r.blockStart));
 	for (const [first, last] of file.blocks) {
 		if (requestBlocks.has(first)) continue;
-		// `### title` names the region (httpYac), as does `# @name`.
-		if (/^###\s*\S/.test(file.lines[first]!.text)) continue;
-		let named = false;
+		// `### title` names the region (httpYac: the text after the whole run of `#`, trimmed), as does `# @name`.
+		if (TITLED_SEPARATOR.test(file.lines[first]!.text)) continue;
+		let scoped = false;
 		const defined: string[] = [];
 		for (let line = first; line <= last; line++) {
 			const text = file.lines[line]!.text;
-			if (/^\s*(#+|\/\/+)\s*@name\b/.test(text)) named = true;
+			// An empty definition (`@name =`) defines nothing in httpYac: it reads the line as a request line, so the region is a request's.
+			if (/^\s*(#+|\/\/+)\s*@name\b/.test(text) || EMPTY_DEFINITION.test(text)) scoped = true;
 			const definition = DEFINITION.exec(text);
 			if (definition) defined.push(definition[1]!);
 		}
-		if (!named) for (const name of defined) names.add(name);
+		if (!scoped) for (const name of defined) names.add(name);
 	}
 	return names;
 }

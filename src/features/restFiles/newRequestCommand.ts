@@ -109,7 +109,7 @@ export async function newRequest(services: Services, rawArg?: unknown): Promise<
 	const version = document.version;
 	const text = document.getText();
 	const offset = arg.line !== undefined && arg.line < document.lineCount ? document.offsetAt(new vscode.Position(arg.line, 0)) : document.offsetAt(editor.selection.active);
-	const options = { origin: hosts[op.host], production: isProduction(session.account) };
+	const options = { origin: hosts[op.host], production: isProduction(session.account), operationFor: platform.operationFor };
 	let auth: AuthValue | undefined;
 	if (op.token !== 'none') {
 		const style = services.config.insertStyle();
