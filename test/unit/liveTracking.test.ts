@@ -150,8 +150,7 @@ function rig(tokens: Array<LiveToken | undefined>) {
 		},
 		token: async () => tokens[Math.min(tokenCalls++, tokens.length - 1)],
 	});
-	connection.onDidChangeState((s) => states.push(s));
-	connection.onDidUpdate((u) => updates.push(u));
+	connection.listen({ state: (s) => states.push(s), update: (u) => updates.push(u), refused: () => undefined });
 	const open = async () => {
 		await settle();
 		const socket = sockets.at(-1)!;

@@ -4,7 +4,6 @@
 // refusing. The socket and the timers are handed in, so the whole plan runs on a fake clock. Pure: no
 // I/O of its own, no `vscode`.
 import type { Clock } from '../util/clock';
-import { Emitter, type Disposable, type Event } from '../util/event';
 import { authenticateMessage, parseFrame, pongMessage, type DevicePosition, type RefusedReason } from './protocol';
 
 /** What the connection needs of a socket: undici's WebSocket in the extension host, a fake in tests. */
@@ -61,14 +60,19 @@ export function backoffMs(attempt: number): number {
 	return Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.max(0, attempt - 1));
 }
 
-export class LiveConnection implements Disposable {
-	private readonly stateEmitter = new Emitter<ConnectionState>();
-	private readonly updateEmitter = new Emitter<DeviceUpdate>();
-	private readonly refusedEmitter = new Emitter<RefusedReason>();
-	readonly onDidChangeState: Event<ConnectionState> = this.stateEmitter.event;
-	readonly onDidUpdate: Event<DeviceUpdate> = this.updateEmitter.event;
+/** Who hears what the connection does (the panel). */
+export interface ConnectionListener {
+	state(state: ConnectionState): void;
+	update(update: DeviceUpdate): void;
 	/** A frame that was not read (too large, not JSON, an unknown type). */
-	readonly onDidRefuseFrame: Event<RefusedReason> = this.refusedEmitter.event;
+	refused(reason: RefusedReason): void;
+}
+
+const NOBODY: ConnectionListener = { state: () => undefined, update: () => undefined, refused: () => undefined };
+
+// Plain callbacks rather than the core's Emitter: this runs in the live-tracking bundle, which shares
+// no class with extension.js.
+export class LiveConnection {
 
 	private current: ConnectionState = { kind: 'stopped', reason: 'disposed' };
 	private socket: LiveSocket | undefined;
@@ -80,7 +84,12 @@ export class LiveConnection implements Disposable {
 	private lastError: string | undefined;
 	private disposed = false;
 
-	constructor(private readonly deps: ConnectionDeps) { }
+	constructor(private readonly deps: ConnectionDeps, private listener: ConnectionListener = NOBODY) { }
+
+	/** Sets the one listener (the panel). */
+	listen(listener: ConnectionListener): void {
+		this.listener = listener;
+	}
 
 	get state(): ConnectionState {
 		return this.current;
@@ -117,9 +126,7 @@ export class LiveConnection implements Disposable {
 		if (this.disposed) return;
 		this.stop('disposed');
 		this.disposed = true;
-		this.stateEmitter.dispose();
-		this.updateEmitter.dispose();
-		this.refusedEmitter.dispose();
+		this.listener = NOBODY;
 	}
 
 	private async connect(): Promise<void> {
@@ -166,7 +173,7 @@ export class LiveConnection implements Disposable {
 				this.socket?.send(pongMessage(frame.timestamp, this.deps.clock.now()));
 				return;
 			case 'device_update':
-				this.updateEmitter.fire({ devices: frame.devices, dropped: frame.dropped });
+				this.listener.update({ devices: frame.devices, dropped: frame.dropped });
 				return;
 			case 'error':
 				// The service's word on what went wrong (a token refused or expired); the socket is
@@ -175,7 +182,7 @@ export class LiveConnection implements Disposable {
 				this.socket?.close();
 				return;
 			case 'refused':
-				this.refusedEmitter.fire(frame.reason);
+				this.listener.refused(frame.reason);
 				return;
 			default:
 				return; // welcome, subscribed: nothing to do
@@ -223,6 +230,6 @@ export class LiveConnection implements Disposable {
 
 	private setState(state: ConnectionState): void {
 		this.current = state;
-		this.stateEmitter.fire(state);
+		this.listener.state(state);
 	}
 }
