@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { authenticateMessage, MAX_FRAME_BYTES, MAX_TEXT, parseFrame, pongMessage } from '../../src/core/liveTracking/protocol';
 import { backoffMs, LiveConnection, MAX_ATTEMPTS, type ConnectionState, type DeviceUpdate, type LiveSocket, type LiveToken, type SocketHandlers } from '../../src/core/liveTracking/connection';
+import { maskSecret } from '../../src/core/util/redact';
 import { Fleet, MAX_DEVICES, TRACK_POINTS } from '../../src/core/liveTracking/fleet';
 import { createTestClock, settle } from '../support/doubles/fakeClock';
 
@@ -95,7 +96,7 @@ describe('Live Tracking protocol', () => {
 
 describe('Live Tracking fleet', () => {
 	it('keeps a short track per device and shows device tokens masked', () => {
-		const fleet = new Fleet();
+		const fleet = new Fleet(maskSecret);
 		for (let i = 0; i < TRACK_POINTS + 5; i++) fleet.update([{ deviceToken: 'demo-device-token-0001', latitude: i / 100, longitude: 0 }], 0, 1000 + i);
 		const view = fleet.view();
 		assert.equal(view.devices.length, 1);
@@ -106,7 +107,7 @@ describe('Live Tracking fleet', () => {
 	});
 
 	it('bounds the devices it keeps and counts what it drops', () => {
-		const fleet = new Fleet();
+		const fleet = new Fleet(maskSecret);
 		fleet.update(Array.from({ length: MAX_DEVICES + 3 }, (_, i) => ({ deviceToken: `device-${i}`, latitude: 0, longitude: 0 })), 2, 0);
 		assert.equal(fleet.view().devices.length, MAX_DEVICES);
 		assert.equal(fleet.view().dropped, 5);

@@ -3,6 +3,7 @@
 // emulator was sent, what the connection did, and the hostile frames it was handed.
 import * as assert from 'node:assert/strict';
 import { LiveConnection, type ConnectionState, type LiveToken } from '../../src/core/liveTracking/connection';
+import { maskSecret } from '../../src/core/util/redact';
 import { Fleet } from '../../src/core/liveTracking/fleet';
 import { REALTIME_SOCKET_PATH } from '../../src/core/liveTracking/protocol';
 import { openWebSocket } from '../../src/core/api/webSocket';
@@ -33,7 +34,7 @@ describe('Live Tracking against the emulator (loopback socket)', function () {
 
 	function connect(token: () => LiveToken | undefined) {
 		const states: ConnectionState[] = [];
-		const fleet = new Fleet();
+		const fleet = new Fleet(maskSecret);
 		connection = new LiveConnection({
 			clock: systemClock,
 			openSocket: (handlers) => openWebSocket(`${em.url.replace(/^http/, 'ws')}${REALTIME_SOCKET_PATH}`, handlers, { settings: { strictSSL: true, noProxy: [] }, env: {} }),

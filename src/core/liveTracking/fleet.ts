@@ -1,6 +1,6 @@
 // What Live Tracking shows: each device's latest position and short track, bounded in devices and
-// points, and what the webview gets of it (positions and masked device tokens, never a token). Pure.
-import { maskSecret } from '../util/redact';
+// points, and what the webview gets of it (positions and masked device tokens, never a token). Pure. The
+// mask is handed in (the extension's maskSecret, from extension.js), so this bundle holds no copy of it.
 import type { DevicePosition } from './protocol';
 
 /** Points kept per device for its track. */
@@ -44,6 +44,9 @@ export class Fleet {
 	private dropped = 0;
 	private refused = 0;
 
+	/** `mask`: how a device token is shown (core/util/redact.ts's maskSecret, as everywhere else). */
+	constructor(private readonly mask: (deviceToken: string) => string) { }
+
 	/** Takes a frame's devices; `now` stands in for a fix without a time. */
 	update(devices: readonly DevicePosition[], dropped: number, now: number): void {
 		this.dropped += dropped;
@@ -64,6 +67,11 @@ export class Fleet {
 		}
 	}
 
+	/** Each device token and its page id: for the extension host only (Share), never for the page. */
+	ids(): Array<[string, number]> {
+		return [...this.devices.entries()].map(([token, entry]) => [token, entry.id]);
+	}
+
 	refusedFrame(): void {
 		this.refused++;
 	}
@@ -72,7 +80,7 @@ export class Fleet {
 		return {
 			devices: [...this.devices.values()].map(({ id, latest, updatedAt, track }) => ({
 				id,
-				label: maskSecret(latest.deviceToken),
+				label: this.mask(latest.deviceToken),
 				latitude: latest.latitude,
 				longitude: latest.longitude,
 				...(latest.speed !== undefined && { speed: latest.speed }),
