@@ -37,7 +37,10 @@ export function registerLiveTracking(services: Services): LiveTracking {
 			accountLabel: account.label,
 			socketUrl: `${portal.replace(/^http/i, 'ws')}/realtime/api/v1/ws/realtime`,
 			token: async () => (await liveSession(services, account.id)) ? tokenOf() : undefined,
-			onTokenChanged: (listener) => services.store.onDidChange(() => listener(tokenOf())),
+			// An expired token waits for its refresh (the connection keeps its state); no session stops it.
+			onTokenChanged: (listener) => services.store.onDidChange(() => {
+				if (services.store.get(account.id)?.state !== 'expired') listener(tokenOf());
+			}),
 			proxy: () => services.config.proxy(),
 			clock: services.clock,
 			log: services.log,
