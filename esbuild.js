@@ -1,7 +1,8 @@
 // Bundles the extension: extension.js (what activate() runs), and what loads on first use as bundles
 // of their own: undici.js (the network client), publicSuffix.js (the public suffix list), platform.js (the
 // platform's operations), openapi.js (the reader of a host's OpenAPI document and its $ref resolver),
-// demo.js (the built-in demo service), httpyac.js (the plugin for httpYac, once httpYac is there); tokenClient.js is the terminals'
+// demo.js (the built-in demo service), httpyac.js (the plugin for httpYac, once httpYac is there), liveTracking.js
+// (the Live Tracking panel, its socket and protocol); tokenClient.js is the terminals'
 // telematics-token and mcp.js their telematics-mcp, each its own process.
 const esbuild = require('esbuild');
 const fs = require('node:fs');
@@ -12,7 +13,7 @@ const outdir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--out
 const watch = process.argv.includes('--watch');
 
 /** The `import()`s that load a bundle of its own, by what they import → the file beside extension.js. */
-const LATER_BUNDLES = { './undici': './undici.js', './publicSuffix': './publicSuffix.js', './catalog': './platform.js', '../../core/platform/openapiImport': './openapi.js', '../../emulator/server': './demo.js', './httpyacPlugin': './httpyac.js' };
+const LATER_BUNDLES = { './undici': './undici.js', './publicSuffix': './publicSuffix.js', './catalog': './platform.js', '../../core/platform/openapiImport': './openapi.js', '../../emulator/server': './demo.js', './httpyacPlugin': './httpyac.js', './livePanel': './liveTracking.js' };
 
 /** Keeps those imports a require() of the sibling bundle (esbuild cannot split CommonJS output). */
 const laterBundlesPlugin = {
@@ -49,6 +50,7 @@ function buildOptions({ outdir, production }) {
 			openapi: 'src/core/platform/openapiImport.ts',
 			demo: 'src/emulator/server.ts',
 			httpyac: 'src/features/httpyac/httpyacPlugin.ts',
+			liveTracking: 'src/features/liveTracking/livePanel.ts',
 			tokenClient: 'src/features/terminal/client.ts',
 			mcp: 'src/features/mcp/server.ts',
 		},

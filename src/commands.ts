@@ -29,6 +29,8 @@ export const Command = {
 	bindEnvironment: 'telematicsAuth.bindEnvironment',
 	tryDemo: 'telematicsAuth.tryDemo',
 	openSample: 'telematicsAuth.openSample',
+	openLiveTracking: 'telematicsAuth.openLiveTracking',
+	shareLiveLocation: 'telematicsAuth.shareLiveLocation',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];

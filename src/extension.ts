@@ -35,6 +35,7 @@ import { registerBindEnvironmentCommand } from './features/exposure/bindEnvironm
 import { registerTokenCommands } from './features/tokens/tokenCommands';
 import { TokenExposure } from './features/exposure/tokenExposure';
 import { registerWalkthroughCommands } from './features/walkthrough/demo';
+import { registerLiveTracking, type LiveTracking } from './features/liveTracking/liveTrackingCommands';
 import { Config } from './system/config';
 import { KeychainSecretBackend } from './system/secretBackend';
 import type { Services } from './services';
@@ -48,6 +49,8 @@ export interface TestHandles {
 	readonly recentMessages: () => readonly ShownMessage[];
 	/** The terminals' channel: telematics-token and telematics-mcp's answers (grants for VS Code's own servers). */
 	readonly terminals: TerminalToken;
+	/** Live Tracking's open panels, as they show. */
+	readonly liveTracking: LiveTracking;
 }
 
 /** In ExtensionMode.Test, the live parts once the stored sessions are read; else nothing. */
@@ -94,7 +97,9 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 
 	const statusBar = new StatusBar(services);
 	const accountsView = new AccountsView(services);
+	const liveTracking = registerLiveTracking(services);
 	add(
+		liveTracking,
 		statusBar,
 		accountsView,
 		registerAuthenticationProvider(services),
@@ -141,7 +146,7 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 			// httpYac, when installed: its plugin (dist/httpyac.js) loads once httpYac runs.
 			startHttpyacPlugin(services),
 		);
-		return { services, statusBar, accountsView, recentMessages, terminals };
+		return { services, statusBar, accountsView, recentMessages, terminals, liveTracking };
 	});
 	if (testMode) return started;
 	started.catch((e: unknown) => log.error(`Could not start the terminals and the REST file features: ${caughtText(e)}`));

@@ -51,6 +51,12 @@ export interface EmulatorConfig {
 	 * spends the one before. When false, each login starts its own rotation chain.
 	 */
 	singleRefreshTokenPerSubject: boolean;
+	/** Live tracking: a `ping` on each socket every this many seconds (the service: 30). */
+	realtimePingSeconds: number;
+	/** Live tracking: a `device_update` for each demo drive every this many milliseconds. */
+	realtimeUpdateMs: number;
+	/** Live tracking: hostile frames (markup, bad coordinates, an oversized frame, not JSON) after each update. */
+	realtimeHostileFrames: boolean;
 }
 
 export const DEMO_USERS: EmulatorUser[] = [
@@ -76,6 +82,9 @@ export function defaultConfig(): EmulatorConfig {
 		loopbackHostOnly: true,
 		requireInstanceHeaderForAdmin: false,
 		singleRefreshTokenPerSubject: true,
+		realtimePingSeconds: 30,
+		realtimeUpdateMs: 1000,
+		realtimeHostileFrames: false,
 	};
 }
 

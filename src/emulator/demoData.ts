@@ -202,6 +202,11 @@ export class DemoPlatform {
 	}
 
 	/** The user with this DeviceToken (the platform's UserId), if not deleted. */
+	/** The demo users' device tokens, in order: the drives Live Tracking streams. */
+	deviceTokens(): string[] {
+		return this.users.map((u) => u.deviceToken);
+	}
+
 	user(deviceToken: string): UserProfile | undefined {
 		const user = this.users.find((u) => u.deviceToken === deviceToken);
 		if (!user) return undefined;

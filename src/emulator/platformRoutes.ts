@@ -2,11 +2,13 @@
 // src/core/platform/operations.ts) → what it answers from the demo data. The server finds the operation,
 // checks the token kind and the required parameters (from the description), then calls the route. Pure
 // apart from the demo data it changes.
+import { randomUUID } from 'node:crypto';
 import type { Operation } from '../core/platform/operations';
 import type { DemoApplication, DemoInstance, DemoPlatform, DemoTrip, UserProfile } from './demoData';
 import { DAY_MS, DEMO_COMPANY } from './demoData';
 import { failure, ok, validation, type EnvelopeError, type TokenResult } from './envelope';
 import { byDay, ecoScores, safetyScores, statistics, streaks } from './indicators';
+import { drivePosition } from './realtime';
 import { field } from './requests';
 
 /** Who sends the request: an admin, a user (by DeviceToken) or an instance's headers (no token). */
@@ -289,6 +291,18 @@ const bodyText = (req: PlatformRequest, name: string): string => {
 	return typeof value === 'string' ? value : '';
 };
 
+/** Real-time tracking: a demo user's device, or a 404 (the realtime API answers plain JSON, not the envelope). */
+function realtimeDevice(req: PlatformRequest, data: DemoPlatform, then: (deviceToken: string, index: number) => object): PlatformAnswer {
+	const deviceToken = req.path.device_token ?? '';
+	const index = data.deviceTokens().indexOf(deviceToken);
+	if (index < 0) return { status: 404, body: { error: { code: 'device_not_found', message: 'No such device.' } } };
+	return { status: 200, body: then(deviceToken, index) };
+}
+
+function realtimePosition(index: number, now: number): object {
+	return { ...drivePosition(index, now), timestamp: new Date(now).toISOString() };
+}
+
 /** The operations the emulator serves, by the description's ids. */
 export const ROUTES: Readonly<Record<string, Route>> = {
 	// user service
@@ -369,6 +383,22 @@ export const ROUTES: Readonly<Record<string, Route>> = {
 		return done();
 	},
 	// the admin's permissions
+	// real-time tracking (portal host)
+	'realtime.devicePosition': (req, data) => realtimeDevice(req, data, (device_token, index) => ({ device_token, position: realtimePosition(index, req.now()) })),
+	'realtime.deviceTracks': (req, data) => realtimeDevice(req, data, (device_token, index) => ({
+		device_token,
+		tracks: [{ points: Array.from({ length: 10 }, (_, i) => realtimePosition(index, req.now() - (9 - i) * 10_000)) }],
+	})),
+	'realtime.deviceStats': (req, data) => realtimeDevice(req, data, (device_token, index) => ({ device_token, speed: drivePosition(index, req.now()).speed, online: true })),
+	'realtime.deviceMetadata': (req, data) => realtimeDevice(req, data, (device_token) => ({ device_token, instance_id: queryValue(req.query, 'instance_id') ?? '', name: data.user(device_token)?.FirstName ?? '' })),
+	'realtime.devicesMetadata': (_req, data) => ({ status: 200, body: { devices: data.deviceTokens().map((device_token) => ({ device_token })), total: data.deviceTokens().length } }),
+	'realtime.shareLocation': (req, data) => {
+		const deviceToken = bodyText(req, 'device_token');
+		if (!data.deviceTokens().includes(deviceToken)) return { status: 404, body: { error: { code: 'device_not_found', message: 'No such device.' } } };
+		const id = randomUUID();
+		const shareToken = randomUUID().replace(/-/g, '');
+		return { status: 201, body: { id, share_token: shareToken, share_url: `https://share.invalid/live/${shareToken}` } };
+	},
 	'permissions.get': (_req, data) => answer({
 		Companies: [{
 			Id: DEMO_COMPANY.Id,

@@ -14,6 +14,7 @@ import { resolveConfig, type EmulatorConfig } from './config';
 import { failure, ok, validation, type Envelope, type TokenResult } from './envelope';
 import { LoginRateLimiter } from './rateLimiter';
 import { parseJsonObject, parseLogin, parseRefresh } from './requests';
+import { REALTIME_PATH, RealtimeService } from './realtime';
 import { swaggerPage } from './swagger';
 import { subjectOf, TokenIssuer } from './tokens';
 import { isLoopbackHost } from '../core/util/url';
@@ -27,6 +28,8 @@ export interface RunningEmulator {
 	readonly port: number;
 	/** Live: changes made here (e.g. `loginRateLimit.max`) apply to the next request. */
 	readonly config: EmulatorConfig;
+	/** The live-tracking socket: the tokens sent in `authenticate`, and a way to drop every socket. */
+	readonly realtime: RealtimeService;
 	setAccessTokenLifetime(seconds: number): void;
 	setRefreshTokenLifetime(seconds: number): void;
 	resetRateLimit(): void;
@@ -71,6 +74,8 @@ export class EmulatorServer implements RunningEmulator {
 	private readonly tokens: TokenIssuer;
 	/** The demo platform's data: profiles, trips, applications and instances. */
 	private readonly platformData: DemoPlatform;
+	/** The live-tracking socket (`/realtime/api/v1/ws/realtime`): what it was sent, and a way to drop every socket. */
+	readonly realtime: RealtimeService;
 	private address = { url: '', port: 0 };
 	private closing: Promise<void> | undefined;
 
@@ -90,6 +95,23 @@ export class EmulatorServer implements RunningEmulator {
 				if (!res.headersSent) this.sendJson(req, res, 500, failure(500), false);
 				else res.destroy();
 			});
+		});
+		this.realtime = new RealtimeService({
+			verify: (token) => this.tokens.verify(token),
+			now: () => Date.now(),
+			devices: () => this.config.users.map((u) => u.deviceToken),
+			pingMs: () => this.config.realtimePingSeconds * 1000,
+			updateMs: () => this.config.realtimeUpdateMs,
+			hostile: () => this.config.realtimeHostileFrames,
+		});
+		this.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+			const path = new URL(req.url ?? '/', 'http://emulator').pathname.toLowerCase();
+			// As Login: a service on loopback answers only a loopback Host (no DNS rebinding).
+			if (path !== REALTIME_PATH || !this.hostAllowed(req)) {
+				socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+				return;
+			}
+			this.realtime.upgrade(req, socket, head);
 		});
 		this.server.on('connection', (socket) => {
 			this.sockets.add(socket);
@@ -139,6 +161,7 @@ export class EmulatorServer implements RunningEmulator {
 				entry.resolve(false);
 			}
 			this.timers.clear();
+			this.realtime.close();
 			this.server.close(() => resolve());
 			this.server.closeAllConnections();
 			for (const socket of this.sockets) socket.destroy();

@@ -8,6 +8,7 @@ import type { ShownMessage } from '../../src/features/messages/notify';
 import type { Prompter } from '../../src/core/models/prompter';
 import type { StatusBar } from '../../src/features/statusBar/statusBar';
 import type { TestHandles } from '../../src/extension';
+import type { LivePanelSnapshot } from '../../src/features/liveTracking/livePanel';
 
 export type { ShownMessage };
 
@@ -84,6 +85,8 @@ export interface TestApi {
 	messages(): readonly ShownMessage[];
 	/** A grant as the window hands it to a telematics-mcp VS Code starts itself. */
 	mcpGrant(): string;
+	/** What each open Live Tracking panel shows: its state, what its page was sent, its HTML. */
+	livePanels(): LivePanelSnapshot[];
 }
 
 /** The TestApi over the parts the extension under test handed out. */
@@ -96,5 +99,6 @@ export function testApiOf(handles: TestHandles): TestApi {
 		logLines: () => handles.services.log.recent(),
 		messages: handles.recentMessages,
 		mcpGrant: () => handles.terminals.mcp.newGrant(),
+		livePanels: () => handles.liveTracking.snapshots(),
 	};
 }

@@ -23,8 +23,8 @@ describe('shipped bundles', function () {
 			.map(([file, output]) => [path.basename(file), Object.keys(output.inputs)]));
 	});
 
-	it('are the extension, undici, the public suffix list, the platform\'s operations, the OpenAPI reader, the demo service, the plugin for httpYac and the terminal commands', () => {
-		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'httpyac.js', 'mcp.js', 'openapi.js', 'platform.js', 'publicSuffix.js', 'tokenClient.js', 'undici.js']);
+	it('are the extension, undici, the public suffix list, the platform\'s operations, the OpenAPI reader, the demo service, the plugin for httpYac, Live Tracking and the terminal commands', () => {
+		assert.deepEqual([...inputs.keys()].sort(), ['demo.js', 'extension.js', 'httpyac.js', 'liveTracking.js', 'mcp.js', 'openapi.js', 'platform.js', 'publicSuffix.js', 'tokenClient.js', 'undici.js']);
 	});
 
 	it('are each in the VSIX: .vscodeignore allows every one of them', () => {
@@ -34,7 +34,7 @@ describe('shipped bundles', function () {
 
 	it('load what is heavy and rarely needed with a plain require() of its own bundle, on first use', () => {
 		const extension = texts.get('extension.js')!;
-		for (const later of ['./undici.js', './publicSuffix.js', './platform.js', './openapi.js', './demo.js', './httpyac.js']) assert.ok(extension.includes(`require("${later}")`), later);
+		for (const later of ['./undici.js', './publicSuffix.js', './platform.js', './openapi.js', './demo.js', './httpyac.js', './liveTracking.js']) assert.ok(extension.includes(`require("${later}")`), later);
 		// Nothing loads through Node's ESM loader (import()): the extension host runs CommonJS.
 		assert.doesNotMatch(extension, /\bimport\(/);
 	});
@@ -48,7 +48,7 @@ describe('shipped bundles', function () {
 		assert.equal(texts.get('extension.js')!.match(/require\("vscode"\)/g)?.length, 1, 'extension.js requires vscode');
 	});
 
-	it('share no source module, but for stateless helpers the demo service and the OpenAPI reader reuse', () => {
+	it('share no source module, but for stateless helpers the demo service, the OpenAPI reader and Live Tracking reuse', () => {
 		const seen = new Map<string, string>();
 		for (const [bundle, files] of inputs) {
 			for (const file of files.filter((f) => f.startsWith('src/'))) {
@@ -57,7 +57,7 @@ describe('shipped bundles', function () {
 				if (other === undefined) continue;
 				// tokenClient.js and mcp.js run in processes of their own (the terminal's), so nothing they hold meets the extension's.
 				if ([other, bundle].some((b) => b === 'tokenClient.js' || b === 'mcp.js')) continue;
-				assert.ok([other, bundle].some((b) => b === 'demo.js' || b === 'openapi.js'), `${file} is in both ${other} and ${bundle}`);
+				assert.ok([other, bundle].some((b) => b === 'demo.js' || b === 'openapi.js' || b === 'liveTracking.js'), `${file} is in both ${other} and ${bundle}`);
 				const text = fs.readFileSync(path.join(root, file), 'utf8');
 				assert.doesNotMatch(text, /^export (abstract )?class |^(export )?let /m, `${file}, in ${other} and ${bundle}, holds a class or state`);
 			}
@@ -81,6 +81,12 @@ describe('shipped bundles', function () {
 			assert.ok(!inputs.get('extension.js')!.includes(file), `${file} is in extension.js`);
 			assert.ok(inputs.get('platform.js')!.includes(file), `${file} is in platform.js`);
 		}
+		// Live Tracking (its panel, socket and protocol) loads when the panel first opens, never with the extension.
+		for (const file of ['src/features/liveTracking/livePanel.ts', 'src/core/liveTracking/connection.ts', 'src/core/liveTracking/protocol.ts', 'src/core/api/webSocket.ts']) {
+			assert.ok(!inputs.get('extension.js')!.includes(file), `${file} is in extension.js`);
+			assert.ok(inputs.get('liveTracking.js')!.includes(file), `${file} is not in liveTracking.js`);
+		}
+		assert.ok(!inputs.get('liveTracking.js')!.some((f) => f.includes('node_modules/')), 'Live Tracking bundles no library (undici comes from undici.js)');
 		// jwt-decode (1 KB) reads the stored tokens' claims as soon as they are read, dotenv (its parser, 10 KB) the
 		// folder's .env files as httpYac reads them; no other library loads with the extension.
 		const libraries = new Set(inputs.get('extension.js')!.filter((f) => f.includes('node_modules/')).map((f) => f.split('node_modules/')[1]!.split('/')[0]));

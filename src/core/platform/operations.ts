@@ -7,7 +7,8 @@
 // - skills: the vendor's agent-skill references (Mobile-Telematics/damoov-telematics-skills, June 2026,
 //   described there as checked against the live service);
 // - android: the vendor's TelematicsApp-Android API interfaces;
-// - python-sdk: the vendor's damoov_admin package.
+// - python-sdk: the vendor's damoov_admin package;
+// - vendor-docs: the vendor's real-time tracking pages ("WebSocket and API methods", "Location sharing").
 
 import type { HostKey } from './hosts';
 
@@ -49,10 +50,16 @@ export interface Operation {
 	/** The body's content type, when there is a body. */
 	readonly contentType?: string;
 	readonly parameters: readonly Parameter[];
-	readonly source: 'skills' | 'android' | 'python-sdk' | 'openapi';
+	readonly source: 'skills' | 'android' | 'python-sdk' | 'vendor-docs' | 'openapi';
 }
 
 const JSON_BODY = 'application/json';
+
+// The real-time tracking operations' parameters.
+const REALTIME_DEVICE: Parameter = { name: 'device_token', in: 'path', type: 'string', required: true, example: '00000000-0000-0000-0000-000000000000', description: "The device's DeviceToken." };
+const REALTIME_INSTANCE: Parameter = { name: 'instance_id', in: 'query', type: 'string', required: true, example: '00000000-0000-0000-0000-000000000000', description: "The device's instance." };
+const REALTIME_TIMEZONE: Parameter = { name: 'timezone', in: 'query', type: 'string', required: false, example: 'UTC', description: 'The time zone of the times in the answer.' };
+const REALTIME_DATE_FORMAT: Parameter = { name: 'date_format', in: 'query', type: 'string', required: false, example: 'iso', description: '`unix`, `iso` or `human`.' };
 
 // Shared parameter lists of the indicators (statistics, scores, streaks).
 const USER_ID: Parameter = { name: 'UserId', in: 'query', type: 'string', required: true, example: '00000000-0000-0000-0000-000000000000', description: "The user's DeviceToken." };
@@ -217,4 +224,30 @@ export const OPERATIONS: readonly Operation[] = [
 
 	// --- the admin's permissions (portal host) ---
 	{ id: 'permissions.get', host: 'portal', method: 'GET', path: '/auth/permissions', summary: "The admin's companies, applications and instances", token: 'admin', changesData: false, source: 'skills', parameters: [] },
+
+	// --- real-time tracking (portal host; the live socket itself is Live Tracking's, not an operation) ---
+	{ id: 'realtime.devicePosition', host: 'portal', method: 'GET', path: '/realtime/api/v1/devices/{device_token}/position', summary: "A device's latest position", token: 'admin', changesData: false, source: 'vendor-docs', parameters: [
+		REALTIME_DEVICE, REALTIME_INSTANCE, REALTIME_TIMEZONE, REALTIME_DATE_FORMAT,
+	] },
+	{ id: 'realtime.deviceTracks', host: 'portal', method: 'GET', path: '/realtime/api/v1/devices/{device_token}/tracks', summary: "A device's recent tracks", token: 'admin', changesData: false, source: 'vendor-docs', parameters: [
+		REALTIME_DEVICE, REALTIME_INSTANCE, REALTIME_TIMEZONE, REALTIME_DATE_FORMAT,
+	] },
+	{ id: 'realtime.deviceStats', host: 'portal', method: 'GET', path: '/realtime/api/v1/devices/{device_token}/stats', summary: "A device's real-time statistics", token: 'admin', changesData: false, source: 'vendor-docs', parameters: [
+		REALTIME_DEVICE, REALTIME_INSTANCE,
+	] },
+	{ id: 'realtime.deviceMetadata', host: 'portal', method: 'GET', path: '/realtime/api/v1/devices/{device_token}/metadata', summary: "A device's metadata", token: 'admin', changesData: false, source: 'vendor-docs', parameters: [
+		REALTIME_DEVICE, REALTIME_INSTANCE,
+	] },
+	{ id: 'realtime.devicesMetadata', host: 'portal', method: 'GET', path: '/realtime/api/v1/devices/metadata', summary: "The instance's devices and their metadata, a page at a time", token: 'admin', changesData: false, source: 'vendor-docs', parameters: [
+		REALTIME_INSTANCE,
+		{ name: 'limit', in: 'query', type: 'integer', required: false, example: 50, description: 'Devices per page.' },
+		{ name: 'offset', in: 'query', type: 'integer', required: false, example: 0, description: 'Devices to skip.' },
+	] },
+	{ id: 'realtime.shareLocation', host: 'portal', method: 'POST', path: '/realtime/api/v1/sharing/sessions', summary: "Create a link anyone can open, without a login, to a device's live location", token: 'admin', changesData: true, irreversible: "a link that anyone can open, without a login, to see this device's live location until it expires", contentType: JSON_BODY, source: 'vendor-docs', parameters: [
+		{ name: 'device_token', in: 'body', type: 'string', required: true, example: '00000000-0000-0000-0000-000000000000', description: 'The device whose live location the link shows.' },
+		{ name: 'instance_id', in: 'body', type: 'string', required: true, example: '00000000-0000-0000-0000-000000000000', description: "The device's instance." },
+		{ name: 'expires_in_hours', in: 'body', type: 'integer', required: true, example: 1, description: 'How long the link shows the location.' },
+		{ name: 'recipient_name', in: 'body', type: 'string', required: false, description: 'Who the link is for.' },
+		{ name: 'notes', in: 'body', type: 'string', required: false, description: 'A note shown with the location.' },
+	] },
 ];

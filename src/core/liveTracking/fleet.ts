@@ -1,0 +1,95 @@
+// What Live Tracking shows: each device's latest position and short track, bounded in devices and
+// points, and what the webview gets of it (positions and masked device tokens, never a token). Pure. The
+// mask is handed in (the extension's maskSecret, from extension.js), so this bundle holds no copy of it.
+import type { DevicePosition } from './protocol';
+
+/** Points kept per device for its track. */
+export const TRACK_POINTS = 60;
+/** Devices kept; updates for more are dropped and counted. */
+export const MAX_DEVICES = 200;
+
+export interface DeviceView {
+	/** A stable id for the page (the order first seen), not the device token. */
+	id: number;
+	/** The device token as everywhere else: `••••abcd`. */
+	label: string;
+	latitude: number;
+	longitude: number;
+	speed?: number;
+	heading?: number;
+	/** Epoch ms of the fix, else of its arrival. */
+	updatedAt: number;
+	/** Oldest first, the latest last: [latitude, longitude]. */
+	track: Array<[number, number]>;
+}
+
+/** What the webview is sent: nothing in it is a token. */
+export interface FleetView {
+	devices: DeviceView[];
+	/** Devices dropped from frames (bad coordinates, no device token, too many devices). */
+	dropped: number;
+	/** Frames refused unread (too large, not JSON, unknown type). */
+	refused: number;
+}
+
+interface DeviceTrack {
+	id: number;
+	latest: DevicePosition;
+	updatedAt: number;
+	track: Array<[number, number]>;
+}
+
+export class Fleet {
+	private readonly devices = new Map<string, DeviceTrack>();
+	private dropped = 0;
+	private refused = 0;
+
+	/** `mask`: how a device token is shown (core/util/redact.ts's maskSecret, as everywhere else). */
+	constructor(private readonly mask: (deviceToken: string) => string) { }
+
+	/** Takes a frame's devices; `now` stands in for a fix without a time. */
+	update(devices: readonly DevicePosition[], dropped: number, now: number): void {
+		this.dropped += dropped;
+		for (const device of devices) {
+			let entry = this.devices.get(device.deviceToken);
+			if (!entry) {
+				if (this.devices.size >= MAX_DEVICES) {
+					this.dropped++;
+					continue;
+				}
+				entry = { id: this.devices.size + 1, latest: device, updatedAt: now, track: [] };
+				this.devices.set(device.deviceToken, entry);
+			}
+			entry.latest = device;
+			entry.updatedAt = device.timestamp ?? now;
+			entry.track.push([device.latitude, device.longitude]);
+			if (entry.track.length > TRACK_POINTS) entry.track.splice(0, entry.track.length - TRACK_POINTS);
+		}
+	}
+
+	/** Each device token and its page id: for the extension host only (Share), never for the page. */
+	ids(): Array<[string, number]> {
+		return [...this.devices.entries()].map(([token, entry]) => [token, entry.id]);
+	}
+
+	refusedFrame(): void {
+		this.refused++;
+	}
+
+	view(): FleetView {
+		return {
+			devices: [...this.devices.values()].map(({ id, latest, updatedAt, track }) => ({
+				id,
+				label: this.mask(latest.deviceToken),
+				latitude: latest.latitude,
+				longitude: latest.longitude,
+				...(latest.speed !== undefined && { speed: latest.speed }),
+				...(latest.heading !== undefined && { heading: latest.heading }),
+				updatedAt,
+				track: track.map(([lat, lon]) => [lat, lon] as [number, number]),
+			})),
+			dropped: this.dropped,
+			refused: this.refused,
+		};
+	}
+}

@@ -1,0 +1,102 @@
+// Live Tracking in the real extension host against the emulator (issue 53): the panel opened by its
+// command shows both demo drives moving; the emulator sees `authenticate` with the live token, and after
+// a refresh with the new token on the same socket; a server close is followed by a reconnection; the page
+// is never sent a token; Share Live Location asks first and Cancel sends nothing.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { RiggedEmulator } from '../emulator/rig';
+import type { Session } from '../../src/core/sessions/types';
+import type { TestApi } from './testApi';
+import { logIn, ScriptedPrompter, useEmulatorSuite } from './loginHelpers';
+import { until } from '../support/until';
+
+const SHARING = '/realtime/api/v1/sharing/sessions';
+
+describe('Live Tracking (real VS Code, issue 53)', function () {
+	this.timeout(60_000);
+	let api: TestApi;
+	let emu: RiggedEmulator;
+	let admin: Session;
+
+	useEmulatorSuite({ rateLimit: 'lifted', logOutBetweenTests: false }, (started) => ({ api, emu } = started));
+
+	before(async () => {
+		emu.config.realtimeUpdateMs = 100;
+		emu.config.realtimePingSeconds = 0.2;
+		admin = await logIn(api, emu, 'admin');
+	});
+
+	after(async () => {
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+	});
+
+	const panel = () => api.livePanels().find((p) => p.accountId === admin.account.id);
+	const tokenNow = () => api.services.store.get(admin.account.id)!.tokens!.accessToken;
+
+	it('opens from its command, authenticates with the live token, and shows both demo drives moving', async () => {
+		const result = await vscode.commands.executeCommand('telematicsAuth.openLiveTracking', { accountId: admin.account.id });
+		assert.deepEqual(result, { accountId: admin.account.id });
+		await until('the panel live', () => panel()?.state === 'live', 20_000);
+		assert.equal(emu.realtime.authenticateTokens.at(-1), tokenNow());
+		const moved = await until('two devices, each with a track', () => {
+			const devices = panel()?.view.devices ?? [];
+			return devices.length === 2 && devices.every((d) => d.track.length >= 3) ? devices : undefined;
+		}, 20_000);
+		for (const device of moved) assert.notDeepEqual(device.track[0], device.track.at(-1), `${device.label} moves`);
+		assert.deepEqual(moved.map((d) => d.label).sort(), ['••••en-2', '••••oken']);
+		await until('pongs to the pings', () => emu.realtime.pongs >= 1);
+	});
+
+	it('after a refresh, authenticates again on the same socket with the new token', async () => {
+		const before = tokenNow();
+		const seen = emu.realtime.authenticateTokens.length;
+		await api.services.scheduler.refreshNow(admin.account.id);
+		const after = tokenNow();
+		assert.notEqual(after, before);
+		await until('authenticate with the new token', () => emu.realtime.authenticateTokens.at(-1) === after, 20_000);
+		assert.equal(emu.realtime.authenticateTokens.length, seen + 1, 'one authenticate, no new connection');
+		await until('live again', () => panel()?.state === 'live');
+		assert.equal(emu.realtime.openConnections, 1);
+	});
+
+	it('after the server closes the socket, reconnects and authenticates again', async () => {
+		const seen = emu.realtime.authenticateTokens.length;
+		emu.realtime.dropConnections();
+		await until('a new authenticate', () => emu.realtime.authenticateTokens.length > seen && panel()?.state === 'live', 20_000);
+		assert.equal(emu.realtime.authenticateTokens.at(-1), tokenNow());
+	});
+
+	it('sends the page positions and masked device tokens only: no token, refresh token or device token', async () => {
+		const snapshot = panel()!;
+		assert.ok(snapshot.posted.length > 0);
+		const session = api.services.store.get(admin.account.id)!;
+		const page = snapshot.posted.join('\n') + snapshot.html;
+		for (const secret of [session.tokens!.accessToken, session.tokens!.refreshToken, ...emu.realtime.authenticateTokens, ...emu.config.users.map((u) => u.deviceToken)]) {
+			assert.ok(!page.includes(secret), 'a secret reached the page');
+		}
+		assert.match(snapshot.html, /Content-Security-Policy" content="default-src 'none'; script-src 'nonce-/);
+		assert.doesNotMatch(snapshot.html, /innerHTML|https?:\/\/(?!www\.w3\.org\/2000\/svg)/, 'no innerHTML, nothing remote');
+	});
+
+	it('Share Live Location asks first, naming the masked device; Cancel sends nothing, Create Link sends one request', async () => {
+		const device = emu.config.users[0]!.deviceToken;
+		const refusing = new ScriptedPrompter([], 'admin', false);
+		api.setPrompter(refusing);
+		const sharingCalls = () => emu.stats.requests.filter((r) => r.path === SHARING).length;
+		const before = sharingCalls();
+		const refused = await vscode.commands.executeCommand('telematicsAuth.shareLiveLocation', { accountId: admin.account.id, deviceToken: device, expiresInHours: 4 });
+		assert.deepEqual(refused, { accountId: admin.account.id, shared: false });
+		assert.equal(refusing.confirmations.length, 1);
+		assert.match(refusing.confirmations[0]!, /••••oken/);
+		assert.match(refusing.confirmations[0]!, /anyone who has it can open, without logging in/);
+		assert.ok(!refusing.confirmations[0]!.includes(device), 'the question names the device masked');
+		assert.equal(sharingCalls(), before, 'Cancel sent nothing');
+
+		const agreeing = new ScriptedPrompter([], 'admin', true);
+		api.setPrompter(agreeing);
+		const shared = await vscode.commands.executeCommand('telematicsAuth.shareLiveLocation', { accountId: admin.account.id, deviceToken: device, expiresInHours: 1 });
+		assert.deepEqual(shared, { accountId: admin.account.id, shared: true, status: 201 });
+		assert.equal(sharingCalls(), before + 1);
+		api.setPrompter(undefined);
+	});
+});

@@ -1,0 +1,282 @@
+// Live Tracking's protocol and reconnect plan, in plain Node on a fake clock: the frames read (hostile
+// ones as data), the messages sent, and when the connection re-authenticates, reconnects or stops.
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { authenticateMessage, MAX_FRAME_BYTES, MAX_TEXT, parseFrame, pongMessage } from '../../src/core/liveTracking/protocol';
+import { backoffMs, LiveConnection, MAX_ATTEMPTS, type ConnectionState, type DeviceUpdate, type LiveSocket, type LiveToken, type SocketHandlers } from '../../src/core/liveTracking/connection';
+import { maskSecret } from '../../src/core/util/redact';
+import { Fleet, MAX_DEVICES, TRACK_POINTS } from '../../src/core/liveTracking/fleet';
+import { createTestClock, settle } from '../support/doubles/fakeClock';
+
+const update = (token: unknown, position: unknown) => JSON.stringify({ type: 'device_update', device_token: token, position });
+
+describe('Live Tracking protocol', () => {
+	it('authenticate carries the token and the instance in the frame; pong echoes the ping', () => {
+		const sent = JSON.parse(authenticateMessage({ accessToken: 'tok.en.x', instanceId: 'inst-1' })) as Record<string, unknown>;
+		assert.equal(sent.type, 'authenticate');
+		assert.equal(sent.access_token, 'tok.en.x');
+		assert.equal(sent.instance_id, 'inst-1');
+		assert.deepEqual(Object.keys(sent).sort(), ['access_token', 'date_format', 'instance_id', 'timezone', 'type', 'units']);
+		assert.deepEqual(JSON.parse(pongMessage(1234, 0)), { type: 'pong', timestamp: 1234 });
+		assert.deepEqual(JSON.parse(pongMessage('soon', 99)), { type: 'pong', timestamp: 99 }, 'the timestamp is a number');
+	});
+
+	it('reads the server frames of the protocol', () => {
+		assert.deepEqual(parseFrame('{"type":"authenticated"}'), { type: 'authenticated' });
+		assert.deepEqual(parseFrame('{"type":"welcome","connection_id":"c1","server_time":"t","instance_id":"i"}'), { type: 'welcome', connectionId: 'c1', serverTime: 't', instanceId: 'i' });
+		assert.deepEqual(parseFrame('{"type":"subscribed","topic":"devices"}'), { type: 'subscribed', topic: 'devices' });
+		assert.deepEqual(parseFrame('{"type":"ping","timestamp":5}'), { type: 'ping', timestamp: 5 });
+		assert.deepEqual(parseFrame('{"type":"error","code":"token_expired","message":"Token expired"}'), { type: 'error', code: 'token_expired', message: 'Token expired' });
+		assert.deepEqual(parseFrame(update('dev-1', { latitude: 52.5, longitude: 13.4, speed: 42, heading: 90, timestamp: '2026-01-01T00:00:00Z' })), {
+			type: 'device_update', dropped: 0,
+			devices: [{ deviceToken: 'dev-1', latitude: 52.5, longitude: 13.4, speed: 42, heading: 90, timestamp: Date.UTC(2026, 0, 1) }],
+		});
+	});
+
+	it('drops a device whose coordinates are not numbers or out of range, and counts it', () => {
+		for (const position of [
+			{ latitude: '52.5', longitude: 13.4 }, { latitude: 91, longitude: 0 }, { latitude: 0, longitude: -180.5 },
+			{ latitude: null, longitude: 0 }, { longitude: 0 }, { latitude: 1e400, longitude: 0 }, 'here', null,
+		]) {
+			assert.deepEqual(parseFrame(update('dev-1', position)), { type: 'device_update', devices: [], dropped: 1 }, JSON.stringify(position));
+		}
+	});
+
+	it('one bad device never stops the others in the same frame', () => {
+		const frame = JSON.stringify({ type: 'device_update', devices: [
+			{ device_token: 'a', position: { latitude: 1, longitude: 2 } },
+			{ device_token: 'b', position: { latitude: 'x', longitude: 2 } },
+			{ device_token: 42, position: { latitude: 1, longitude: 2 } },
+			{ device_token: 'c', position: { latitude: -1, longitude: -2, speed: -5, heading: 'north' } },
+		] });
+		const read = parseFrame(frame);
+		assert.equal(read.type, 'device_update');
+		if (read.type !== 'device_update') return;
+		assert.deepEqual(read.devices.map((d) => d.deviceToken), ['a', 'c']);
+		assert.equal(read.dropped, 2);
+		assert.equal(read.devices[1]!.speed, undefined, 'a negative speed is left out, the position kept');
+		assert.equal(read.devices[1]!.heading, undefined);
+	});
+
+	it('keeps markup in a string field as text, cut to a bound', () => {
+		const html = '<img src=x onerror=alert(1)>';
+		const read = parseFrame(update(html, { latitude: 1, longitude: 1 }));
+		assert.equal(read.type === 'device_update' && read.devices[0]!.deviceToken, html);
+		const long = parseFrame(JSON.stringify({ type: 'error', message: 'x'.repeat(10_000) }));
+		assert.equal(long.type === 'error' && long.message!.length, MAX_TEXT + 1);
+	});
+
+	it('refuses an oversized, binary, non-JSON or unknown frame unread', () => {
+		assert.deepEqual(parseFrame(update('d', { latitude: 1, longitude: 1, pad: 'x'.repeat(MAX_FRAME_BYTES) })), { type: 'refused', reason: 'tooLarge' });
+		assert.deepEqual(parseFrame(JSON.stringify({ type: 'ping', pad: 'é'.repeat(MAX_FRAME_BYTES / 2) })), { type: 'refused', reason: 'tooLarge' }, 'counted in bytes, not characters');
+		assert.deepEqual(parseFrame({ byteLength: 10 }), { type: 'refused', reason: 'binary' });
+		assert.deepEqual(parseFrame('{"type":'), { type: 'refused', reason: 'notJson' });
+		assert.deepEqual(parseFrame('[1,2]'), { type: 'refused', reason: 'notObject' });
+		assert.deepEqual(parseFrame('{"type":"__proto__"}'), { type: 'refused', reason: 'unknownType' });
+	});
+
+	it('never throws, and every device it keeps has coordinates in range (generated frames)', () => {
+		const position = fc.record({ latitude: fc.oneof(fc.double(), fc.string(), fc.constant(null)), longitude: fc.oneof(fc.double(), fc.string()), speed: fc.anything(), timestamp: fc.anything() }, { requiredKeys: [] });
+		const device = fc.record({ device_token: fc.oneof(fc.string(), fc.anything()), position: fc.oneof(position, fc.anything()) }, { requiredKeys: [] });
+		const frame = fc.oneof(
+			fc.record({ type: fc.constant('device_update'), devices: fc.array(device, { maxLength: 20 }) }).map((v) => JSON.stringify(v)),
+			fc.json(), fc.string(),
+		);
+		fc.assert(fc.property(frame, (text) => {
+			const read = parseFrame(text);
+			if (read.type !== 'device_update') return;
+			for (const d of read.devices) {
+				assert.ok(Number.isFinite(d.latitude) && Math.abs(d.latitude) <= 90);
+				assert.ok(Number.isFinite(d.longitude) && Math.abs(d.longitude) <= 180);
+				assert.equal(typeof d.deviceToken, 'string');
+			}
+		}), { numRuns: 300 });
+	});
+});
+
+describe('Live Tracking fleet', () => {
+	it('keeps a short track per device and shows device tokens masked', () => {
+		const fleet = new Fleet(maskSecret);
+		for (let i = 0; i < TRACK_POINTS + 5; i++) fleet.update([{ deviceToken: 'demo-device-token-0001', latitude: i / 100, longitude: 0 }], 0, 1000 + i);
+		const view = fleet.view();
+		assert.equal(view.devices.length, 1);
+		assert.equal(view.devices[0]!.label, '••••0001');
+		assert.equal(view.devices[0]!.track.length, TRACK_POINTS);
+		assert.equal(view.devices[0]!.updatedAt, 1000 + TRACK_POINTS + 4);
+		assert.ok(!JSON.stringify(view).includes('demo-device-token'), 'no device token in what the page gets');
+	});
+
+	it('bounds the devices it keeps and counts what it drops', () => {
+		const fleet = new Fleet(maskSecret);
+		fleet.update(Array.from({ length: MAX_DEVICES + 3 }, (_, i) => ({ deviceToken: `device-${i}`, latitude: 0, longitude: 0 })), 2, 0);
+		assert.equal(fleet.view().devices.length, MAX_DEVICES);
+		assert.equal(fleet.view().dropped, 5);
+	});
+});
+
+/** A socket the test drives: what the connection sent, and the server's side. */
+class FakeSocket implements LiveSocket {
+	readonly sent: Array<Record<string, unknown>> = [];
+	closed = false;
+	constructor(readonly handlers: SocketHandlers) { }
+	send(text: string): void {
+		this.sent.push(JSON.parse(text) as Record<string, unknown>);
+	}
+	close(): void {
+		if (this.closed) return;
+		this.closed = true;
+		this.handlers.closed(1000);
+	}
+	serverSends(frame: object): void {
+		this.handlers.message(JSON.stringify(frame));
+	}
+	serverCloses(code = 1006): void {
+		this.closed = true;
+		this.handlers.closed(code);
+	}
+}
+
+function rig(tokens: Array<LiveToken | undefined>) {
+	const { timers, clock } = createTestClock();
+	const sockets: FakeSocket[] = [];
+	const states: ConnectionState[] = [];
+	const updates: DeviceUpdate[] = [];
+	let tokenCalls = 0;
+	const connection = new LiveConnection({
+		clock,
+		openSocket: async (handlers) => {
+			const socket = new FakeSocket(handlers);
+			sockets.push(socket);
+			return socket;
+		},
+		token: async () => tokens[Math.min(tokenCalls++, tokens.length - 1)],
+	});
+	connection.listen({ state: (s) => states.push(s), update: (u) => updates.push(u), refused: () => undefined });
+	const open = async () => {
+		await settle();
+		const socket = sockets.at(-1)!;
+		socket.handlers.open();
+		return socket;
+	};
+	return { timers, connection, sockets, states, updates, open, tokenCalls: () => tokenCalls };
+}
+
+const T1 = { accessToken: 'token-1', instanceId: 'inst' };
+const T2 = { accessToken: 'token-2', instanceId: 'inst' };
+
+describe('Live Tracking reconnect plan (fake clock)', () => {
+	it('authenticates in the first frame, goes live, pongs every ping and passes device updates on', async () => {
+		const r = rig([T1]);
+		r.connection.start();
+		const socket = await r.open();
+		assert.deepEqual(socket.sent[0], JSON.parse(authenticateMessage(T1)));
+		assert.equal(r.connection.state.kind, 'authenticating');
+		socket.serverSends({ type: 'authenticated' });
+		socket.serverSends({ type: 'welcome', connection_id: 'c' });
+		assert.equal(r.connection.state.kind, 'live');
+		socket.serverSends({ type: 'ping', timestamp: 7 });
+		socket.serverSends({ type: 'ping', timestamp: 8 });
+		assert.deepEqual(socket.sent.slice(1), [{ type: 'pong', timestamp: 7 }, { type: 'pong', timestamp: 8 }]);
+		socket.serverSends({ type: 'device_update', device_token: 'd', position: { latitude: 1, longitude: 2 } });
+		assert.equal(r.updates.length, 1);
+		r.connection.dispose();
+	});
+
+	it('re-authenticates on the open socket with the new token after a refresh', async () => {
+		const r = rig([T1]);
+		r.connection.start();
+		const socket = await r.open();
+		socket.serverSends({ type: 'authenticated' });
+		r.connection.tokenChanged(T1); // the same token: nothing sent
+		r.connection.tokenChanged(T2);
+		assert.deepEqual(socket.sent.map((m) => m.access_token).filter(Boolean), ['token-1', 'token-2']);
+		assert.equal(r.connection.state.kind, 'reauthenticating');
+		socket.serverSends({ type: 'authenticated' });
+		assert.equal(r.connection.state.kind, 'live');
+		assert.equal(r.sockets.length, 1, 'no new socket for a refresh');
+		r.connection.dispose();
+	});
+
+	it('after an error or a close, waits with a growing backoff and connects again with a fresh token', async () => {
+		const r = rig([T1, T2, T2]);
+		r.connection.start();
+		let socket = await r.open();
+		socket.serverSends({ type: 'error', code: 'token_expired', message: 'Token expired' });
+		assert.ok(socket.closed, 'the connection closes the socket after an error');
+		assert.deepEqual(r.connection.state, { kind: 'waiting', attempt: 1, retryInMs: 1000, error: 'token_expired: Token expired' });
+		r.timers.tick(999);
+		await settle();
+		assert.equal(r.sockets.length, 1, 'not before the backoff');
+		r.timers.tick(1);
+		socket = await r.open();
+		assert.equal(r.sockets.length, 2);
+		assert.equal(socket.sent[0]!.access_token, 'token-2', 'the new connection asks for a fresh token');
+		socket.serverCloses(1006);
+		assert.deepEqual(r.connection.state, { kind: 'waiting', attempt: 2, retryInMs: 2000, error: 'closed (1006)' });
+		r.timers.tick(2000);
+		socket = await r.open();
+		socket.serverSends({ type: 'authenticated' });
+		socket.serverCloses();
+		assert.equal(r.connection.state.kind === 'waiting' && r.connection.state.attempt, 1, 'a connection that got in starts the backoff over');
+		r.connection.dispose();
+	});
+
+	it('stops without a session, opens no socket and does not loop', async () => {
+		const r = rig([undefined]);
+		r.connection.start();
+		await settle();
+		assert.deepEqual(r.connection.state, { kind: 'stopped', reason: 'needsLogin' });
+		r.timers.tick(10 * 60_000);
+		await settle();
+		assert.equal(r.sockets.length, 0);
+		assert.equal(r.tokenCalls(), 1);
+	});
+
+	it('a session lost mid-connection stops it; a new login starts it again', async () => {
+		const r = rig([T1, T2]);
+		r.connection.start();
+		const socket = await r.open();
+		socket.serverSends({ type: 'authenticated' });
+		r.connection.tokenChanged(undefined);
+		assert.ok(socket.closed);
+		assert.deepEqual(r.connection.state, { kind: 'stopped', reason: 'needsLogin' });
+		r.timers.tick(10 * 60_000);
+		assert.equal(r.sockets.length, 1);
+		r.connection.tokenChanged(T2);
+		const again = await r.open();
+		assert.equal(again.sent[0]!.access_token, 'token-2');
+		r.connection.dispose();
+	});
+
+	it(`gives up after ${MAX_ATTEMPTS} attempts in a row that never got in`, async () => {
+		const r = rig([T1]);
+		r.connection.start();
+		for (let i = 1; i <= MAX_ATTEMPTS + 1; i++) {
+			const socket = await r.open();
+			socket.serverSends({ type: 'error', code: 'unauthorized' });
+			r.timers.tick(backoffMs(i));
+		}
+		await settle();
+		assert.deepEqual(r.connection.state, { kind: 'stopped', reason: 'refused', error: 'unauthorized' });
+		assert.equal(r.sockets.length, MAX_ATTEMPTS + 1);
+		r.timers.tick(10 * 60_000);
+		await settle();
+		assert.equal(r.sockets.length, MAX_ATTEMPTS + 1);
+	});
+
+	it('backoff doubles from 1 s and stays at 30 s', () => {
+		assert.deepEqual([1, 2, 3, 4, 5, 6, 7, 20].map(backoffMs), [1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+	});
+
+	it('a disposed connection closes its socket and ignores what comes after', async () => {
+		const r = rig([T1]);
+		r.connection.start();
+		const socket = await r.open();
+		r.connection.dispose();
+		assert.ok(socket.closed);
+		socket.serverSends({ type: 'authenticated' });
+		r.timers.tick(60_000);
+		await settle();
+		assert.equal(r.sockets.length, 1);
+	});
+});
