@@ -9,7 +9,8 @@ busy=${BUSY_CORES:-1}
 head=$(git rev-parse --short HEAD)
 failed=0
 for run in $(seq 1 "$runs"); do
-	clone=$(mktemp -d /tmp/telematics-ci-XXXXXX)
+	# Beside this checkout, as CI's clone is: the tests read ../shared/corpus from there.
+	clone=$(mktemp -d "$(dirname "$PWD")/telematics-ci-XXXXXX")
 	git clone -q . "$clone"
 	pids=()
 	for _ in $(seq 1 "$busy"); do yes > /dev/null & pids+=($!); done
