@@ -2,11 +2,11 @@
 import vscode = require('./vscodeApi');
 import type { LoginFieldsFormat, ProxySettings } from '../core/api/types';
 import { environmentBindings, renamedBindings } from '../core/restFile/environmentAccounts';
+import type { InsertStyle } from '../core/restFile/insertPlan';
 
 const SECTION = 'telematicsAuth';
 
-/** `header`/`variable` write the token; the others write only a reference that a tool fills in. */
-export type InsertStyle = 'header' | 'variable' | 'processEnv' | 'dotenv' | 'envVariable';
+export type { InsertStyle };
 const INSERT_STYLES: readonly InsertStyle[] = ['header', 'variable', 'processEnv', 'dotenv', 'envVariable'];
 
 /** Which terminals `telematics-token` answers: asked per terminal, every one, or none. */

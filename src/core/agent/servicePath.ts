@@ -3,8 +3,9 @@
 // the service's root path). Small and stateless on purpose: the agent's requests, New Request and the
 // OpenAPI reader (its own bundle) share it. Pure: no I/O, no `vscode`.
 import type { HostKey, PlatformHosts } from '../platform/hosts';
+import type { Checked } from '../util/checked';
 
-export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
+export type { Checked };
 
 const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
 

@@ -2,8 +2,9 @@
 // and never repeat the input (a password in the wrong field must not reach the screen or a log).
 import { untranslated, type Translate } from '../util/translate';
 import { withoutTrailingSlashes, isLoopbackHost } from '../util/url';
+import type { Checked } from '../util/checked';
 
-export type Checked = { ok: true; value: string } | { ok: false; message: string };
+export type { Checked };
 
 const ok = (value: string): Checked => ({ ok: true, value });
 const problem = (message: string): Checked => ({ ok: false, message });
