@@ -263,6 +263,13 @@ describe('the agent\'s request: it never logs in', () => {
 		});
 	}
 
+	it('refuses dot segments with ; parameters, which servlet routers resolve after dropping them (/v1/Auth/.;/Login, ..;, %2e;)', () => {
+		for (const path of ['/v1/Auth/.;/Login', '/v1/Auth/x/..;/Login', '/v1/Auth/%2e;/Login', '/v1/Management/.;/users/abc', '/realtime/api/v1/sharing/x/..;x=1/sessions', '/v1/%2E%2E;/Me']) {
+			assert.equal(platformUrlFor(SERVICE, hosts, { host: 'user', path }).ok, false, path);
+		}
+		assert.equal(platformUrlFor(SERVICE, hosts, { host: 'user', path: '/v1/a.;b/Me' }).ok, true, 'a dot inside a segment is a name');
+	});
+
 	it('refuses a service whose own root ends in Auth when the path is Login', () => {
 		assert.equal(platformUrlFor('https://portal.example.com/v1/Auth', undefined, { host: 'user', path: '/Login' }).ok, false);
 	});

@@ -48,7 +48,10 @@ export function pathRefusal(path: string): string | undefined {
 	for (const form of [pathPart, decoded]) {
 		if (!form.startsWith('/') || form.startsWith('//')) return LEAVES_THE_SERVICE;
 	}
-	if (decoded.split('/').some((segment) => segment === '.' || segment === '..')) return LEAVES_THE_SERVICE;
+	// A dot segment, also with `;` parameters (`.;`, `..;x`): routers that drop parameters before they
+	// resolve dot segments (servlet containers) read `/a/..;/b` as `/b`.
+	const dotSegment = (segment: string) => /^\.{1,2}$/.test(segment.split(';', 1)[0]!);
+	if ([pathPart, decoded].some((form) => form.split('/').some(dotSegment))) return LEAVES_THE_SERVICE;
 	return undefined;
 }
 
