@@ -30,7 +30,7 @@ describe('the agent\'s request: the account confirmed is the one that sends', ()
 		await a.store.reloadAccount(second);
 		await settle();
 		assert.equal(a.store.active()?.account.id, second, 'A sees the switch');
-		assert.deepEqual(senders.check(structuredClone(input), a.store.active()!.account.id), { ok: false, confirmed: first });
+		assert.deepEqual(senders.check(structuredClone(input), a.store.active()!.account.id), { ok: false, reason: 'changed', confirmed: first });
 	});
 
 	it('the same account: sent; the confirmation is spent, so the next invoke is checked against its own', async () => {
@@ -39,15 +39,39 @@ describe('the agent\'s request: the account confirmed is the one that sends', ()
 		senders.remember(input, a.store.active()?.account.id);
 		assert.deepEqual(senders.check(input, first), { ok: true });
 		senders.remember(input, second);
-		assert.deepEqual(senders.check(input, first), { ok: false, confirmed: second });
-		assert.deepEqual(senders.check(input, first), { ok: true }, 'no question prepared: nothing to hold it to');
+		assert.deepEqual(senders.check(input, first), { ok: false, reason: 'changed', confirmed: second });
+		assert.deepEqual(senders.check(input, first), { ok: false, reason: 'unprepared' }, 'no question prepared: nothing is sent');
 	});
 
 	it('a question that named no account (none fitted) lets no account send; another input is its own', () => {
 		const senders = new ConfirmedSenders();
 		senders.remember(input, undefined);
 		senders.remember({ ...input, path: '/v1/Instances/i' }, 'x');
-		assert.deepEqual(senders.check(input, 'x'), { ok: false, confirmed: undefined });
+		assert.deepEqual(senders.check(input, 'x'), { ok: false, reason: 'changed', confirmed: undefined });
 		assert.deepEqual(senders.check({ ...input, path: '/v1/Instances/i' }, 'x'), { ok: true });
+	});
+
+	it('a changing request with no question prepared is refused, never sent', () => {
+		const senders = new ConfirmedSenders();
+		assert.deepEqual(senders.check(input, 'x'), { ok: false, reason: 'unprepared' });
+		senders.remember({ ...input, path: '/v1/Management/users/other' }, 'x');
+		assert.deepEqual(senders.check(input, 'x'), { ok: false, reason: 'unprepared' }, 'another input\'s question does not cover it');
+	});
+
+	it('two questions for the same input: the second does not overwrite the first; invokes spend them first to first', () => {
+		const senders = new ConfirmedSenders();
+		senders.remember(input, 'first');
+		senders.remember(input, 'second');
+		assert.deepEqual(senders.check(input, 'second'), { ok: false, reason: 'changed', confirmed: 'first' }, 'the first question answers the first invoke');
+		assert.deepEqual(senders.check(input, 'second'), { ok: true });
+		assert.deepEqual(senders.check(input, 'second'), { ok: false, reason: 'unprepared' });
+	});
+
+	it('64 questions are kept: the 65th drops the oldest, which is then refused (never sent unasked)', () => {
+		const senders = new ConfirmedSenders();
+		const nth = (i: number) => ({ ...input, path: `/v1/Management/users/${i}` });
+		for (let i = 0; i <= 64; i++) senders.remember(nth(i), 'x');
+		assert.deepEqual(senders.check(nth(0), 'x'), { ok: false, reason: 'unprepared' });
+		for (let i = 1; i <= 64; i++) assert.deepEqual(senders.check(nth(i), 'x'), { ok: true }, `question ${i} kept`);
 	});
 });

@@ -112,11 +112,11 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 		if (!checked.ok) return { invocationMessage: vscode.l10n.t('Checking a Telematics request') };
 		const input = checked.value;
 		const target = targetOf(this.services, input);
-		this.senders.remember(options.input, 'session' in target ? target.session.account.id : undefined);
 		const account = 'session' in target ? nameOf(target.session) : input.account ?? vscode.l10n.t('the active account');
 		const shown = 'url' in target ? target.url : input.path;
 		const invocationMessage = vscode.l10n.t('{0} {1} as {2}', input.method, shown, account);
 		if (!asksFirst(input.method)) return { invocationMessage };
+		this.senders.remember(options.input, 'session' in target ? target.session.account.id : undefined);
 		const production = 'session' in target && isProduction(target.session.account);
 		return {
 			invocationMessage,
@@ -168,7 +168,12 @@ export class RequestTool implements vscode.LanguageModelTool<unknown> {
 		if ('message' in found) return found.message;
 		const { account } = found.session;
 		// The account the question named, or nothing: the active account may have changed while it was open.
-		const sender = this.senders.check(given, account.id);
+		// A request that changes data and was never prepared (so never shown) is refused.
+		const sender = asksFirst(input.method) ? this.senders.check(given, account.id) : { ok: true as const };
+		if (!sender.ok && sender.reason === 'unprepared') {
+			this.services.log.info(`The agent's ${input.method} request had no confirmation prepared; nothing was sent.`);
+			return vscode.l10n.t('No confirmation was prepared for this request; nothing was sent.');
+		}
 		if (!sender.ok) {
 			const confirmed = sender.confirmed === undefined ? undefined : this.services.store.get(sender.confirmed);
 			this.services.log.info(`The active account changed while the agent's ${input.method} request waited for its confirmation; nothing was sent.`);
