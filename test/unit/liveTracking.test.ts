@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { authenticateMessage, MAX_FRAME_BYTES, MAX_TEXT, parseFrame, pongMessage } from '../../src/core/liveTracking/protocol';
-import { backoffMs, LiveConnection, MAX_ATTEMPTS, type ConnectionState, type DeviceUpdate, type LiveSocket, type LiveToken, type SocketHandlers } from '../../src/core/liveTracking/connection';
+import { backoffMs, GOT_IN_AFTER_MS, LiveConnection, MAX_ATTEMPTS, type ConnectionState, type DeviceUpdate, type LiveSocket, type LiveToken, type SocketHandlers } from '../../src/core/liveTracking/connection';
 import { maskSecret } from '../../src/core/util/redact';
 import { Fleet, MAX_DEVICES, TRACK_POINTS } from '../../src/core/liveTracking/fleet';
 import { createTestClock, settle } from '../support/doubles/fakeClock';
@@ -216,9 +216,35 @@ describe('Live Tracking reconnect plan (fake clock)', () => {
 		r.timers.tick(2000);
 		socket = await r.open();
 		socket.serverSends({ type: 'authenticated' });
+		socket.serverSends({ type: 'device_update', device_token: 'd', position: { latitude: 1, longitude: 2 } });
 		socket.serverCloses();
-		assert.equal(r.connection.state.kind === 'waiting' && r.connection.state.attempt, 1, 'a connection that got in starts the backoff over');
+		assert.equal(r.connection.state.kind === 'waiting' && r.connection.state.attempt, 1, 'a connection that got a device update starts the backoff over');
+		r.timers.tick(1000);
+		socket = await r.open();
+		socket.serverSends({ type: 'authenticated' });
+		r.timers.tick(GOT_IN_AFTER_MS);
+		socket.serverCloses();
+		assert.equal(r.connection.state.kind === 'waiting' && r.connection.state.attempt, 1, 'so does one that stayed live a minute');
 		r.connection.dispose();
+	});
+
+	it(`a service that authenticates and then closes is a failed attempt: it stops after ${MAX_ATTEMPTS}, the token sent no more`, async () => {
+		const r = rig([T1]);
+		r.connection.start();
+		for (let i = 1; i <= MAX_ATTEMPTS + 1; i++) {
+			const socket = await r.open();
+			socket.serverSends({ type: 'authenticated' });
+			socket.serverSends({ type: 'ping', timestamp: i });
+			r.timers.tick(GOT_IN_AFTER_MS - 1);
+			socket.serverCloses(1000);
+			r.timers.tick(backoffMs(i));
+		}
+		await settle();
+		assert.deepEqual(r.connection.state, { kind: 'stopped', reason: 'refused', error: 'closed (1000)' });
+		r.timers.tick(60 * 60_000);
+		await settle();
+		assert.equal(r.sockets.length, MAX_ATTEMPTS + 1, 'no socket after the stop');
+		assert.equal(r.tokenCalls(), MAX_ATTEMPTS + 1, 'no token asked for after the stop');
 	});
 
 	it('stops without a session, opens no socket and does not loop', async () => {

@@ -52,8 +52,14 @@ export interface DeviceUpdate {
 /** First wait after a failure; doubles each attempt up to MAX_BACKOFF_MS. */
 export const FIRST_BACKOFF_MS = 1000;
 export const MAX_BACKOFF_MS = 30_000;
-/** Attempts in a row that never got `authenticated` before the connection stops and says so. */
+/** Attempts in a row that never got in before the connection stops and says so. */
 export const MAX_ATTEMPTS = 8;
+/**
+ * A connection got in when it received a `device_update` or stayed live this long: only then does the next
+ * failure start the backoff over. `authenticated` alone does not count, so a service that authenticates and
+ * then closes is not asked again every second, with the token, forever.
+ */
+export const GOT_IN_AFTER_MS = 60_000;
 
 /** The wait before attempt `attempt` (1-based): 1 s, 2 s, 4 s … 30 s. */
 export function backoffMs(attempt: number): number {
@@ -80,6 +86,8 @@ export class LiveConnection {
 	private generation = 0;
 	private sentToken: string | undefined;
 	private attempt = 0;
+	/** When the current socket was first authenticated (undefined: not yet). */
+	private liveSince: number | undefined;
 	private retryTimer: unknown;
 	private lastError: string | undefined;
 	private disposed = false;
@@ -132,6 +140,7 @@ export class LiveConnection {
 	private async connect(): Promise<void> {
 		const generation = ++this.generation;
 		this.dropSocket();
+		this.liveSince = undefined;
 		this.setState({ kind: 'connecting', attempt: this.attempt });
 		const token = await this.deps.token().catch(() => undefined);
 		if (generation !== this.generation || this.disposed) return;
@@ -165,7 +174,7 @@ export class LiveConnection {
 		const frame = parseFrame(data);
 		switch (frame.type) {
 			case 'authenticated':
-				this.attempt = 0;
+				this.liveSince ??= this.deps.clock.now();
 				this.lastError = undefined;
 				this.setState({ kind: 'live' });
 				return;
@@ -173,6 +182,7 @@ export class LiveConnection {
 				this.socket?.send(pongMessage(frame.timestamp, this.deps.clock.now()));
 				return;
 			case 'device_update':
+				this.attempt = 0; // it got in: the next failure starts the backoff over
 				this.listener.update({ devices: frame.devices, dropped: frame.dropped });
 				return;
 			case 'error':
@@ -194,6 +204,8 @@ export class LiveConnection {
 		if (this.disposed || this.current.kind === 'stopped') return;
 		this.generation++; // the closed socket's late handlers are ignored from here on
 		this.dropSocket();
+		if (this.liveSince !== undefined && this.deps.clock.now() - this.liveSince >= GOT_IN_AFTER_MS) this.attempt = 0;
+		this.liveSince = undefined;
 		this.attempt++;
 		if (this.attempt > MAX_ATTEMPTS) return this.stop('refused', error);
 		const retryInMs = backoffMs(this.attempt);
