@@ -150,6 +150,7 @@ function rig(tokens: Array<LiveToken | undefined>) {
 			return socket;
 		},
 		token: async () => tokens[Math.min(tokenCalls++, tokens.length - 1)],
+		secrets: () => [SECRET, ...tokens.flatMap((t) => (t ? [t.accessToken] : []))],
 	});
 	connection.listen({ state: (s) => states.push(s), update: (u) => updates.push(u), refused: () => undefined });
 	const open = async () => {
@@ -161,6 +162,8 @@ function rig(tokens: Array<LiveToken | undefined>) {
 	return { timers, connection, sockets, states, updates, open, tokenCalls: () => tokenCalls };
 }
 
+/** Another session's refresh token, known to the extension (what `sessionSecrets` lists). */
+const SECRET = 'rt-9f8e7d6c5b4a39281706f5e4d3c2b1a0';
 const T1 = { accessToken: 'token-1', instanceId: 'inst' };
 const T2 = { accessToken: 'token-2', instanceId: 'inst' };
 
@@ -245,6 +248,22 @@ describe('Live Tracking reconnect plan (fake clock)', () => {
 		await settle();
 		assert.equal(r.sockets.length, MAX_ATTEMPTS + 1, 'no socket after the stop');
 		assert.equal(r.tokenCalls(), MAX_ATTEMPTS + 1, 'no token asked for after the stop');
+	});
+
+	it('the service\'s error text reaches the state (the page, the log) with every session secret masked', async () => {
+		const r = rig([{ accessToken: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXZhbHVl', instanceId: 'inst' }]);
+		r.connection.start();
+		let socket = await r.open();
+		socket.serverSends({ type: 'error', code: 'bad', message: `token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXZhbHVl and ${SECRET} refused` });
+		const waiting = r.connection.state;
+		assert.ok(waiting.kind === 'waiting' && waiting.error?.startsWith('bad: token '), JSON.stringify(waiting));
+		assert.ok(!JSON.stringify(r.states).includes('c2lnbmF0dXJlLXZhbHVl'), 'the access token is masked');
+		assert.ok(!JSON.stringify(r.states).includes(SECRET), 'another session\'s secret is masked');
+		r.timers.tick(1000);
+		socket = await r.open();
+		socket.serverSends({ type: 'error', message: SECRET });
+		assert.ok(!JSON.stringify(r.connection.state).includes(SECRET));
+		r.connection.dispose();
 	});
 
 	it('stops without a session, opens no socket and does not loop', async () => {

@@ -4,6 +4,7 @@
 // refusing. The socket and the timers are handed in, so the whole plan runs on a fake clock. Pure: no
 // I/O of its own, no `vscode`.
 import type { Clock } from '../util/clock';
+import { redact } from '../util/redact';
 import { authenticateMessage, parseFrame, pongMessage, type DevicePosition, type RefusedReason } from './protocol';
 
 /** What the connection needs of a socket: undici's WebSocket in the extension host, a fake in tests. */
@@ -31,6 +32,8 @@ export interface ConnectionDeps {
 	openSocket(handlers: SocketHandlers): Promise<LiveSocket>;
 	/** A token to send now (refreshed first when due), or undefined: the account needs a login. */
 	token(): Promise<LiveToken | undefined>;
+	/** Every secret of every session, masked out of an error before it is shown or logged (the service's text included). */
+	secrets(): Iterable<string>;
 }
 
 export type StopReason = 'needsLogin' | 'refused' | 'disposed';
@@ -40,6 +43,7 @@ export type ConnectionState =
 	| { kind: 'authenticating' }
 	| { kind: 'live' }
 	| { kind: 'reauthenticating' }
+	/** `error`: what went wrong, with every session secret masked. */
 	| { kind: 'waiting'; attempt: number; retryInMs: number; error?: string }
 	| { kind: 'stopped'; reason: StopReason; error?: string };
 
@@ -200,8 +204,10 @@ export class LiveConnection {
 	}
 
 	/** After a close or an error: wait and connect again with a fresh token, or stop after too many. */
-	private failed(error: string): void {
+	private failed(raw: string): void {
 		if (this.disposed || this.current.kind === 'stopped') return;
+		// The service's words (or the socket's) may quote a token: masked before the page or the log sees them.
+		const error = redact(raw, this.deps.secrets());
 		this.generation++; // the closed socket's late handlers are ignored from here on
 		this.dropSocket();
 		if (this.liveSince !== undefined && this.deps.clock.now() - this.liveSince >= GOT_IN_AFTER_MS) this.attempt = 0;
