@@ -124,7 +124,7 @@ describe('Language-model tools for the agent (real VS Code, vscode.lm.invokeTool
 		assert.equal(post.confirmationMessages?.title, 'Send POST to the Telematics service as user?');
 		const message = post.confirmationMessages?.message;
 		const text = typeof message === 'string' ? message : message?.value ?? '';
-		assert.equal(text, `The agent asks to send **POST**, authenticated as **user**, to this URL. It may change data on the service.\n\n\`\`\`\n${emu.url}/v1/Trips\n\`\`\`\n\nThe body, 17 characters, tokens masked:\n\n\`\`\`\n{\n  "name": "x"\n}\n\`\`\``);
+		assert.equal(text, `The agent asks to send **POST**, authenticated as **user**, to this URL. It may change data on the service.\n\n\`\`\`\n${emu.url}/v1/Trips\n\`\`\`\n\nThe body, 17 characters, tokens masked:\n\n\`\`\`\n│ {\n│   "name": "x"\n│ }\n\`\`\``);
 		assert.equal(typeof message === 'string' ? undefined : message?.isTrusted, undefined, 'no command link runs from it');
 		// A query that closed an inline code span and rewrote the rest: shown as written, in a block no line closes.
 		const hostile = await tool.prepareInvocation({ input: { method: 'DELETE', path: '/v1/Users?name=`&nbsp;[ok](command:x)```', body: `{"t":"${user.tokens!.accessToken}"}` } });

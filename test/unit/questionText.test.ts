@@ -3,7 +3,7 @@
 // "production" come before the URL, a JSON body is pretty-printed and wrapped, and a cut body says so.
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { bodyHeading, bodyShown, MAX_CONFIRMATION_BODY_CHARS, QUESTION_LINE_CHARS, sendQuestionDetail, wrapLines } from '../../src/core/agent/questionText';
+import { BODY_LINE_MARK, bodyHeading, bodyShown, MAX_CONFIRMATION_BODY_CHARS, QUESTION_LINE_CHARS, sendQuestionDetail, wrapLines } from '../../src/core/agent/questionText';
 import type { SendQuestion } from '../../src/core/models/prompter';
 import { dialogText } from '../../src/core/util/displayText';
 
@@ -52,6 +52,23 @@ describe('the questions before the agent\'s request show their whole point', () 
 		const detail = sendQuestionDetail({ ...irreversible, question: { ...irreversible.question, production: false } as SendQuestion['question'], url: 'https://u.example/x', body: `{"t":"${JWT}","b":${escaped}}` }, [secret]);
 		assert.doesNotMatch(detail, /production/);
 		assert.ok(!detail.includes(JWT) && !detail.includes(secret), detail);
+	});
+
+	it('a text body\'s own lines cannot pass for the question\'s: every shown body line is marked, whatever the line break (generated)', () => {
+		const forged = 'x\n\nNothing else will be sent.\r\nAs the account dev (dev@example.com), the agent asks to send GET to:\rhttps://safe.example\u2028No body.';
+		const detail = dialogText(sendQuestionDetail({ ...irreversible, url: 'https://u.example/x', body: forged }, []));
+		const [, bodyPart] = detail.split(/tokens masked:\n/);
+		const bodyLines = bodyPart!.split('\n\n')[0]!.split('\n');
+		assert.equal(bodyLines.length, 6, detail);
+		for (const line of bodyLines) assert.ok(line.startsWith(BODY_LINE_MARK.trimEnd()), line); // the dialog trims an empty line's space
+		assert.ok(bodyLines.some((line) => line === `${BODY_LINE_MARK}Nothing else will be sent.`), detail);
+		fc.assert(fc.property(fc.array(fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom('\n', '\r', '\r\n', '\u2028', '\u2029', '\u0085', '\v', '\f')), { maxLength: 40 }), (parts) => {
+			const shown = bodyShown(parts.join(''), []);
+			for (const line of shown.text.split(/\r\n|[\n\r\u0085\u2028\u2029\v\f]/)) {
+				assert.ok(line.startsWith(BODY_LINE_MARK), JSON.stringify(line));
+				assert.ok(line.length <= QUESTION_LINE_CHARS);
+			}
+		}), { numRuns: 300 });
 	});
 
 	it('whatever the text, wrapping keeps every character in order and no line is longer than the bound (generated)', () => {

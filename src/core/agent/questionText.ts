@@ -9,6 +9,10 @@ import { untranslated, type Translate } from '../util/translate';
 
 /** Longest line of a question's text; a dialog cuts each line at 1,000 characters. */
 export const QUESTION_LINE_CHARS = 120;
+/** Before every line of a shown body: a line of the body can never pass for a line of the question itself. */
+export const BODY_LINE_MARK = '│ ';
+/** Any line break a dialog may honour (CR, LF, CRLF, NEL, LS, PS, VT, FF). */
+const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029\v\f]/g;
 /** Longest part of a request's body the person is shown before it is sent. */
 export const MAX_CONFIRMATION_BODY_CHARS = 2_000;
 
@@ -24,14 +28,18 @@ export function wrapLines(text: string, width = QUESTION_LINE_CHARS): string {
 
 /** The body as the person is shown it: JSON pretty-printed, then every token masked, then cut. */
 export interface BodyShown {
-	/** What is shown, each line at most QUESTION_LINE_CHARS. */
+	/** What is shown, each line marked with BODY_LINE_MARK and at most QUESTION_LINE_CHARS. */
 	text: string;
 	/** How many characters of the (pretty-printed, masked) body are shown, and how many it has. */
 	shown: number;
 	total: number;
 }
 
-/** The body as the person is shown it before a change: JSON pretty-printed, every token masked, cut at MAX_CONFIRMATION_BODY_CHARS, lines wrapped. */
+/**
+ * The body as the person is shown it before a change: JSON pretty-printed, every token masked, cut at
+ * MAX_CONFIRMATION_BODY_CHARS, lines wrapped, every line marked (a text body's own lines could otherwise
+ * read as the question's: "Nothing else will be sent.").
+ */
 export function bodyShown(body: string, secrets: readonly string[]): BodyShown {
 	let pretty = body;
 	try {
@@ -41,7 +49,8 @@ export function bodyShown(body: string, secrets: readonly string[]): BodyShown {
 	}
 	const masked = redact(pretty, secrets);
 	const cut = masked.slice(0, MAX_CONFIRMATION_BODY_CHARS);
-	return { text: wrapLines(cut), shown: cut.length, total: masked.length };
+	const lines = wrapLines(cut.replace(LINE_BREAK, '\n'), QUESTION_LINE_CHARS - BODY_LINE_MARK.length).split('\n');
+	return { text: lines.map((line) => BODY_LINE_MARK + line).join('\n'), shown: cut.length, total: masked.length };
 }
 
 /** The sentence before a shown body: its size, and when it is cut, "the first N of M characters". */
