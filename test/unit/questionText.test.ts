@@ -4,6 +4,8 @@
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import { BODY_LINE_MARK, bodyHeading, bodyShown, MAX_CONFIRMATION_BODY_CHARS, QUESTION_LINE_CHARS, sendQuestionDetail, wrapLines } from '../../src/core/agent/questionText';
+import { checkInput } from '../../src/core/agent/serviceRequest';
+import { SHIPPED } from '../../src/core/platform/catalog';
 import type { SendQuestion } from '../../src/core/models/prompter';
 import { dialogText } from '../../src/core/util/displayText';
 
@@ -69,6 +71,26 @@ describe('the questions before the agent\'s request show their whole point', () 
 				assert.ok(line.length <= QUESTION_LINE_CHARS);
 			}
 		}), { numRuns: 300 });
+	});
+
+	it('a JSON body is sent exactly as shown: a duplicate key, an integer beyond 2^53, 1e999 are sent as the question prints them', () => {
+		const cases: Array<[string, string]> = [
+			['{"role":"viewer","role":"admin"}', '{"role":"admin"}'],
+			['{"id":9007199254740993}', '{"id":9007199254740992}'],
+			['{"limit":1e999,"low":-1e999}', '{"limit":null,"low":null}'],
+			['  [1, 2.50, -0, "\\u0041"]', '[1,2.5,0,"A"]'],
+		];
+		for (const [given, sent] of cases) {
+			const checked = checkInput({ method: 'POST', path: '/v1/Trips', body: given }, SHIPPED);
+			assert.ok(checked.ok, given);
+			assert.equal(checked.value.body, sent, given);
+			// What the person reads is the printed form of what is sent.
+			const shownLines = bodyShown(checked.value.body!, []).text.split('\n').map((line) => line.slice(BODY_LINE_MARK.length)).join('\n');
+			assert.equal(shownLines, JSON.stringify(JSON.parse(sent), null, 2));
+		}
+		const text = checkInput({ method: 'POST', path: '/v1/Trips', body: '{not json' }, SHIPPED);
+		assert.ok(text.ok);
+		assert.equal(text.value.body, '{not json', 'text that is not JSON is sent as it is, and shown as it is');
 	});
 
 	it('whatever the text, wrapping keeps every character in order and no line is longer than the bound (generated)', () => {

@@ -19,6 +19,20 @@ export function asksFirst(method: AgentMethod): boolean {
 	return method !== 'GET' && method !== 'HEAD';
 }
 
+/**
+ * A JSON body is sent as JSON.stringify prints what JSON.parse read: exactly what the question shows (it shows
+ * the parsed value). Otherwise a body the round trip changes (a duplicate key, an integer beyond 2^53, 1e999)
+ * would be shown one way and read by the service another. Text that is not JSON is sent (and shown) as it is.
+ */
+function asPrinted(body: string): string {
+	if (!/^\s*[[{]/.test(body)) return body;
+	try {
+		return JSON.stringify(JSON.parse(body));
+	} catch {
+		return body;
+	}
+}
+
 /** Longest body sent (the service's requests are small). */
 export const MAX_REQUEST_BODY_CHARS = 64 * 1024;
 /** Longest answer text handed to the model; the rest is cut, and the result says so. */
@@ -118,6 +132,7 @@ export function checkInput(input: unknown, platform: Platform): Checked<AgentReq
 		text = typeof body === 'string' ? body : JSON.stringify(body);
 		if (text.length > MAX_REQUEST_BODY_CHARS) return fail(`The body is ${text.length} characters; at most ${MAX_REQUEST_BODY_CHARS} are sent.`);
 		if (upper === 'GET' || upper === 'HEAD') return fail(`A ${upper} request has no body; use "query" for its parameters.`);
+		text = asPrinted(text);
 	}
 	return {
 		ok: true,
