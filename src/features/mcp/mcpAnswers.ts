@@ -7,6 +7,7 @@ import { AccountsTool, OperationsTool, RequestTool } from '../agentTools/agentTo
 import { SessionBindings, sessionStep, type ProcessIdentity } from '../../core/agent/mcpSession';
 import { executableOf, processIdentity } from '../terminal/processIdentity';
 import { wrapLines } from '../../core/agent/questionText';
+import { programLines, type SessionAsker } from '../../core/agent/mcpAsker';
 import { TerminalAllowances } from '../../core/terminal/allowance';
 import { MCP_COMMAND_NAME, type McpTool, type ToolCall, type ToolReply } from '../../core/terminal/protocol';
 import { sessionSecrets } from '../../core/util/redactingLog';
@@ -23,14 +24,6 @@ const TOOLS: Readonly<Record<McpTool, (services: Services) => vscode.LanguageMod
 
 /** Grants handed to servers VS Code started, kept in memory; the oldest go first past this many. */
 const MAX_GRANTS = 16;
-
-/** Who the person was asked about, for the questions that follow in the same session. */
-interface SessionAsker {
-	terminalName?: string;
-	commandLine?: string;
-	/** The executable as the kernel knows it (`/proc/<pid>/exe`). */
-	executable?: string;
-}
 
 export class McpAnswers {
 	/** The sessions the person allowed, as terminals are (10 minutes idle, 12 hours at most); in memory only. */
@@ -112,8 +105,7 @@ export class McpAnswers {
 			? t('A program with no terminal of its own asks to use your Telematics accounts through {0}.', MCP_COMMAND_NAME)
 			: t('A program in the terminal "{0}" asks to use your Telematics accounts through {1}.', who.terminalName, MCP_COMMAND_NAME);
 		const detail = [
-			who.executable !== undefined ? t('The program, as the system knows it: {0}', who.executable) : pid === undefined ? t('The system does not say which process asks: it could be any program running as you.') : t('The system does not say which program asks.'),
-			...(who.commandLine ? [t('Its command line, as the program itself says (a program can set it to anything): {0}', who.commandLine)] : []),
+			...programLines(who, pid !== undefined, t),
 			t('"Allow for This Session" lets this {0} process list your accounts and read data as them until it has not asked for 10 minutes, for 12 hours at most, or until it ends. It never gets a token. Every request that changes data is asked about each time.', MCP_COMMAND_NAME),
 		].join('\n\n');
 		return this.services.prompts.current.confirm(message, detail, t('Allow for This Session'));
@@ -145,8 +137,10 @@ export class McpAnswers {
 		const detail = [
 			wrapLines(plain(confirmation.message)),
 			who?.terminalName !== undefined
-				? t('Asked through {0} by a program in the terminal "{1}"{2}.', MCP_COMMAND_NAME, who.terminalName, who.commandLine ? ` (${who.commandLine})` : '')
-				: t('Asked through {0}{1}.', MCP_COMMAND_NAME, who?.commandLine ? ` (${who.commandLine})` : ''),
+				? t('Asked through {0} by a program in the terminal "{1}".', MCP_COMMAND_NAME, who.terminalName)
+				: t('Asked through {0}.', MCP_COMMAND_NAME),
+			// The executable first, the command line labelled as the program's own claim (as the session question).
+			...programLines(who, true, t),
 		].join('\n\n');
 		return this.services.prompts.current.confirm(confirmation.title, detail, t('Send'));
 	}
