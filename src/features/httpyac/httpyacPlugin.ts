@@ -10,7 +10,7 @@
 // Its own bundle (dist/httpyac.js): the one require of vscode there.
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports
 import vscode = require('vscode');
-import { decideSend, turnsCertificatesOff, type HeldAccount, type OutgoingRequest, type SendDecision, type SendReason } from '../../core/httpyac/sendCheck';
+import { decideSend, gotOptionsRead, turnsCertificatesOff, type HeldAccount, type OutgoingRequest, type SendDecision, type SendReason } from '../../core/httpyac/sendCheck';
 
 /** The name the plugin has in httpYac's plugin store. */
 export const PLUGIN_NAME = 'telematicsAuth';
@@ -135,12 +135,13 @@ function addHooks(api: PluginApi, host: PluginHost, isActive: () => boolean): vo
 			const outgoing = await readRequest(request, context?.config?.request);
 			const decision = decideSend(outgoing, heldAccounts(host), host.personProxy());
 			if (decision.kind === 'send') return true;
+			const destination = decision.destination ?? vscode.l10n.t('an address that is not a URL');
 			const { message, detail } = questionText(decision);
 			if (await host.confirm(message, detail, vscode.l10n.t('Send Anyway'))) {
-				host.log.info(`httpYac sent a request with ${decision.accounts.map((a) => a.name).join(', ')}'s token to ${decision.destination} after the person said so.`);
+				host.log.info(`httpYac sent a request with ${decision.accounts.map((a) => a.name).join(', ')}'s token to ${destination} after the person said so.`);
 				return true;
 			}
-			const why = vscode.l10n.t('Telematics Auth stopped the request to {0}: it carries the token of {1} ({2}), and the send was cancelled.', decision.destination, decision.accounts.map((a) => a.label).join(', '), decision.accounts.flatMap((a) => a.reasons).map(reasonText).join('; '));
+			const why = vscode.l10n.t('Telematics Auth stopped the request to {0}: it carries the token of {1} ({2}), and the send was cancelled.', destination, decision.accounts.map((a) => a.label).join(', '), decision.accounts.flatMap((a) => a.reasons).map(reasonText).join('; '));
 			httpyacLog?.error(why);
 			host.log.info(why);
 			return false;
@@ -204,11 +205,30 @@ async function readRequest(request: HttpyacRequest, configRequest: unknown): Pro
 		}
 		bodyUnread = body === undefined;
 	}
+	const url = typeof request.url === 'string' ? request.url : String(request.url ?? '');
+	// got's own options, as httpYac merges them: requestGotOptions, then the request's options.
+	const unreadOptions: string[] = [];
+	for (const [where, options, ownHooks] of [['requestGotOptions', configRequest, false], ['options', request.options, true]] as const) {
+		const read = gotOptionsRead(options, url, ownHooks);
+		unreadOptions.push(...read.unread.map((key) => `${where}.${key}`));
+		headers.push(...read.headers);
+		if (read.hasBody) {
+			let text: string | undefined;
+			try {
+				text = await partText(read.body);
+			} catch {
+				text = undefined;
+			}
+			if (text === undefined) bodyUnread = true;
+			else body = body === undefined ? text : `${body}\n${text}`;
+		}
+	}
 	return {
-		url: typeof request.url === 'string' ? request.url : String(request.url ?? ''),
+		url,
 		headers,
 		body,
 		bodyUnread,
+		unreadOptions,
 		proxy: typeof request.proxy === 'string' && request.proxy.trim() ? request.proxy.trim() : undefined,
 		certificatesOff: request.noRejectUnauthorized === true || turnsCertificatesOff(request) || turnsCertificatesOff(request.options) || turnsCertificatesOff(configRequest),
 	};
@@ -219,12 +239,13 @@ function reasonText(reason: SendReason): string {
 		case 'otherSite': return vscode.l10n.t('to a site that is not its service');
 		case 'proxy': return vscode.l10n.t('through the proxy {0}, which is not VS Code\'s http.proxy', reason.proxy);
 		case 'certificatesOff': return vscode.l10n.t('with certificate checks off');
+		case 'options': return vscode.l10n.t('with httpYac request options: {0}', reason.keys.join(', '));
 	}
 }
 
 function questionText(decision: Extract<SendDecision, { kind: 'ask' }>): { message: string; detail: string } {
 	const names = decision.accounts.map((a) => `${a.name} (${a.label})`).join(', ');
-	const message = vscode.l10n.t('httpYac is about to send the token of {0} to {1}.', names, decision.destination);
+	const message = vscode.l10n.t('httpYac is about to send the token of {0} to {1}.', names, decision.destination ?? vscode.l10n.t('an address that is not a URL'));
 	const place = { url: vscode.l10n.t('the URL'), header: vscode.l10n.t('a header'), body: vscode.l10n.t('the body') };
 	const lines = decision.accounts.map((a) => vscode.l10n.t('{0}: in {1}, {2}.', a.name, a.places.map((p) => place[p]).join(', '), a.reasons.map(reasonText).join(', ')));
 	const detail = [
