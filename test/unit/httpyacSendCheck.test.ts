@@ -131,6 +131,23 @@ describe('httpYac at Send: gotOptionsRead (an allow-list of got options)', () =>
 		assert.deepEqual(decideSend(request({ url: OTHER, headers: read.headers }), [user], undefined), ask(OTHER, ['user', ['header'], 'otherSite']));
 	});
 
+	it('reads the cookie jar httpYac moved the Cookie header into, as the Cookie header got will send', () => {
+		const jar = { getCookieStringSync: (u: string) => u === url ? `session=${ACCESS}` : '' };
+		const read = gotOptionsRead({ cookieJar: jar }, url);
+		assert.deepEqual(read, { unread: [], headers: [['Cookie', `session=${ACCESS}`]], hasBody: false });
+		assert.deepEqual(decideSend(request({ url, headers: read.headers }), [user], undefined), SEND);
+		const away = gotOptionsRead({ cookieJar: { getCookieStringSync: () => `t=${ACCESS}` } }, OTHER);
+		assert.deepEqual(decideSend(request({ url: OTHER, headers: away.headers }), [user], undefined), ask(OTHER, ['user', ['header'], 'otherSite']));
+		assert.deepEqual(gotOptionsRead({ cookieJar: { getCookieStringSync: () => '' } }, url).headers, []);
+	});
+
+	it('a cookie jar it cannot read (another shape, throws, no text) is unread', () => {
+		assert.deepEqual(gotOptionsRead({ cookieJar: { getCookieString: async () => ACCESS } }, url).unread, ['cookieJar']);
+		assert.deepEqual(gotOptionsRead({ cookieJar: { getCookieStringSync: () => { throw new Error('x'); } } }, url).unread, ['cookieJar']);
+		assert.deepEqual(gotOptionsRead({ cookieJar: { getCookieStringSync: () => 1 } }, url).unread, ['cookieJar']);
+		assert.deepEqual(gotOptionsRead({ cookieJar: 'jar' }, url).unread, ['cookieJar']);
+	});
+
 	it('any key outside the allow-list is unread (generated)', () => {
 		const allowed = new Set(['timeout', 'retry', 'throwHttpErrors', 'decompress', 'allowGetBody', 'followRedirect', 'maxRedirects', 'method', 'http2', 'headers', 'body', 'cookieJar', 'https', 'hooks']);
 		fc.assert(fc.property(fc.string({ minLength: 1 }).filter((k) => !allowed.has(k) && k !== '__proto__'), fc.anything().filter((v) => v !== undefined), (key, value) => {

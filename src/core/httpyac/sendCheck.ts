@@ -147,7 +147,7 @@ const HTTPYAC_HOOKS: Readonly<Record<string, number>> = { beforeRequest: 1, befo
 export interface GotOptionsReading {
 	/** Keys it does not read (`https.<key>`, `hooks.<name>` for those below): any of them may move the request. */
 	unread: string[];
-	/** Headers got adds: `options.headers`. */
+	/** Headers got adds: `options.headers`, and the cookie jar's Cookie header for `url`. */
 	headers: Array<[string, string]>;
 	/** `options.body`, when present (it replaces the request's). */
 	body?: unknown;
@@ -156,10 +156,11 @@ export interface GotOptionsReading {
 
 /**
  * got options (`request.options` or `httpyac.requestGotOptions`) read against an allow-list: only keys
- * httpYac sets itself count as read. `holdsHttpyacHooks`: false for `requestGotOptions`,
+ * httpYac sets itself count as read; a cookie jar is read through `getCookieStringSync(url)`, and one of
+ * another shape, or one that throws, is unread. `holdsHttpyacHooks`: false for `requestGotOptions`,
  * where httpYac puts no hook.
  */
-export function gotOptionsRead(options: unknown, _url: string, holdsHttpyacHooks = true): GotOptionsReading {
+export function gotOptionsRead(options: unknown, url: string, holdsHttpyacHooks = true): GotOptionsReading {
 	const reading: GotOptionsReading = { unread: [], headers: [], hasBody: false };
 	if (options === undefined || options === null) return reading;
 	if (typeof options !== 'object') return { ...reading, unread: ['(options)'] };
@@ -184,6 +185,16 @@ export function gotOptionsRead(options: unknown, _url: string, holdsHttpyacHooks
 		} else if (key === 'body') {
 			reading.body = value;
 			reading.hasBody = true;
+		} else if (key === 'cookieJar') {
+			const jar = value as { getCookieStringSync?: unknown };
+			if (typeof jar !== 'object' || typeof jar.getCookieStringSync !== 'function') { reading.unread.push(key); continue; }
+			try {
+				const cookie: unknown = (jar.getCookieStringSync as (u: string) => unknown).call(jar, url);
+				if (typeof cookie !== 'string') reading.unread.push(key);
+				else if (cookie) reading.headers.push(['Cookie', cookie]);
+			} catch {
+				reading.unread.push(key);
+			}
 		}
 	}
 	return reading;
