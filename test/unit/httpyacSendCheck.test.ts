@@ -43,6 +43,9 @@ describe('httpYac at Send: decideSend', () => {
 		// The same token, elsewhere.
 		{ name: 'header to another site', request: { url: `${OTHER}/v1/Me`, headers: bearer(ACCESS) }, expected: ask(OTHER, ['user', ['header'], 'otherSite']) },
 		{ name: 'any header, not only Authorization', request: { url: OTHER, headers: [['X-Forward', ACCESS]] }, expected: ask(OTHER, ['user', ['header'], 'otherSite']) },
+		{ name: 'Basic authorization: base64(user:token)', request: { url: OTHER, headers: [['Authorization', `Basic ${Buffer.from(`user:${ACCESS}`).toString('base64')}`]] }, expected: ask(OTHER, ['user', ['header'], 'otherSite']) },
+		{ name: 'base64url in any header', request: { url: OTHER, headers: [['X-Blob', `v1.${Buffer.from(`{"t":"${REFRESH}"}`).toString('base64url')}`]] }, expected: ask(OTHER, ['user', ['header'], 'otherSite']) },
+		{ name: 'Basic authorization to its service', request: { headers: [['Authorization', `Basic ${Buffer.from(`user:${ACCESS}`).toString('base64')}`]] }, expected: SEND },
 		{ name: 'a header\'s name', request: { url: OTHER, headers: [[`X-${ACCESS}`, '1']] }, expected: ask(OTHER, ['user', ['header'], 'otherSite']) },
 		{ name: 'in the URL to another site', request: { url: `${OTHER}/?t=${ACCESS}` }, expected: ask(OTHER, ['user', ['url'], 'otherSite']) },
 		{ name: 'percent-encoded in the URL', request: { url: `${OTHER}/?t=${ACCESS.replace(/\./g, '%2E')}` }, expected: ask(OTHER, ['user', ['url'], 'otherSite']) },
@@ -75,6 +78,13 @@ describe('httpYac at Send: decideSend', () => {
 	it('searches for no token too short to be one (an empty token would match every request)', () => {
 		const odd: HeldAccount = { name: 'user', label: 'x', tokens: ['', 'abc'], platformOrigins: [SERVICE] };
 		assert.deepEqual(decideSend(request({ url: OTHER, headers: [['X', 'abc']] }), [odd], undefined), SEND);
+	});
+
+	it('asks about a token base64-encoded in a header value at any offset (generated)', () => {
+		fc.assert(fc.property(fc.string(), fc.string(), fc.constantFrom<BufferEncoding>('base64', 'base64url'), (before, after, encoding) => {
+			const value = `Basic ${Buffer.from(`${before}${ACCESS}${after}`).toString(encoding)}`;
+			assert.equal(decideSend(request({ url: OTHER, headers: [['Authorization', value]] }), [user], undefined).kind, 'ask');
+		}));
 	});
 
 	it('asks about a token anywhere in any text aimed at any other origin (generated)', () => {

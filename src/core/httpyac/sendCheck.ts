@@ -76,6 +76,14 @@ function readings(text: string): string[] {
 	}
 }
 
+/** A word of a header value that may be base64 or base64url (`Basic dXNlcjp0b2tlbg==`). */
+const BASE64_WORD = /[A-Za-z0-9+/_-]{16,}={0,2}/g;
+
+/** The UTF-8 text of each base64/base64url word of `text` (a token in `Authorization: Basic base64(user:token)`). */
+function base64Readings(text: string): string[] {
+	return [...text.matchAll(BASE64_WORD)].map(([word]) => Buffer.from(word, 'base64').toString('utf8'));
+}
+
 /** A proxy address as written, compared without case in its scheme and host and without a trailing slash. */
 function sameProxy(a: string, b: string): boolean {
 	const norm = (p: string): string => {
@@ -99,7 +107,7 @@ function sameProxy(a: string, b: string): boolean {
 export function decideSend(request: OutgoingRequest, accounts: readonly HeldAccount[], personProxy: string | undefined): SendDecision {
 	const origin = originOf(request.url);
 	const urlTexts = readings(request.url);
-	const headerTexts = request.headers.flatMap(([name, value]) => [...readings(name), ...readings(value)]);
+	const headerTexts = request.headers.flatMap(([name, value]) => [...readings(name), ...readings(value), ...readings(value).flatMap(base64Readings)]);
 	const bodyTexts = request.body === undefined ? [] : readings(request.body);
 	const asked: AskedAccount[] = [];
 	for (const account of accounts) {
