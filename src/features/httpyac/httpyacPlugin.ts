@@ -1,7 +1,8 @@
 // Telematics Auth's plugin for httpYac (its own bundle, dist/httpyac.js: index.ts loads it once httpYac
 // for VS Code is there). Two hooks of every file httpYac parses:
 // - `provideVariables`: TELEMATICS_TOKEN (the active account) and TELEMATICS_TOKEN_<NAME> (each logged-in
-//   account), read when httpYac sends, refreshed first when due; nothing written, nothing in any environment.
+//   account), read when httpYac sends, refreshed first when due; nothing written, nothing in any environment;
+//   nothing in a folder VS Code does not trust (core/httpyac/liveVariables.ts).
 //   A `{{TELEMATICS_TOKEN_<NAME>}}` no logged-in account answers is an error naming the account.
 // - the last step before the request goes (`onRequest`'s `afterLoop`): the request as httpYac will send it,
 //   after every script, environment and config, goes through core/httpyac/sendCheck.ts; a live token on
@@ -10,6 +11,7 @@
 // Its own bundle (dist/httpyac.js): the one require of vscode there.
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports
 import vscode = require('vscode');
+import { liveVariables } from '../../core/httpyac/liveVariables';
 import { decideSend, gotOptionsRead, turnsCertificatesOff, type HeldAccount, type OutgoingRequest, type SendDecision, type SendReason } from '../../core/httpyac/sendCheck';
 
 /** The name the plugin has in httpYac's plugin store. */
@@ -36,6 +38,8 @@ export interface PluginHost {
 	accounts(): PluginAccount[];
 	/** The account's access token to send now, refreshed first when due; undefined when it has none. */
 	liveToken(accountId: string): Promise<string | undefined>;
+	/** Whether VS Code trusts the workspace: in Restricted Mode no token is given. */
+	trusted(): boolean;
 	/** VS Code's `http.proxy`, when the person set one. */
 	personProxy(): string | undefined;
 	/** A modal question; true only when the person chose `action`. */
@@ -116,7 +120,7 @@ const REFERENCE = /\{\{\s*(TELEMATICS_TOKEN(?:_[A-Za-z0-9_]+)?)\s*\}\}/g;
 
 function addHooks(api: PluginApi, host: PluginHost, isActive: () => boolean): void {
 	const httpyacLog = api.log;
-	api.hooks.provideVariables.addHook(PLUGIN_NAME, async () => isActive() ? liveVariables(host) : {});
+	api.hooks.provideVariables.addHook(PLUGIN_NAME, async () => isActive() ? liveVariables(host.accounts(), host.trusted(), host.activeVariable, host.liveToken) : {});
 	// Before httpYac's own replacers, which would only say "not defined".
 	api.hooks.replaceVariable.addHook(PLUGIN_NAME, (value, _type, context) => {
 		if (!isActive() || typeof value !== 'string') return value;
@@ -149,20 +153,9 @@ function addHooks(api: PluginApi, host: PluginHost, isActive: () => boolean): vo
 	});
 }
 
-async function liveVariables(host: PluginHost): Promise<Record<string, string>> {
-	const variables: Record<string, string> = {};
-	for (const account of host.accounts()) {
-		if (!account.variable && !account.active) continue;
-		const token = await host.liveToken(account.id);
-		if (token === undefined) continue;
-		if (account.variable) variables[account.variable] = token;
-		if (account.active) variables[host.activeVariable] = token;
-	}
-	return variables;
-}
-
 /** Why `{{variable}}` has no value: the account it names is not logged in, or there is none of that name. */
 function unansweredReference(variable: string, host: PluginHost): string {
+	if (!host.trusted()) return vscode.l10n.t('{0}: this folder is not trusted, so Telematics Auth gives httpYac no token (Restricted Mode). Trust the folder to send with it. Nothing was sent.', `{{${variable}}}`);
 	const accounts = host.accounts();
 	if (variable === host.activeVariable) return vscode.l10n.t('{0}: no account of Telematics Auth is active and logged in. Nothing was sent.', `{{${variable}}}`);
 	const account = accounts.find((a) => a.variable === variable);

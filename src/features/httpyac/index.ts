@@ -39,6 +39,7 @@ function pluginHost(services: Services): PluginHost {
 			}));
 		},
 		liveToken: async (accountId) => (await liveSession(services, accountId))?.tokens.accessToken,
+		trusted: () => vscode.workspace.isTrusted,
 		personProxy: () => config.proxy().proxyUrl,
 		confirm: (message, detail, action) => prompts.current.confirm(message, detail, action),
 	};
