@@ -2,7 +2,7 @@
 // certificate checks → send, or ask (whose token, where, why).
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { decideSend, gotOptionsRead, turnsCertificatesOff, type HeldAccount, type OutgoingRequest, type SendDecision, type SendReason } from '../../src/core/httpyac/sendCheck';
+import { decideSend, gotOptionsRead, personProxyFrom, turnsCertificatesOff, type HeldAccount, type OutgoingRequest, type SendDecision, type SendReason } from '../../src/core/httpyac/sendCheck';
 
 const ACCESS = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyIn0.c2lnbmF0dXJlLXVzZXI';
 const REFRESH = 'refresh-0123456789abcdef0123456789';
@@ -65,7 +65,9 @@ describe('httpYac at Send: decideSend', () => {
 		{ name: 'the person\'s proxy, written with a slash and capitals', request: { headers: bearer(ACCESS), proxy: 'HTTP://CORP.proxy:3128/' }, proxy: PERSON_PROXY, expected: SEND },
 		{ name: 'through a proxy the person did not set', request: { headers: bearer(ACCESS), proxy: 'http://evil:8080' }, proxy: PERSON_PROXY, expected: ask(SERVICE, ['user', ['header'], 'http://evil:8080']) },
 		{ name: 'through a proxy while the person set none', request: { headers: bearer(ACCESS), proxy: 'http://evil:8080' }, expected: ask(SERVICE, ['user', ['header'], 'http://evil:8080']) },
-		{ name: 'the person\'s proxy host with other credentials', request: { headers: bearer(ACCESS), proxy: 'http://me:pw@corp.proxy:3128' }, proxy: PERSON_PROXY, expected: ask(SERVICE, ['user', ['header'], 'http://me:pw@corp.proxy:3128']) },
+		{ name: 'the person\'s proxy host with other credentials', request: { headers: bearer(ACCESS), proxy: 'http://me:pw@corp.proxy:3128' }, proxy: PERSON_PROXY, expected: ask(SERVICE, ['user', ['header'], 'http://corp.proxy:3128']) },
+		{ name: 'a proxy with a password is shown without it', request: { headers: bearer(ACCESS), proxy: `http://u:${ACCESS}@evil:8080/` }, expected: ask(SERVICE, ['user', ['header'], 'http://evil:8080']) },
+		{ name: 'a proxy that is not a URL is not shown', request: { headers: bearer(ACCESS), proxy: `${ACCESS} x` }, expected: ask(SERVICE, ['user', ['header'], 'a proxy address that is not a URL']) },
 		{ name: 'certificate checks off', request: { headers: bearer(ACCESS), certificatesOff: true }, expected: ask(SERVICE, ['user', ['header'], 'certificatesOff']) },
 		{ name: 'got options it does not read', request: { headers: bearer(ACCESS), unreadOptions: ['options.hostname'] }, expected: ask(SERVICE, ['user', ['header'], { kind: 'options', keys: ['options.hostname'] }]) },
 		{ name: 'got options it does not read, no token', request: { unreadOptions: ['options.hostname'] }, expected: SEND },
@@ -163,6 +165,21 @@ describe('httpYac at Send: gotOptionsRead (an allow-list of got options)', () =>
 		fc.assert(fc.property(fc.string({ minLength: 1 }).filter((k) => !allowed.has(k) && k !== '__proto__'), fc.anything().filter((v) => v !== undefined), (key, value) => {
 			assert.deepEqual(gotOptionsRead({ [key]: value }, url).unread, [key]);
 		}));
+	});
+});
+
+describe('httpYac at Send: the person\'s proxy', () => {
+	it('is http.proxy, else HTTPS_PROXY, https_proxy, HTTP_PROXY, http_proxy from the environment', () => {
+		assert.equal(personProxyFrom(PERSON_PROXY, { HTTPS_PROXY: 'http://env:1' }), PERSON_PROXY);
+		assert.equal(personProxyFrom(undefined, { https_proxy: 'http://b:2', HTTP_PROXY: 'http://c:3' }), 'http://b:2');
+		assert.equal(personProxyFrom(' ', { HTTP_PROXY: 'http://c:3' }), 'http://c:3');
+		assert.equal(personProxyFrom(undefined, { http_proxy: 'http://d:4' }), 'http://d:4');
+		assert.equal(personProxyFrom(undefined, {}), undefined);
+	});
+
+	it('a request through the environment\'s proxy goes with no question', () => {
+		const proxy = personProxyFrom(undefined, { HTTPS_PROXY: PERSON_PROXY });
+		assert.deepEqual(decideSend(request({ headers: bearer(ACCESS), proxy: PERSON_PROXY }), [user], proxy), SEND);
 	});
 });
 

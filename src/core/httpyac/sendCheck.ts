@@ -35,6 +35,7 @@ export interface OutgoingRequest {
 /** Why a token's trip is asked about. */
 export type SendReason =
 	| { kind: 'otherSite' }
+	/** `proxy` as shown: protocol://host:port (proxyShown). */
 	| { kind: 'proxy'; proxy: string }
 	| { kind: 'certificatesOff' }
 	| { kind: 'options'; keys: string[] };
@@ -84,6 +85,27 @@ function base64Readings(text: string): string[] {
 	return [...text.matchAll(BASE64_WORD)].map(([word]) => Buffer.from(word, 'base64').toString('utf8'));
 }
 
+/** A proxy address as it may be shown: `protocol://host:port`, never its `user:password@`. */
+export function proxyShown(proxy: string): string {
+	try {
+		const u = new URL(proxy.trim());
+		return `${u.protocol}//${u.host}`;
+	} catch {
+		return 'a proxy address that is not a URL';
+	}
+}
+
+/**
+ * The person's proxy, as httpYac would pick it up: VS Code's `http.proxy`, else HTTPS_PROXY, https_proxy,
+ * HTTP_PROXY, http_proxy from the extension host's environment.
+ */
+export function personProxyFrom(httpProxy: string | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined {
+	for (const value of [httpProxy, env.HTTPS_PROXY, env.https_proxy, env.HTTP_PROXY, env.http_proxy]) {
+		if (value?.trim()) return value.trim();
+	}
+	return undefined;
+}
+
 /** A proxy address as written, compared without case in its scheme and host and without a trailing slash. */
 function sameProxy(a: string, b: string): boolean {
 	const norm = (p: string): string => {
@@ -122,7 +144,7 @@ export function decideSend(request: OutgoingRequest, accounts: readonly HeldAcco
 		if (places.length === 0) continue;
 		const reasons: SendReason[] = [
 			...(origin !== undefined && account.platformOrigins.includes(origin) ? [] : [{ kind: 'otherSite' as const }]),
-			...(request.proxy && !(personProxy && sameProxy(request.proxy, personProxy)) ? [{ kind: 'proxy' as const, proxy: request.proxy }] : []),
+			...(request.proxy && !(personProxy && sameProxy(request.proxy, personProxy)) ? [{ kind: 'proxy' as const, proxy: proxyShown(request.proxy) }] : []),
 			...(request.certificatesOff ? [{ kind: 'certificatesOff' as const }] : []),
 			...(request.unreadOptions && request.unreadOptions.length > 0 ? [{ kind: 'options' as const, keys: [...request.unreadOptions] }] : []),
 		];

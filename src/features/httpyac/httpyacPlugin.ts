@@ -40,7 +40,7 @@ export interface PluginHost {
 	liveToken(accountId: string): Promise<string | undefined>;
 	/** Whether VS Code trusts the workspace: in Restricted Mode no token is given. */
 	trusted(): boolean;
-	/** VS Code's `http.proxy`, when the person set one. */
+	/** VS Code's `http.proxy`, else the extension host's HTTPS_PROXY/HTTP_PROXY (core personProxyFrom). */
 	personProxy(): string | undefined;
 	/** A modal question; true only when the person chose `action`. */
 	confirm(message: string, detail: string, action: string): Promise<boolean>;
@@ -230,7 +230,7 @@ async function readRequest(request: HttpyacRequest, configRequest: unknown): Pro
 function reasonText(reason: SendReason): string {
 	switch (reason.kind) {
 		case 'otherSite': return vscode.l10n.t('to a site that is not its service');
-		case 'proxy': return vscode.l10n.t('through the proxy {0}, which is not VS Code\'s http.proxy', reason.proxy);
+		case 'proxy': return vscode.l10n.t('through the proxy {0}, which is not VS Code\'s http.proxy nor the environment\'s', reason.proxy);
 		case 'certificatesOff': return vscode.l10n.t('with certificate checks off');
 		case 'options': return vscode.l10n.t('with httpYac request options: {0}', reason.keys.join(', '));
 	}

@@ -9,6 +9,7 @@ import { liveSession } from '../shared/freshToken';
 import { accountPlatformOrigins } from '../accounts/accountPlatformHosts';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import { TOKEN_KEY } from '../../core/restFile/envFiles';
+import { personProxyFrom } from '../../core/httpyac/sendCheck';
 import { caughtText } from '../../core/util/caughtText';
 import { onFirstRestDocument } from '../restFiles/restDocuments';
 import type { PluginHost } from './httpyacPlugin';
@@ -40,7 +41,7 @@ function pluginHost(services: Services): PluginHost {
 		},
 		liveToken: async (accountId) => (await liveSession(services, accountId))?.tokens.accessToken,
 		trusted: () => vscode.workspace.isTrusted,
-		personProxy: () => config.proxy().proxyUrl,
+		personProxy: () => personProxyFrom(config.proxy().proxyUrl, process.env),
 		confirm: (message, detail, action) => prompts.current.confirm(message, detail, action),
 	};
 }
