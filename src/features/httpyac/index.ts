@@ -11,7 +11,7 @@ import { tokenVariableFor } from '../../core/sessions/accountNames';
 import { TOKEN_KEY } from '../../core/restFile/envFiles';
 import { personProxyFrom } from '../../core/httpyac/sendCheck';
 import { caughtText } from '../../core/util/caughtText';
-import { onFirstRestDocument } from '../restFiles/restDocuments';
+import { isRestDocument } from '../restFiles/restDocuments';
 import type { PluginHost } from './httpyacPlugin';
 
 export const HTTPYAC_EXTENSION_ID = 'anweber.vscode-httpyac';
@@ -46,9 +46,28 @@ function pluginHost(services: Services): PluginHost {
 	};
 }
 
+/** httpYac sends from REST files and from markdown and asciidoc code blocks. */
+function isHttpyacDocument(document: vscode.TextDocument): boolean {
+	return isRestDocument(document) || document.languageId === 'markdown' || document.languageId === 'asciidoc';
+}
+
+/** `start()` now when a document httpYac sends from is open, else when the first one opens. */
+function onFirstHttpyacDocument(start: () => void): vscode.Disposable {
+	if (vscode.workspace.textDocuments.some(isHttpyacDocument)) {
+		start();
+		return new vscode.Disposable(() => undefined);
+	}
+	const waiting = vscode.workspace.onDidOpenTextDocument((document) => {
+		if (!isHttpyacDocument(document)) return;
+		waiting.dispose();
+		start();
+	});
+	return waiting;
+}
+
 /**
- * Registers the plugin once httpYac is there: now when it is already running, else when the first REST
- * file opens (httpYac starts then too), and again after an install. Undone when the extension stops.
+ * Registers the plugin once httpYac is there: now when it is already running, else when the first REST,
+ * markdown or asciidoc file opens (httpYac starts then too), and again after an install. Undone when the extension stops.
  */
 export function startHttpyacPlugin(services: Services): vscode.Disposable {
 	let registered: vscode.Disposable | undefined;
@@ -60,6 +79,7 @@ export function startHttpyacPlugin(services: Services): vscode.Disposable {
 			const exports: unknown = extension.isActive ? extension.exports : await extension.activate();
 			if (disposed || registered) return;
 			const { registerPlugin } = await import('./httpyacPlugin');
+			if (disposed || registered) return;
 			registered = registerPlugin(exports, String((extension.packageJSON as { version?: unknown }).version ?? ''), pluginHost(services));
 		} catch (e) {
 			services.log.warn(`httpYac is installed, but Telematics Auth could not add its plugin: ${caughtText(e)}`);
@@ -75,7 +95,7 @@ export function startHttpyacPlugin(services: Services): vscode.Disposable {
 			void register(extension);
 			return;
 		}
-		waiting = onFirstRestDocument(() => void register(extension));
+		waiting = onFirstHttpyacDocument(() => void register(extension));
 	};
 
 	look();
