@@ -28,13 +28,17 @@ export interface OutgoingRequest {
 	proxy?: string;
 	/** Certificate checks are off (`# @noRejectUnauthorized`, `rejectUnauthorized: false` in its options). */
 	certificatesOff: boolean;
+	/** got option keys the check does not read (gotOptionsRead): they may send the request elsewhere. */
+	unreadOptions?: readonly string[];
 }
 
 /** Why a token's trip is asked about. */
 export type SendReason =
 	| { kind: 'otherSite' }
+	/** `proxy` as shown: protocol://host:port (proxyShown). */
 	| { kind: 'proxy'; proxy: string }
-	| { kind: 'certificatesOff' };
+	| { kind: 'certificatesOff' }
+	| { kind: 'options'; keys: string[] };
 
 /** Where in the request a token is. */
 export type TokenPlace = 'url' | 'header' | 'body';
@@ -47,7 +51,8 @@ export interface AskedAccount {
 	reasons: SendReason[];
 }
 
-export type SendDecision = { kind: 'send' } | { kind: 'ask'; destination: string; accounts: AskedAccount[] };
+/** `destination` is the URL's origin; undefined when the URL is none (never shown raw: it may hold the token). */
+export type SendDecision = { kind: 'send' } | { kind: 'ask'; destination: string | undefined; accounts: AskedAccount[] };
 
 /** Shortest text that counts as a token: nothing shorter is searched for (an empty or one-letter "token" would match anything). */
 const MIN_TOKEN_CHARS = 16;
@@ -70,6 +75,35 @@ function readings(text: string): string[] {
 	} catch {
 		return [text];
 	}
+}
+
+/** A word of a header value that may be base64 or base64url (`Basic dXNlcjp0b2tlbg==`). */
+const BASE64_WORD = /[A-Za-z0-9+/_-]{16,}={0,2}/g;
+
+/** The UTF-8 text of each base64/base64url word of `text` (a token in `Authorization: Basic base64(user:token)`). */
+function base64Readings(text: string): string[] {
+	return [...text.matchAll(BASE64_WORD)].map(([word]) => Buffer.from(word, 'base64').toString('utf8'));
+}
+
+/** A proxy address as it may be shown: `protocol://host:port`, never its `user:password@`. */
+export function proxyShown(proxy: string): string {
+	try {
+		const u = new URL(proxy.trim());
+		return `${u.protocol}//${u.host}`;
+	} catch {
+		return 'a proxy address that is not a URL';
+	}
+}
+
+/**
+ * The person's proxy, as httpYac would pick it up: VS Code's `http.proxy`, else HTTPS_PROXY, https_proxy,
+ * HTTP_PROXY, http_proxy from the extension host's environment.
+ */
+export function personProxyFrom(httpProxy: string | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined {
+	for (const value of [httpProxy, env.HTTPS_PROXY, env.https_proxy, env.HTTP_PROXY, env.http_proxy]) {
+		if (value?.trim()) return value.trim();
+	}
+	return undefined;
 }
 
 /** A proxy address as written, compared without case in its scheme and host and without a trailing slash. */
@@ -95,7 +129,7 @@ function sameProxy(a: string, b: string): boolean {
 export function decideSend(request: OutgoingRequest, accounts: readonly HeldAccount[], personProxy: string | undefined): SendDecision {
 	const origin = originOf(request.url);
 	const urlTexts = readings(request.url);
-	const headerTexts = request.headers.flatMap(([name, value]) => [...readings(name), ...readings(value)]);
+	const headerTexts = request.headers.flatMap(([name, value]) => [...readings(name), ...readings(value), ...readings(value).flatMap(base64Readings)]);
 	const bodyTexts = request.body === undefined ? [] : readings(request.body);
 	const asked: AskedAccount[] = [];
 	for (const account of accounts) {
@@ -110,12 +144,13 @@ export function decideSend(request: OutgoingRequest, accounts: readonly HeldAcco
 		if (places.length === 0) continue;
 		const reasons: SendReason[] = [
 			...(origin !== undefined && account.platformOrigins.includes(origin) ? [] : [{ kind: 'otherSite' as const }]),
-			...(request.proxy && !(personProxy && sameProxy(request.proxy, personProxy)) ? [{ kind: 'proxy' as const, proxy: request.proxy }] : []),
+			...(request.proxy && !(personProxy && sameProxy(request.proxy, personProxy)) ? [{ kind: 'proxy' as const, proxy: proxyShown(request.proxy) }] : []),
 			...(request.certificatesOff ? [{ kind: 'certificatesOff' as const }] : []),
+			...(request.unreadOptions && request.unreadOptions.length > 0 ? [{ kind: 'options' as const, keys: [...request.unreadOptions] }] : []),
 		];
 		if (reasons.length > 0) asked.push({ name: account.name, label: account.label, places, reasons });
 	}
-	return asked.length === 0 ? { kind: 'send' } : { kind: 'ask', destination: origin ?? request.url, accounts: asked };
+	return asked.length === 0 ? { kind: 'send' } : { kind: 'ask', destination: origin, accounts: asked };
 }
 
 /** Whether got-style request options turn certificate checks off (`rejectUnauthorized: false`, at the top or under `https`). */
@@ -124,4 +159,73 @@ export function turnsCertificatesOff(options: unknown): boolean {
 	const o = options as { rejectUnauthorized?: unknown; https?: unknown };
 	if (o.rejectUnauthorized === false) return true;
 	return typeof o.https === 'object' && o.https !== null && (o.https as { rejectUnauthorized?: unknown }).rejectUnauthorized === false;
+}
+
+/**
+ * got option keys the check reads completely, as httpYac 6.16.7 fills them (its got call merges
+ * `{ decompress, retry, throwHttpErrors, allowGetBody }`, `httpyac.requestGotOptions`, the request's
+ * method, headers, body and timeout, then `request.options`): none of them changes where the request goes.
+ * `headers`, `body` and `cookieJar` are read into the request by the caller (gotOptionsRead).
+ */
+const READ_OPTION_KEYS = new Set(['timeout', 'retry', 'throwHttpErrors', 'decompress', 'allowGetBody', 'followRedirect', 'maxRedirects', 'method', 'http2', 'headers', 'body', 'cookieJar', 'https', 'hooks']);
+/** Under `https`: httpYac's client certificate (clientCertificates) and certificate checks (`false` is asked about on its own). */
+const READ_HTTPS_KEYS = new Set(['rejectUnauthorized', 'certificate', 'key', 'pfx', 'passphrase']);
+/** The hooks httpYac adds itself, at most as many as it adds: redirect logging, post-redirect-get, digest auth. */
+const HTTPYAC_HOOKS: Readonly<Record<string, number>> = { beforeRequest: 1, beforeRedirect: 2, afterResponse: 1 };
+
+/** What the check read of one set of got options. */
+export interface GotOptionsReading {
+	/** Keys it does not read (`https.<key>`, `hooks.<name>` for those below): any of them may move the request. */
+	unread: string[];
+	/** Headers got adds: `options.headers`, and the cookie jar's Cookie header for `url`. */
+	headers: Array<[string, string]>;
+	/** `options.body`, when present (it replaces the request's). */
+	body?: unknown;
+	hasBody: boolean;
+}
+
+/**
+ * got options (`request.options` or `httpyac.requestGotOptions`) read against an allow-list: only keys
+ * httpYac sets itself count as read; a cookie jar is read through `getCookieStringSync(url)`, and one of
+ * another shape, or one that throws, is unread. `holdsHttpyacHooks`: false for `requestGotOptions`,
+ * where httpYac puts no hook.
+ */
+export function gotOptionsRead(options: unknown, url: string, holdsHttpyacHooks = true): GotOptionsReading {
+	const reading: GotOptionsReading = { unread: [], headers: [], hasBody: false };
+	if (options === undefined || options === null) return reading;
+	if (typeof options !== 'object') return { ...reading, unread: ['(options)'] };
+	for (const [key, value] of Object.entries(options as Record<string, unknown>)) {
+		if (value === undefined) continue;
+		if (!READ_OPTION_KEYS.has(key)) {
+			reading.unread.push(key);
+		} else if (key === 'https') {
+			if (typeof value !== 'object' || value === null) reading.unread.push(key);
+			else for (const [k, v] of Object.entries(value)) if (v !== undefined && !READ_HTTPS_KEYS.has(k)) reading.unread.push(`https.${k}`);
+		} else if (key === 'hooks') {
+			if (typeof value !== 'object' || value === null) reading.unread.push(key);
+			else for (const [name, list] of Object.entries(value)) {
+				const count = Array.isArray(list) ? list.length : list === undefined ? 0 : Infinity;
+				if (count > (holdsHttpyacHooks ? HTTPYAC_HOOKS[name] ?? 0 : 0)) reading.unread.push(`hooks.${name}`);
+			}
+		} else if (key === 'headers') {
+			if (typeof value !== 'object') { reading.unread.push(key); continue; }
+			for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
+				for (const one of Array.isArray(v) ? v : [v]) if (one !== undefined && one !== null) reading.headers.push([name, String(one)]);
+			}
+		} else if (key === 'body') {
+			reading.body = value;
+			reading.hasBody = true;
+		} else if (key === 'cookieJar') {
+			const jar = value as { getCookieStringSync?: unknown };
+			if (typeof jar !== 'object' || typeof jar.getCookieStringSync !== 'function') { reading.unread.push(key); continue; }
+			try {
+				const cookie: unknown = (jar.getCookieStringSync as (u: string) => unknown).call(jar, url);
+				if (typeof cookie !== 'string') reading.unread.push(key);
+				else if (cookie) reading.headers.push(['Cookie', cookie]);
+			} catch {
+				reading.unread.push(key);
+			}
+		}
+	}
+	return reading;
 }

@@ -1,7 +1,8 @@
 // Telematics Auth's plugin for httpYac (its own bundle, dist/httpyac.js: index.ts loads it once httpYac
 // for VS Code is there). Two hooks of every file httpYac parses:
 // - `provideVariables`: TELEMATICS_TOKEN (the active account) and TELEMATICS_TOKEN_<NAME> (each logged-in
-//   account), read when httpYac sends, refreshed first when due; nothing written, nothing in any environment.
+//   account), read when httpYac sends, refreshed first when due; nothing written, nothing in any environment;
+//   nothing in a folder VS Code does not trust (core/httpyac/liveVariables.ts).
 //   A `{{TELEMATICS_TOKEN_<NAME>}}` no logged-in account answers is an error naming the account.
 // - the last step before the request goes (`onRequest`'s `afterLoop`): the request as httpYac will send it,
 //   after every script, environment and config, goes through core/httpyac/sendCheck.ts; a live token on
@@ -10,7 +11,8 @@
 // Its own bundle (dist/httpyac.js): the one require of vscode there.
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports
 import vscode = require('vscode');
-import { decideSend, turnsCertificatesOff, type HeldAccount, type OutgoingRequest, type SendDecision, type SendReason } from '../../core/httpyac/sendCheck';
+import { liveVariables } from '../../core/httpyac/liveVariables';
+import { decideSend, gotOptionsRead, turnsCertificatesOff, type HeldAccount, type OutgoingRequest, type SendDecision, type SendReason } from '../../core/httpyac/sendCheck';
 
 /** The name the plugin has in httpYac's plugin store. */
 export const PLUGIN_NAME = 'telematicsAuth';
@@ -36,7 +38,9 @@ export interface PluginHost {
 	accounts(): PluginAccount[];
 	/** The account's access token to send now, refreshed first when due; undefined when it has none. */
 	liveToken(accountId: string): Promise<string | undefined>;
-	/** VS Code's `http.proxy`, when the person set one. */
+	/** Whether VS Code trusts the workspace: in Restricted Mode no token is given. */
+	trusted(): boolean;
+	/** VS Code's `http.proxy`, else the extension host's HTTPS_PROXY/HTTP_PROXY (core personProxyFrom). */
 	personProxy(): string | undefined;
 	/** A modal question; true only when the person chose `action`. */
 	confirm(message: string, detail: string, action: string): Promise<boolean>;
@@ -116,7 +120,7 @@ const REFERENCE = /\{\{\s*(TELEMATICS_TOKEN(?:_[A-Za-z0-9_]+)?)\s*\}\}/g;
 
 function addHooks(api: PluginApi, host: PluginHost, isActive: () => boolean): void {
 	const httpyacLog = api.log;
-	api.hooks.provideVariables.addHook(PLUGIN_NAME, async () => isActive() ? liveVariables(host) : {});
+	api.hooks.provideVariables.addHook(PLUGIN_NAME, async () => isActive() ? liveVariables(host.accounts(), host.trusted(), host.activeVariable, host.liveToken) : {});
 	// Before httpYac's own replacers, which would only say "not defined".
 	api.hooks.replaceVariable.addHook(PLUGIN_NAME, (value, _type, context) => {
 		if (!isActive() || typeof value !== 'string') return value;
@@ -135,12 +139,13 @@ function addHooks(api: PluginApi, host: PluginHost, isActive: () => boolean): vo
 			const outgoing = await readRequest(request, context?.config?.request);
 			const decision = decideSend(outgoing, heldAccounts(host), host.personProxy());
 			if (decision.kind === 'send') return true;
+			const destination = decision.destination ?? vscode.l10n.t('an address that is not a URL');
 			const { message, detail } = questionText(decision);
 			if (await host.confirm(message, detail, vscode.l10n.t('Send Anyway'))) {
-				host.log.info(`httpYac sent a request with ${decision.accounts.map((a) => a.name).join(', ')}'s token to ${decision.destination} after the person said so.`);
+				host.log.info(`httpYac sent a request with ${decision.accounts.map((a) => a.name).join(', ')}'s token to ${destination} after the person said so.`);
 				return true;
 			}
-			const why = vscode.l10n.t('Telematics Auth stopped the request to {0}: it carries the token of {1} ({2}), and the send was cancelled.', decision.destination, decision.accounts.map((a) => a.label).join(', '), decision.accounts.flatMap((a) => a.reasons).map(reasonText).join('; '));
+			const why = vscode.l10n.t('Telematics Auth stopped the request to {0}: it carries the token of {1} ({2}), and the send was cancelled.', destination, decision.accounts.map((a) => a.label).join(', '), decision.accounts.flatMap((a) => a.reasons).map(reasonText).join('; '));
 			httpyacLog?.error(why);
 			host.log.info(why);
 			return false;
@@ -148,20 +153,9 @@ function addHooks(api: PluginApi, host: PluginHost, isActive: () => boolean): vo
 	});
 }
 
-async function liveVariables(host: PluginHost): Promise<Record<string, string>> {
-	const variables: Record<string, string> = {};
-	for (const account of host.accounts()) {
-		if (!account.variable && !account.active) continue;
-		const token = await host.liveToken(account.id);
-		if (token === undefined) continue;
-		if (account.variable) variables[account.variable] = token;
-		if (account.active) variables[host.activeVariable] = token;
-	}
-	return variables;
-}
-
 /** Why `{{variable}}` has no value: the account it names is not logged in, or there is none of that name. */
 function unansweredReference(variable: string, host: PluginHost): string {
+	if (!host.trusted()) return vscode.l10n.t('{0}: this folder is not trusted, so Telematics Auth gives httpYac no token (Restricted Mode). Trust the folder to send with it. Nothing was sent.', `{{${variable}}}`);
 	const accounts = host.accounts();
 	if (variable === host.activeVariable) return vscode.l10n.t('{0}: no account of Telematics Auth is active and logged in. Nothing was sent.', `{{${variable}}}`);
 	const account = accounts.find((a) => a.variable === variable);
@@ -204,11 +198,30 @@ async function readRequest(request: HttpyacRequest, configRequest: unknown): Pro
 		}
 		bodyUnread = body === undefined;
 	}
+	const url = typeof request.url === 'string' ? request.url : String(request.url ?? '');
+	// got's own options, as httpYac merges them: requestGotOptions, then the request's options.
+	const unreadOptions: string[] = [];
+	for (const [where, options, ownHooks] of [['requestGotOptions', configRequest, false], ['options', request.options, true]] as const) {
+		const read = gotOptionsRead(options, url, ownHooks);
+		unreadOptions.push(...read.unread.map((key) => `${where}.${key}`));
+		headers.push(...read.headers);
+		if (read.hasBody) {
+			let text: string | undefined;
+			try {
+				text = await partText(read.body);
+			} catch {
+				text = undefined;
+			}
+			if (text === undefined) bodyUnread = true;
+			else body = body === undefined ? text : `${body}\n${text}`;
+		}
+	}
 	return {
-		url: typeof request.url === 'string' ? request.url : String(request.url ?? ''),
+		url,
 		headers,
 		body,
 		bodyUnread,
+		unreadOptions,
 		proxy: typeof request.proxy === 'string' && request.proxy.trim() ? request.proxy.trim() : undefined,
 		certificatesOff: request.noRejectUnauthorized === true || turnsCertificatesOff(request) || turnsCertificatesOff(request.options) || turnsCertificatesOff(configRequest),
 	};
@@ -217,14 +230,15 @@ async function readRequest(request: HttpyacRequest, configRequest: unknown): Pro
 function reasonText(reason: SendReason): string {
 	switch (reason.kind) {
 		case 'otherSite': return vscode.l10n.t('to a site that is not its service');
-		case 'proxy': return vscode.l10n.t('through the proxy {0}, which is not VS Code\'s http.proxy', reason.proxy);
+		case 'proxy': return vscode.l10n.t('through the proxy {0}, which is not VS Code\'s http.proxy nor the environment\'s', reason.proxy);
 		case 'certificatesOff': return vscode.l10n.t('with certificate checks off');
+		case 'options': return vscode.l10n.t('with httpYac request options: {0}', reason.keys.join(', '));
 	}
 }
 
 function questionText(decision: Extract<SendDecision, { kind: 'ask' }>): { message: string; detail: string } {
 	const names = decision.accounts.map((a) => `${a.name} (${a.label})`).join(', ');
-	const message = vscode.l10n.t('httpYac is about to send the token of {0} to {1}.', names, decision.destination);
+	const message = vscode.l10n.t('httpYac is about to send the token of {0} to {1}.', names, decision.destination ?? vscode.l10n.t('an address that is not a URL'));
 	const place = { url: vscode.l10n.t('the URL'), header: vscode.l10n.t('a header'), body: vscode.l10n.t('the body') };
 	const lines = decision.accounts.map((a) => vscode.l10n.t('{0}: in {1}, {2}.', a.name, a.places.map((p) => place[p]).join(', '), a.reasons.map(reasonText).join(', ')));
 	const detail = [

@@ -9,8 +9,9 @@ import { liveSession } from '../shared/freshToken';
 import { accountPlatformOrigins } from '../accounts/accountPlatformHosts';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import { TOKEN_KEY } from '../../core/restFile/envFiles';
+import { personProxyFrom } from '../../core/httpyac/sendCheck';
 import { caughtText } from '../../core/util/caughtText';
-import { onFirstRestDocument } from '../restFiles/restDocuments';
+import { isRestDocument } from '../restFiles/restDocuments';
 import type { PluginHost } from './httpyacPlugin';
 
 export const HTTPYAC_EXTENSION_ID = 'anweber.vscode-httpyac';
@@ -39,14 +40,34 @@ function pluginHost(services: Services): PluginHost {
 			}));
 		},
 		liveToken: async (accountId) => (await liveSession(services, accountId))?.tokens.accessToken,
-		personProxy: () => config.proxy().proxyUrl,
+		trusted: () => vscode.workspace.isTrusted,
+		personProxy: () => personProxyFrom(config.proxy().proxyUrl, process.env),
 		confirm: (message, detail, action) => prompts.current.confirm(message, detail, action),
 	};
 }
 
+/** httpYac sends from REST files and from markdown and asciidoc code blocks. */
+function isHttpyacDocument(document: vscode.TextDocument): boolean {
+	return isRestDocument(document) || document.languageId === 'markdown' || document.languageId === 'asciidoc';
+}
+
+/** `start()` now when a document httpYac sends from is open, else when the first one opens. */
+function onFirstHttpyacDocument(start: () => void): vscode.Disposable {
+	if (vscode.workspace.textDocuments.some(isHttpyacDocument)) {
+		start();
+		return new vscode.Disposable(() => undefined);
+	}
+	const waiting = vscode.workspace.onDidOpenTextDocument((document) => {
+		if (!isHttpyacDocument(document)) return;
+		waiting.dispose();
+		start();
+	});
+	return waiting;
+}
+
 /**
- * Registers the plugin once httpYac is there: now when it is already running, else when the first REST
- * file opens (httpYac starts then too), and again after an install. Undone when the extension stops.
+ * Registers the plugin once httpYac is there: now when it is already running, else when the first REST,
+ * markdown or asciidoc file opens (httpYac starts then too), and again after an install. Undone when the extension stops.
  */
 export function startHttpyacPlugin(services: Services): vscode.Disposable {
 	let registered: vscode.Disposable | undefined;
@@ -58,6 +79,7 @@ export function startHttpyacPlugin(services: Services): vscode.Disposable {
 			const exports: unknown = extension.isActive ? extension.exports : await extension.activate();
 			if (disposed || registered) return;
 			const { registerPlugin } = await import('./httpyacPlugin');
+			if (disposed || registered) return;
 			registered = registerPlugin(exports, String((extension.packageJSON as { version?: unknown }).version ?? ''), pluginHost(services));
 		} catch (e) {
 			services.log.warn(`httpYac is installed, but Telematics Auth could not add its plugin: ${caughtText(e)}`);
@@ -73,7 +95,7 @@ export function startHttpyacPlugin(services: Services): vscode.Disposable {
 			void register(extension);
 			return;
 		}
-		waiting = onFirstRestDocument(() => void register(extension));
+		waiting = onFirstHttpyacDocument(() => void register(extension));
 	};
 
 	look();
