@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { authenticateMessage, MAX_FRAME_BYTES, MAX_TEXT, parseFrame, pongMessage } from '../../src/core/liveTracking/protocol';
 import { backoffMs, GOT_IN_AFTER_MS, LiveConnection, MAX_ATTEMPTS, type ConnectionState, type DeviceUpdate, type LiveSocket, type LiveToken, type SocketHandlers } from '../../src/core/liveTracking/connection';
-import { maskSecret } from '../../src/core/util/redact';
+import { maskSecret, redact } from '../../src/core/util/redact';
 import { Fleet, MAX_DEVICES, TRACK_POINTS } from '../../src/core/liveTracking/fleet';
 import { createTestClock, settle } from '../support/doubles/fakeClock';
 
@@ -150,7 +150,7 @@ function rig(tokens: Array<LiveToken | undefined>) {
 			return socket;
 		},
 		token: async () => tokens[Math.min(tokenCalls++, tokens.length - 1)],
-		secrets: () => [SECRET, ...tokens.flatMap((t) => (t ? [t.accessToken] : []))],
+		masked: (text) => redact(text, [SECRET, ...tokens.flatMap((t) => (t ? [t.accessToken] : []))]),
 	});
 	connection.listen({ state: (s) => states.push(s), update: (u) => updates.push(u), refused: () => undefined });
 	const open = async () => {

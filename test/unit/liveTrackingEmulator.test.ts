@@ -39,7 +39,7 @@ describe('Live Tracking against the emulator (loopback socket)', function () {
 			clock: systemClock,
 			openSocket: (handlers) => openWebSocket(`${em.url.replace(/^http/, 'ws')}${REALTIME_SOCKET_PATH}`, handlers, { settings: { strictSSL: true, noProxy: [] }, env: {} }),
 			token: async () => token(),
-			secrets: () => [],
+			masked: (text) => text,
 		}, {
 			state: (s) => states.push(s),
 			update: (u) => fleet.update(u.devices, u.dropped, Date.now()),

@@ -4,7 +4,6 @@
 // refusing. The socket and the timers are handed in, so the whole plan runs on a fake clock. Pure: no
 // I/O of its own, no `vscode`.
 import type { Clock } from '../util/clock';
-import { redact } from '../util/redact';
 import { authenticateMessage, parseFrame, pongMessage, type DevicePosition, type RefusedReason } from './protocol';
 
 /** What the connection needs of a socket: undici's WebSocket in the extension host, a fake in tests. */
@@ -32,8 +31,8 @@ export interface ConnectionDeps {
 	openSocket(handlers: SocketHandlers): Promise<LiveSocket>;
 	/** A token to send now (refreshed first when due), or undefined: the account needs a login. */
 	token(): Promise<LiveToken | undefined>;
-	/** Every secret of every session, masked out of an error before it is shown or logged (the service's text included). */
-	secrets(): Iterable<string>;
+	/** `text` with every secret of every session masked (redact.ts, given by the caller: this module runs in its own bundle). An error is masked so before it is shown or logged (the service's text included). */
+	masked(text: string): string;
 }
 
 export type StopReason = 'needsLogin' | 'refused' | 'disposed';
@@ -207,7 +206,7 @@ export class LiveConnection {
 	private failed(raw: string): void {
 		if (this.disposed || this.current.kind === 'stopped') return;
 		// The service's words (or the socket's) may quote a token: masked before the page or the log sees them.
-		const error = redact(raw, this.deps.secrets());
+		const error = this.deps.masked(raw);
 		this.generation++; // the closed socket's late handlers are ignored from here on
 		this.dropSocket();
 		if (this.liveSince !== undefined && this.deps.clock.now() - this.liveSince >= GOT_IN_AFTER_MS) this.attempt = 0;

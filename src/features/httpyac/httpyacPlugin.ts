@@ -12,7 +12,7 @@
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports
 import vscode = require('vscode');
 import { liveVariables } from '../../core/httpyac/liveVariables';
-import { decideSend, gotOptionsRead, turnsCertificatesOff, type HeldAccount, type OutgoingRequest, type SendDecision, type SendReason } from '../../core/httpyac/sendCheck';
+import { decideSend, gotOptionsRead, personProxyFrom, turnsCertificatesOff, type HeldAccount, type OutgoingRequest, type SendDecision, type SendReason } from '../../core/httpyac/sendCheck';
 
 /** The name the plugin has in httpYac's plugin store. */
 export const PLUGIN_NAME = 'telematicsAuth';
@@ -40,8 +40,8 @@ export interface PluginHost {
 	liveToken(accountId: string): Promise<string | undefined>;
 	/** Whether VS Code trusts the workspace: in Restricted Mode no token is given. */
 	trusted(): boolean;
-	/** VS Code's `http.proxy`, else the extension host's HTTPS_PROXY/HTTP_PROXY (core personProxyFrom). */
-	personProxy(): string | undefined;
+	/** VS Code's `http.proxy` (the person's proxy is it, else the extension host's HTTPS_PROXY/HTTP_PROXY: personProxyFrom). */
+	httpProxy(): string | undefined;
 	/** A modal question; true only when the person chose `action`. */
 	confirm(message: string, detail: string, action: string): Promise<boolean>;
 }
@@ -137,7 +137,7 @@ function addHooks(api: PluginApi, host: PluginHost, isActive: () => boolean): vo
 		afterLoop: async ({ args: [request, context] }) => {
 			if (!isActive()) return true;
 			const outgoing = await readRequest(request, context?.config?.request);
-			const decision = decideSend(outgoing, heldAccounts(host), host.personProxy());
+			const decision = decideSend(outgoing, heldAccounts(host), personProxyFrom(host.httpProxy(), process.env));
 			if (decision.kind === 'send') return true;
 			const destination = decision.destination ?? vscode.l10n.t('an address that is not a URL');
 			const { message, detail } = questionText(decision);

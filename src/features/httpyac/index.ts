@@ -9,7 +9,6 @@ import { liveSession } from '../shared/freshToken';
 import { accountPlatformOrigins } from '../accounts/accountPlatformHosts';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import { TOKEN_KEY } from '../../core/restFile/envFiles';
-import { personProxyFrom } from '../../core/httpyac/sendCheck';
 import { caughtText } from '../../core/util/caughtText';
 import { isRestDocument } from '../restFiles/restDocuments';
 import type { PluginHost } from './httpyacPlugin';
@@ -41,7 +40,7 @@ function pluginHost(services: Services): PluginHost {
 		},
 		liveToken: async (accountId) => (await liveSession(services, accountId))?.tokens.accessToken,
 		trusted: () => vscode.workspace.isTrusted,
-		personProxy: () => personProxyFrom(config.proxy().proxyUrl, process.env),
+		httpProxy: () => config.proxy().proxyUrl,
 		confirm: (message, detail, action) => prompts.current.confirm(message, detail, action),
 	};
 }

@@ -21,8 +21,8 @@ export interface LivePanelDeps {
 	socketUrl: string;
 	/** A token to send now, refreshed first when due; undefined: the account needs a login. */
 	token(): Promise<LiveToken | undefined>;
-	/** Every session's secrets, masked out of the errors the page and the log show. */
-	secrets(): string[];
+	/** `text` with every session's secrets masked: the errors the page and the log show. */
+	masked(text: string): string;
 	/** Called with the account's token whenever its session changes (a refresh, a logout, another window). */
 	onTokenChanged(listener: (token: LiveToken | undefined) => void): vscode.Disposable;
 	proxy(): ProxySettings;
@@ -102,7 +102,7 @@ class LivePanel {
 			clock: deps.clock,
 			openSocket: (handlers) => openWebSocket(deps.socketUrl, handlers, { settings: deps.proxy() }),
 			token: () => deps.token(),
-			secrets: () => deps.secrets(),
+			masked: (text) => deps.masked(text),
 		}, {
 			state: (state) => {
 				deps.log.info(`Live Tracking (${deps.accountLabel}): ${describeState(state)}`);

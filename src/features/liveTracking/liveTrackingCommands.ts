@@ -6,7 +6,7 @@ import type { Services } from '../../services';
 import type { LiveToken } from '../../core/liveTracking/connection';
 import type { Session } from '../../core/sessions/types';
 import { isSafeToken } from '../../core/util/tokenGrammar';
-import { maskSecret } from '../../core/util/redact';
+import { maskSecret, redact } from '../../core/util/redact';
 import { sessionSecrets } from '../../core/util/redactingLog';
 import { resolveAccount } from '../accounts/accountPicker';
 import { accountPlatformHosts } from '../accounts/accountPlatformHosts';
@@ -38,7 +38,7 @@ export function registerLiveTracking(services: Services): LiveTracking {
 			accountLabel: account.label,
 			socketUrl: `${portal.replace(/^http/i, 'ws')}/realtime/api/v1/ws/realtime`,
 			token: async () => (await liveSession(services, account.id)) ? tokenOf() : undefined,
-			secrets: () => [...sessionSecrets(services.store.list())],
+			masked: (text) => redact(text, sessionSecrets(services.store.list())),
 			// An expired token waits for its refresh (the connection keeps its state); no session stops it.
 			onTokenChanged: (listener) => services.store.onDidChange(() => {
 				if (services.store.get(account.id)?.state !== 'expired') listener(tokenOf());
