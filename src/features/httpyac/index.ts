@@ -10,7 +10,7 @@ import { accountPlatformOrigins } from '../accounts/accountPlatformHosts';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import { TOKEN_KEY } from '../../core/restFile/envFiles';
 import { caughtText } from '../../core/util/caughtText';
-import { isRestDocument } from '../restFiles/restDocuments';
+import { isRestDocument, onFirstDocument } from '../restFiles/restDocuments';
 import type { PluginHost } from './httpyacPlugin';
 
 export const HTTPYAC_EXTENSION_ID = 'anweber.vscode-httpyac';
@@ -50,20 +50,6 @@ function isHttpyacDocument(document: vscode.TextDocument): boolean {
 	return isRestDocument(document) || document.languageId === 'markdown' || document.languageId === 'asciidoc';
 }
 
-/** `start()` now when a document httpYac sends from is open, else when the first one opens. */
-function onFirstHttpyacDocument(start: () => void): vscode.Disposable {
-	if (vscode.workspace.textDocuments.some(isHttpyacDocument)) {
-		start();
-		return new vscode.Disposable(() => undefined);
-	}
-	const waiting = vscode.workspace.onDidOpenTextDocument((document) => {
-		if (!isHttpyacDocument(document)) return;
-		waiting.dispose();
-		start();
-	});
-	return waiting;
-}
-
 /**
  * Registers the plugin once httpYac is there: now when it is already running, else when the first REST,
  * markdown or asciidoc file opens (httpYac starts then too), and again after an install. Undone when the extension stops.
@@ -94,7 +80,7 @@ export function startHttpyacPlugin(services: Services): vscode.Disposable {
 			void register(extension);
 			return;
 		}
-		waiting = onFirstHttpyacDocument(() => void register(extension));
+		waiting = onFirstDocument(isHttpyacDocument, () => void register(extension));
 	};
 
 	look();

@@ -35,12 +35,17 @@ export function watchedText(document: vscode.TextDocument, log: { info(message: 
 
 /** Calls `start` once: now if a REST document is open, else when the first one opens. */
 export function onFirstRestDocument(start: () => void): vscode.Disposable {
-	if (vscode.workspace.textDocuments.some(isRestDocument)) {
+	return onFirstDocument(isRestDocument, start);
+}
+
+/** Calls `start` once: now if a document `matches` is open, else when the first such one opens. */
+export function onFirstDocument(matches: (document: vscode.TextDocument) => boolean, start: () => void): vscode.Disposable {
+	if (vscode.workspace.textDocuments.some(matches)) {
 		start();
 		return new vscode.Disposable(() => undefined);
 	}
 	const waiting = vscode.workspace.onDidOpenTextDocument((document) => {
-		if (!isRestDocument(document)) return;
+		if (!matches(document)) return;
 		waiting.dispose();
 		start();
 	});
