@@ -41,7 +41,10 @@ describe('telematics-mcp in a real terminal (real VS Code in Chromium)', functio
 		await wb.openTerminal(out);
 		await wb.typeInTerminal(out, `'${process.execPath}' '${CLIENT}' '${path.join(out, 'calls.json')}' '${result}'`);
 
-		const session = await wb.waitForDialog(/asks to use your Telematics accounts/, 60_000);
+		const session = await wb.waitForDialog(/asks to use your Telematics accounts/).catch((error: Error) => {
+			const agent = fs.existsSync(result) ? fs.readFileSync(result, 'utf8') : 'no result yet: the agent still waits for an answer';
+			throw new Error(`${error.message}\nthe agent's run: ${agent}`);
+		});
 		assert.match(session, /A program in the terminal ".+" asks to use your Telematics accounts through telematics-mcp/);
 		assert.match(session, /telematics-mcp \(run by node .*mcpClient\.js/, 'the program that started it');
 		await wb.screenshot('mcp-question.png');

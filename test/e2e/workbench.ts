@@ -268,46 +268,38 @@ export class Workbench {
 
 	// --- integrated terminals -----------------------------------------------------------
 
-	/**
-	 * Opens a new integrated terminal and waits until its shell reads what is typed (terminalReady).
-	 */
+	/** Opens a new integrated terminal and waits until its shell takes a line (typeInTerminal). */
 	async openTerminal(dir: string): Promise<void> {
 		const before = await this.page.locator('.terminal-wrapper .xterm').count();
 		await this.runCommand('Terminal: Create New Terminal');
 		await waitFor('a new terminal', () => this.page.locator('.terminal-wrapper .xterm').count(), (n) => n > before, 60_000);
-		await this.terminalReady(dir);
+		await this.typeInTerminal(dir, '');
 	}
 
 	/**
-	 * Waits until the active terminal's shell takes the next line: a key typed while the login shell
-	 * starts, or while it handles Ctrl+C, can be lost, so the line is cleared and an `echo` into a file of
-	 * `dir` is typed until one such file arrives (typing it again is harmless). Then the next line typed
-	 * reaches the shell whole.
+	 * Types `line` into the active terminal and waits until its shell has started it. A key typed while the
+	 * login shell starts, or while it handles Ctrl+C, can be lost, so the line begins with an `echo` into a
+	 * marker file of `dir`, and the rest runs only if that `echo` did (`&&`): until a marker arrives, the line
+	 * is cleared (Ctrl+C) and typed again. A line whose marker arrived is not typed again.
 	 */
-	async terminalReady(dir: string): Promise<void> {
+	async typeInTerminal(dir: string, line: string): Promise<void> {
 		const xterm = this.page.locator('.terminal-wrapper.active .xterm').first();
 		await xterm.waitFor({ state: 'visible', timeout: 60_000 });
-		const marker = (n: number) => path.join(dir, `.ready-${process.pid}-${n}`);
+		const marker = (n: number) => path.join(dir, `.started-${process.pid}-${n}`);
 		let typed = 0;
 		let typedAt = 0;
-		await waitFor('the shell to take a line', async () => {
+		await waitFor(`the shell to start ${JSON.stringify(line || 'a line')}`, async () => {
 			for (let n = 1; n <= typed; n++) if (fs.existsSync(marker(n))) return true;
-			if (Date.now() - typedAt >= 3_000) {
+			if (Date.now() - typedAt >= 5_000) {
 				await xterm.click();
-				await this.page.keyboard.press('Control+C');
-				await this.page.keyboard.type(` echo > '${marker(++typed)}'\n`);
+				if (typed) await this.page.keyboard.press('Control+C');
+				// A leading space keeps the line out of bash's history.
+				await this.page.keyboard.type(` echo > '${marker(++typed)}'${line ? ` && ${line}` : ''}\n`);
 				typedAt = Date.now();
 			}
 			return false;
-		}, (ready) => ready, 120_000);
+		}, (started) => started, 120_000);
 		for (let n = 1; n <= typed; n++) fs.rmSync(marker(n), { force: true });
-	}
-
-	/** Types `line` into the active terminal, whose shell takes it (terminalReady first). */
-	async typeInTerminal(dir: string, line: string): Promise<void> {
-		await this.terminalReady(dir);
-		// A leading space: harmless if the shell drops it, and keeps the line out of bash's history.
-		await this.page.keyboard.type(` ${line}\n`);
 	}
 
 	/** The CodeLens texts shown in the active editor. */
