@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import Mocha from 'mocha';
 import { ensureTestHost } from './install';
 import { projectRoot } from './paths';
+import { printSuiteTimes } from '../support/suiteTimes';
 
 const OVERALL_TIMEOUT_MS = Number(process.env.TELEMATICS_E2E_TIMEOUT_MS ?? 45 * 60_000);
 
@@ -41,6 +42,7 @@ async function main(): Promise<number> {
 			console.log(`[e2e] finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 			resolve(failed > 0 || passed === 0 ? 1 : 0);
 		});
+		printSuiteTimes(runner, (line) => console.log(line));
 	});
 }
 

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import Mocha from 'mocha';
 import { format } from 'node:util';
 import { SUITE_ENV } from '../support/hostileFolder';
+import { printSuiteTimes } from '../support/suiteTimes';
 import { trustTestRootLikeTheOsStore } from '../support/testCa';
 
 /** Where mocha's reporter output goes besides the console, when the runner asks for it. */
@@ -56,6 +57,7 @@ export function run(): Promise<void> {
 				else if (passed === 0 && !grep) reject(new Error('no integration test ran'));
 				else resolve();
 			});
+			printSuiteTimes(runner, write);
 		} catch (e) {
 			write(`0 passed, 1 failed`);
 			reject(e instanceof Error ? e : new Error(String(e)));
