@@ -6,7 +6,7 @@
 // description, which keeps what OpenAPI cannot say (the account kind, what cannot be undone, the source).
 // Its own bundle (dist/openapi.js), loaded when the person asks for it. Pure: no `vscode`.
 import { dereference } from '@apidevtools/json-schema-ref-parser';
-import { pathRefusal, platformUrlFor } from '../agent/servicePath';
+import { pathRefusal, platformUrlFor } from './servicePath';
 import { displayText } from '../util/displayText';
 import type { Catalog } from './catalog';
 import { HOST_KEYS, type HostKey, type PlatformHosts } from './hosts';
