@@ -8,11 +8,11 @@
 // - required query parameters go on the request line with their example values, encoded;
 // - the instance's `InstanceId` and `InstanceKey` (operations with no token) are `{{InstanceId}}` and
 //   `{{InstanceKey}}`: the key is a secret, so its value is the user's to define in an env file.
-import { bearerValue, type AuthValue } from '../restFile/authHeaderEdit';
-import { planFileVariable, DEFAULT_TOKEN_VARIABLE } from '../restFile/fileVariable';
-import { lineAt, parseRestFile, requestAt, SEPARATOR, type ParsedFile, type ParsedRequest } from '../restFile/requestParser';
-import { applyEdits, sortEdits, type TextEdit } from '../restFile/textEdit';
-import type { Operation, Parameter } from './operations';
+import { bearerValue, type AuthValue } from './authHeaderEdit';
+import { planFileVariable, DEFAULT_TOKEN_VARIABLE } from './fileVariable';
+import { lineAt, parseRestFile, requestAt, SEPARATOR, type ParsedFile, type ParsedRequest } from './requestParser';
+import { applyEdits, sortEdits, type TextEdit } from './textEdit';
+import type { Operation, Parameter } from '../platform/operations';
 import type { OperationLookup } from './wrongIdentity';
 
 /** What stands for a value the description gives no example of, by the platform's habit (ids are GUIDs). */
