@@ -10,7 +10,8 @@ import type { Session } from '../../src/core/sessions/types';
 import type { TestHandles } from '../../src/extension';
 import { testApiOf, type TestApi } from './testApi';
 import type { AccountResult } from '../../src/core/sessions/types';
-import type { AccountChoice, GitStatus, LoginBudgetAnswer, LoginBudgetQuestion, Prompter, SendAnswer, SendQuestion, TerminalTokenQuestion, TrackedFileAnswer } from '../../src/core/models/prompter';
+import type { AccountChoice, GitStatus, LoginBudgetAnswer, LoginBudgetQuestion, Prompter, TerminalTokenQuestion, TrackedFileAnswer } from '../../src/core/models/prompter';
+import type { SendAnswer, SendQuestion } from '../../src/core/agent/changeGuard';
 import type { LoginField, LoginStep, StepAnswer } from '../../src/core/login/steps';
 
 export const EXTENSION_ID = 'telematics-tools.telematics-auth';

@@ -3,7 +3,8 @@
 import vscode = require('../../system/vscodeApi');
 import { dialogText } from '../../core/util/displayText';
 import { sendQuestionDetail } from '../../core/agent/questionText';
-import type { AccountChoice, GitStatus, LoginBudgetAnswer, LoginBudgetQuestion, Prompter, SendAnswer, SendQuestion, TerminalTokenQuestion, TrackedFileAnswer } from '../../core/models/prompter';
+import type { AccountChoice, GitStatus, LoginBudgetAnswer, LoginBudgetQuestion, Prompter, TerminalTokenQuestion, TrackedFileAnswer } from '../../core/models/prompter';
+import type { SendAnswer, SendQuestion } from '../../core/agent/changeGuard';
 import { askText } from '../../core/sessions/loginBudget';
 import { displayText } from '../../core/util/displayText';
 import { askStep, pickKind } from '../login/stepInput';
