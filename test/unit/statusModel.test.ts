@@ -79,7 +79,7 @@ describe('statusModel', () => {
 		it('no session: offers a login, nothing to tick', () => {
 			const d = describeStatus(undefined, undefined, NOW, MARGIN);
 			assert.equal(d.text, '$(sign-in) Telematics: Log In');
-			assert.equal(d.command, 'telematicsAuth.login');
+			assert.equal(d.click, 'login');
 			assert.equal(d.severity, 'none');
 			assert.equal(d.nextTickMs, undefined);
 		});
@@ -108,7 +108,7 @@ describe('statusModel', () => {
 				assert.equal(d.text, row.text);
 				assert.equal(d.severity, row.severity);
 				assert.equal(d.nextTickMs, row.tick);
-				assert.equal(d.command, 'telematicsAuth.showActions');
+				assert.equal(d.click, 'showActions');
 			});
 		}
 
