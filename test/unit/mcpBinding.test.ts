@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { SessionBindings, startTimeOf } from '../../src/core/agent/mcpSession';
-import { executableOf, processIdentity } from '../../src/features/terminal/processIdentity';
+import { executableOf, processIdentity } from '../../src/features/mcp/processIdentity';
 
 const SESSION = 'a'.repeat(32);
 
