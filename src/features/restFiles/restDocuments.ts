@@ -1,16 +1,14 @@
-// Which documents are REST files: `.http`/`.rest` by name, or language `http` (REST Client,
-// httpYac), in any scheme, untitled included.
+// The REST documents the features act on: which ones VS Code hands the lenses and the hover (REST_SELECTOR,
+// the same documents as core/restFile/restDocument.ts's isRestDocument), how much of one they read, and the
+// editor a command acts on.
 import vscode = require('../../system/vscodeApi');
+import { isRestDocument } from '../../core/restFile/restDocument';
 import { notify } from '../messages/notify';
 
 export const REST_SELECTOR: vscode.DocumentSelector = [
 	{ language: 'http' },
 	{ pattern: '**/*.{http,rest}' },
 ];
-
-export function isRestDocument(document: vscode.TextDocument): boolean {
-	return document.languageId === 'http' || /\.(http|rest)$/i.test(document.uri.path);
-}
 
 /**
  * The largest REST file the lenses, the hover and the warnings read (ten times the largest of the 113
