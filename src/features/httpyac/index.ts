@@ -11,7 +11,7 @@ import { tokenVariableFor } from '../../core/sessions/accountNames';
 import { TOKEN_KEY } from '../../core/restFile/envFiles';
 import { caughtText } from '../../core/util/caughtText';
 import { isRestDocument } from '../../core/restFile/restDocument';
-import { onFirstDocument } from '../restFiles/restDocuments';
+import { onFirstDocument } from '../shared/firstDocument';
 import type { PluginHost } from './httpyacPlugin';
 
 export const HTTPYAC_EXTENSION_ID = 'anweber.vscode-httpyac';

@@ -4,6 +4,7 @@
 import vscode = require('../../system/vscodeApi');
 import { isRestDocument } from '../../core/restFile/restDocument';
 import { notify } from '../messages/notify';
+import { onFirstDocument } from '../shared/firstDocument';
 
 export const REST_SELECTOR: vscode.DocumentSelector = [
 	{ language: 'http' },
@@ -34,20 +35,6 @@ export function watchedText(document: vscode.TextDocument, log: { info(message: 
 /** Calls `start` once: now if a REST document is open, else when the first one opens. */
 export function onFirstRestDocument(start: () => void): vscode.Disposable {
 	return onFirstDocument(isRestDocument, start);
-}
-
-/** Calls `start` once: now if a document `matches` is open, else when the first such one opens. */
-export function onFirstDocument(matches: (document: vscode.TextDocument) => boolean, start: () => void): vscode.Disposable {
-	if (vscode.workspace.textDocuments.some(matches)) {
-		start();
-		return new vscode.Disposable(() => undefined);
-	}
-	const waiting = vscode.workspace.onDidOpenTextDocument((document) => {
-		if (!matches(document)) return;
-		waiting.dispose();
-		start();
-	});
-	return waiting;
 }
 
 /**
