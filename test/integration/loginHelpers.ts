@@ -71,12 +71,12 @@ export class ScriptedPrompter implements Prompter {
 		return this.confirmAnswer;
 	}
 
-	/** Answers to "this file may be committed", first to last (then Cancel), and what was asked (`exposure:offerReference`). */
+	/** Answers to "this file may be committed", first to last (then Cancel), and what was asked (`status:offerReference`). */
 	readonly trackedAnswers: TrackedFileAnswer[] = [];
 	readonly trackedAsked: string[] = [];
 
-	async askTrackedFile(exposure: GitStatus, offerReference: boolean): Promise<TrackedFileAnswer> {
-		this.trackedAsked.push(`${exposure}:${offerReference}`);
+	async askTrackedFile(status: GitStatus, offerReference: boolean): Promise<TrackedFileAnswer> {
+		this.trackedAsked.push(`${status}:${offerReference}`);
 		return this.trackedAnswers.shift() ?? 'cancel';
 	}
 

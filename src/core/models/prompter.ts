@@ -61,7 +61,7 @@ export interface Prompter {
 	/** A modal confirmation; true only when the person chose `action`. */
 	confirm(message: string, detail: string, action: string): Promise<boolean>;
 	/** A token is about to go into a file git may commit; `offerReference`: a reference would do. */
-	askTrackedFile(exposure: GitStatus, offerReference: boolean): Promise<TrackedFileAnswer>;
+	askTrackedFile(status: GitStatus, offerReference: boolean): Promise<TrackedFileAnswer>;
 	/** Requests already carry another kind of Authorization (`schemes`): replace them (true) or leave them alone. */
 	askReplaceForeign(schemes: readonly string[]): Promise<boolean>;
 	/** Whether the program may have the token (for its terminal, or this once when it has none). */
