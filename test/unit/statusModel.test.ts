@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { RefreshStatus } from '../../src/core/sessions/types';
-import { describeStatus, nextTickDelay, TICK_SLACK_MS, untranslated } from '../../src/core/statusBar/statusModel';
+import { describeStatus, nextTickDelay, TICK_SLACK_MS } from '../../src/core/statusBar/statusModel';
+import { untranslated } from '../../src/core/util/translate';
 
 import type { Session } from '../../src/core/sessions/types';
 import { formatRemaining, spellRemaining } from '../../src/core/util/time';

@@ -7,9 +7,8 @@ import { untranslated, type Translate } from '../util/translate';
 import { formatRemaining, spellRemaining } from '../util/time';
 import { isProduction } from '../sessions/production';
 
-export { untranslated, type Translate };
-
-export type Severity = 'none' | 'warning' | 'error';
+/** The status bar item's background: its own, the warning colour or the error colour. */
+export type StatusBackground = 'none' | 'warning' | 'error';
 
 /** Log in, show the active account's actions, or choose the active account. */
 export type StatusClick = 'login' | 'showActions' | 'switchAccount';
@@ -19,7 +18,7 @@ export type StatusPhase = 'loading' | 'noSession' | 'noActive' | 'valid' | 'refr
 export interface StatusDescription {
 	phase: StatusPhase;
 	text: string;
-	severity: Severity;
+	severity: StatusBackground;
 	/** Spelled-out words for screen readers. */
 	accessibilityLabel: string;
 	/** What a click does: the features layer runs the command of that name (src/commands.ts). */

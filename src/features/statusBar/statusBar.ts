@@ -3,14 +3,14 @@
 import vscode = require('../../system/vscodeApi');
 import type { Services } from '../../services';
 import type { Ticking } from '../../core/util/ticker';
-import { describeStatus, loadingStatus, noActiveStatus, type Severity, type StatusDescription } from '../../core/statusBar/statusModel';
+import { describeStatus, loadingStatus, noActiveStatus, type StatusBackground, type StatusDescription } from '../../core/statusBar/statusModel';
 
 import { Command } from '../../commands';
 import { accountTooltip, chooseAccountTooltip, loadingTooltip, loggedOutTooltip } from '../accounts/accountTooltips';
 
 export const STATUS_BAR_ID = 'telematicsAuth.status';
 
-const BACKGROUND: Record<Severity, string | undefined> = {
+const BACKGROUND: Record<StatusBackground, string | undefined> = {
 	none: undefined,
 	warning: 'statusBarItem.warningBackground',
 	error: 'statusBarItem.errorBackground',
