@@ -28,6 +28,7 @@ import { ScreenPrompter } from './features/shared/prompter';
 import { onFirstRestDocument } from './features/restFiles/restDocuments';
 import { StatusBar } from './features/statusBar/statusBar';
 import { TerminalToken } from './features/terminal/terminalToken';
+import { McpAnswers } from './features/mcp/mcpAnswers';
 import { registerMcpServer } from './features/mcp/registerMcp';
 import { startHttpyacPlugin } from './features/httpyac/index';
 import { registerExposureCommand } from './features/exposure/exposureCommand';
@@ -47,8 +48,8 @@ export interface TestHandles {
 	readonly accountsView: AccountsView;
 	/** The notifications shown lately (recorded in ExtensionMode.Test only). */
 	readonly recentMessages: () => readonly ShownMessage[];
-	/** The terminals' channel: telematics-token and telematics-mcp's answers (grants for VS Code's own servers). */
-	readonly terminals: TerminalToken;
+	/** telematics-mcp's answers in the window (grants for VS Code's own servers). */
+	readonly mcp: McpAnswers;
 	/** Live Tracking's open panels, as they show. */
 	readonly liveTracking: LiveTracking;
 }
@@ -138,15 +139,16 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 
 	// The terminals and the REST files' lenses and warnings act on the stored sessions: they start once those are read.
 	const started = ready.then(() => {
-		const terminals = new TerminalToken(services);
+		const mcp = new McpAnswers(services);
+		const terminals = new TerminalToken(services, mcp);
 		add(
 			terminals,
-			...registerMcpServer(services, terminals),
+			...registerMcpServer(services, terminals, mcp),
 			onFirstRestDocument(() => add(startDocumentFeatures(services))),
 			// httpYac, when installed: its plugin (dist/httpyac.js) loads once httpYac runs.
 			startHttpyacPlugin(services),
 		);
-		return { services, statusBar, accountsView, recentMessages, terminals, liveTracking };
+		return { services, statusBar, accountsView, recentMessages, mcp, liveTracking };
 	});
 	if (testMode) return started;
 	started.catch((e: unknown) => log.error(`Could not start the terminals and the REST file features: ${caughtText(e)}`));

@@ -33,7 +33,7 @@ export interface PlatformAnswer {
 	body: object;
 }
 
-type Route = (req: PlatformRequest, data: DemoPlatform) => PlatformAnswer;
+type RouteHandler = (req: PlatformRequest, data: DemoPlatform) => PlatformAnswer;
 
 const answer = (result: unknown): PlatformAnswer => ({ status: 200, body: ok(result) });
 /** A change the service confirms without a `Result`. */
@@ -172,7 +172,7 @@ function tripDetails(req: PlatformRequest, data: DemoPlatform): PlatformAnswer {
 }
 
 /** An indicator over the user's trips in the period (or all their trips when it takes no dates). */
-function indicator(compute: (trips: DemoTrip[], user: UserProfile) => unknown): Route {
+function indicator(compute: (trips: DemoTrip[], user: UserProfile) => unknown): RouteHandler {
 	return (req, data) => {
 		const user = subject(req, data);
 		const dated = req.op.parameters.some((p) => p.name === 'StartDate');
@@ -207,7 +207,7 @@ const INDICATORS: Record<string, (trips: DemoTrip[], user: UserProfile) => unkno
 };
 
 /** The consolidated indicators over the company, an application or an instance. */
-function consolidated(kind: 'safety' | 'eco' | 'statistics'): Route {
+function consolidated(kind: 'safety' | 'eco' | 'statistics'): RouteHandler {
 	return (req, data) => {
 		const companyId = queryValue(req.query, 'CompanyId');
 		const appId = queryValue(req.query, 'AppId');
@@ -304,7 +304,7 @@ function realtimePosition(index: number, now: number): object {
 }
 
 /** The operations the emulator serves, by the description's ids. */
-export const ROUTES: Readonly<Record<string, Route>> = {
+export const ROUTES: Readonly<Record<string, RouteHandler>> = {
 	// user service
 	'registration.create': register,
 	'users.me': (req, data) => {

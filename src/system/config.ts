@@ -6,7 +6,6 @@ import type { InsertStyle } from '../core/restFile/insertPlan';
 
 const SECTION = 'telematicsAuth';
 
-export type { InsertStyle };
 const INSERT_STYLES: readonly InsertStyle[] = ['header', 'variable', 'processEnv', 'dotenv', 'envVariable'];
 
 /** Which terminals `telematics-token` answers: asked per terminal, every one, or none. */

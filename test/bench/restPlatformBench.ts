@@ -5,7 +5,7 @@
 import { operationFor, OPERATIONS } from '../../src/core/platform/catalog';
 import { platformHosts, type PlatformHosts } from '../../src/core/platform/hosts';
 import { originIndex, pathCompletions } from '../../src/core/platform/pathCompletion';
-import { wrongIdentities } from '../../src/core/platform/wrongIdentity';
+import { wrongIdentities } from '../../src/core/restFile/wrongIdentity';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { median, round, type BenchRow } from './types';
 

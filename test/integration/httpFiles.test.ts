@@ -221,13 +221,13 @@ describe('REST files (real VS Code)', function () {
 			fs.writeFileSync(path.join(repo, '.gitignore'), 'secret.http\n');
 			fs.writeFileSync(path.join(outside, 'plain.http'), 'GET https://x\n');
 			execFileSync('git', ['add', 'tracked.http'], { cwd: repo });
-			const exposure = async (file: string) => gitStatus(vscode.Uri.file(file));
+			const statusOf = async (file: string) => gitStatus(vscode.Uri.file(file));
 			// git itself tells tracked from untracked; the git extension's API (when it has the
 			// repository open) only tells ignored from not: both mean "may be committed".
-			assert.ok(['tracked', 'notIgnored'].includes(await exposure(path.join(repo, 'tracked.http'))));
-			assert.equal(await exposure(path.join(repo, 'new.http')), 'notIgnored');
-			assert.equal(await exposure(path.join(repo, 'secret.http')), 'ignored');
-			assert.equal(await exposure(path.join(outside, 'plain.http')), 'none');
+			assert.ok(['tracked', 'notIgnored'].includes(await statusOf(path.join(repo, 'tracked.http'))));
+			assert.equal(await statusOf(path.join(repo, 'new.http')), 'notIgnored');
+			assert.equal(await statusOf(path.join(repo, 'secret.http')), 'ignored');
+			assert.equal(await statusOf(path.join(outside, 'plain.http')), 'none');
 		});
 
 		it('files of other file systems (Live Share, SSH, SFTP) may be in a repository: asked about, never skipped', async () => {

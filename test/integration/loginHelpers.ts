@@ -10,7 +10,8 @@ import type { Session } from '../../src/core/sessions/types';
 import type { TestHandles } from '../../src/extension';
 import { testApiOf, type TestApi } from './testApi';
 import type { AccountResult } from '../../src/core/sessions/types';
-import type { AccountChoice, GitStatus, LoginBudgetAnswer, LoginBudgetQuestion, Prompter, SendAnswer, SendQuestion, TerminalTokenQuestion, TrackedFileAnswer } from '../../src/core/models/prompter';
+import type { AccountChoice, GitStatus, LoginBudgetAnswer, LoginBudgetQuestion, Prompter, TerminalTokenQuestion, TrackedFileAnswer } from '../../src/core/models/prompter';
+import type { SendAnswer, SendQuestion } from '../../src/core/agent/changeGuard';
 import type { LoginField, LoginStep, StepAnswer } from '../../src/core/login/steps';
 
 export const EXTENSION_ID = 'telematics-tools.telematics-auth';
@@ -70,12 +71,12 @@ export class ScriptedPrompter implements Prompter {
 		return this.confirmAnswer;
 	}
 
-	/** Answers to "this file may be committed", first to last (then Cancel), and what was asked (`exposure:offerReference`). */
+	/** Answers to "this file may be committed", first to last (then Cancel), and what was asked (`status:offerReference`). */
 	readonly trackedAnswers: TrackedFileAnswer[] = [];
 	readonly trackedAsked: string[] = [];
 
-	async askTrackedFile(exposure: GitStatus, offerReference: boolean): Promise<TrackedFileAnswer> {
-		this.trackedAsked.push(`${exposure}:${offerReference}`);
+	async askTrackedFile(status: GitStatus, offerReference: boolean): Promise<TrackedFileAnswer> {
+		this.trackedAsked.push(`${status}:${offerReference}`);
 		return this.trackedAnswers.shift() ?? 'cancel';
 	}
 

@@ -98,7 +98,7 @@ export function testApiOf(handles: TestHandles): TestApi {
 		tree: () => treeSnapshot(handles.accountsView),
 		logLines: () => handles.services.log.recent(),
 		messages: handles.recentMessages,
-		mcpGrant: () => handles.terminals.mcp.newGrant(),
+		mcpGrant: () => handles.mcp.newGrant(),
 		livePanels: () => handles.liveTracking.snapshots(),
 	};
 }

@@ -3,9 +3,9 @@
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
-import { namesLogin } from '../../src/core/agent/servicePath';
+import { MAX_PATH_CHARS, namesLogin, pathRefusal, platformUrlFor, serviceUrlFor, staysOnService } from '../../src/core/platform/servicePath';
 import { BODY_LINE_MARK, bodyShown, MAX_CONFIRMATION_BODY_CHARS, QUESTION_LINE_CHARS, wrapLines } from '../../src/core/agent/questionText';
-import { asksFirst, checkInput as checkPlatformInput, describeAnswer, MAX_PATH_CHARS, neededKind, MAX_REQUEST_BODY_CHARS, MAX_RESULT_BODY_CHARS, operationTarget, pathRefusal, pickAccount, platformUrlFor, serviceUrlFor, staysOnService } from '../../src/core/agent/serviceRequest';
+import { asksFirst, checkInput as checkPlatformInput, describeAnswer, neededKind, MAX_REQUEST_BODY_CHARS, MAX_RESULT_BODY_CHARS, operationTarget, pickAccount } from '../../src/core/agent/serviceRequest';
 import { markdownCodeBlock } from '../../src/core/util/displayText';
 import { SHIPPED as platform } from '../../src/core/platform/catalog';
 import { platformHosts } from '../../src/core/platform/hosts';

@@ -8,7 +8,7 @@ import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { applyEdits } from '../../src/core/restFile/textEdit';
 import { operationFor } from '../../src/core/platform/catalog';
 import { platformHosts } from '../../src/core/platform/hosts';
-import { noteLine, requestNote } from '../../src/core/platform/requestText';
+import { noteLine, requestNote } from '../../src/core/restFile/requestText';
 import { withCursors } from '../support/cursors';
 
 const VENDOR = 'https://user.telematicssdk.com';

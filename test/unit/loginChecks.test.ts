@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { checkDeviceToken, checkEmail, checkInstanceId, checkOptionalInstanceId, checkPassword, checkServiceUrl, type Checked } from '../../src/core/login/checks';
+import { checkDeviceToken, checkEmail, checkInstanceId, checkOptionalInstanceId, checkPassword, checkServiceUrl } from '../../src/core/login/checks';
+import type { Checked } from '../../src/core/util/checked';
 import { isLoopbackHost } from '../../src/core/util/url';
 
 /** `value`: accepted and normalized to this; `says`: rejected with a message containing this. */

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { failureMessage, networkMessage, timeoutMessage } from '../../src/core/api/errorMessages';
 import type { Failure } from '../../src/core/api/parse';
-import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServiceUrl, type Checked } from '../../src/core/login/checks';
+import { checkDeviceToken, checkEmail, checkInstanceId, checkPassword, checkServiceUrl } from '../../src/core/login/checks';
+import type { Checked } from '../../src/core/util/checked';
 import { untranslated, type Translate } from '../../src/core/util/translate';
 import { formatWait } from '../../src/core/util/time';
 

@@ -1,10 +1,10 @@
 // An allowed MCP session is bound to the process the person allowed (core/agent/mcpSession.ts's
-// SessionBindings, with the kernel's pid and start time from features/terminal/processIdentity.ts): two
+// SessionBindings, with the kernel's pid and start time from features/mcp/processIdentity.ts): two
 // real processes, and a call that sends the allowed session's id from the other one is asked about again.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { SessionBindings, startTimeOf } from '../../src/core/agent/mcpSession';
-import { executableOf, processIdentity } from '../../src/features/terminal/processIdentity';
+import { executableOf, processIdentity } from '../../src/features/mcp/processIdentity';
 
 const SESSION = 'a'.repeat(32);
 

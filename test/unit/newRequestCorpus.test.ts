@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as httpyac from 'httpyac';
 import { operationById } from '../../src/core/platform/catalog';
-import { namedRequest, planNewRequest } from '../../src/core/platform/requestText';
+import { namedRequest, planNewRequest } from '../../src/core/restFile/requestText';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { applyEdits } from '../../src/core/restFile/textEdit';
 import { CORPUS, corpusFiles, offsetOfLine } from './corpus';

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { operationById } from '../../src/core/platform/catalog';
 import { OPERATIONS, type Operation } from '../../src/core/platform/operations';
-import { bodySkeleton, composeAfterInsert, insertionLine, insertRequest, planNewRequest, requestLines, requestName } from '../../src/core/platform/requestText';
+import { bodySkeleton, composeAfterInsert, insertionLine, insertRequest, planNewRequest, requestLines, requestName } from '../../src/core/restFile/requestText';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { applyEdits } from '../../src/core/restFile/textEdit';
 import { fakeJwt } from '../support/doubles/fakeTokenService';

@@ -6,7 +6,7 @@ import * as fc from 'fast-check';
 import { BODY_LINE_MARK, bodyHeading, bodyShown, MAX_CONFIRMATION_BODY_CHARS, QUESTION_LINE_CHARS, sendQuestionDetail, wrapLines } from '../../src/core/agent/questionText';
 import { checkInput } from '../../src/core/agent/serviceRequest';
 import { SHIPPED } from '../../src/core/platform/catalog';
-import type { SendQuestion } from '../../src/core/models/prompter';
+import type { SendQuestion } from '../../src/core/agent/changeGuard';
 import { dialogText } from '../../src/core/util/displayText';
 
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZ2VudCJ9.c2lnbmF0dXJl';

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { RefreshStatus } from '../../src/core/sessions/types';
-import { describeStatus, nextTickDelay, TICK_SLACK_MS, untranslated } from '../../src/core/statusBar/statusModel';
+import { describeStatus, nextTickDelay, TICK_SLACK_MS } from '../../src/core/statusBar/statusModel';
+import { untranslated } from '../../src/core/util/translate';
 
 import type { Session } from '../../src/core/sessions/types';
 import { formatRemaining, spellRemaining } from '../../src/core/util/time';
@@ -79,7 +80,7 @@ describe('statusModel', () => {
 		it('no session: offers a login, nothing to tick', () => {
 			const d = describeStatus(undefined, undefined, NOW, MARGIN);
 			assert.equal(d.text, '$(sign-in) Telematics: Log In');
-			assert.equal(d.command, 'telematicsAuth.login');
+			assert.equal(d.click, 'login');
 			assert.equal(d.severity, 'none');
 			assert.equal(d.nextTickMs, undefined);
 		});
@@ -108,7 +109,7 @@ describe('statusModel', () => {
 				assert.equal(d.text, row.text);
 				assert.equal(d.severity, row.severity);
 				assert.equal(d.nextTickMs, row.tick);
-				assert.equal(d.command, 'telematicsAuth.showActions');
+				assert.equal(d.click, 'showActions');
 			});
 		}
 

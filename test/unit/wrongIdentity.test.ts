@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import { operationFor } from '../../src/core/platform/catalog';
 import { platformHosts } from '../../src/core/platform/hosts';
-import { wrongIdentities, type IdentityAccount, type IdentityContext } from '../../src/core/platform/wrongIdentity';
+import { wrongIdentities, type IdentityAccount, type IdentityContext } from '../../src/core/restFile/wrongIdentity';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { applyEdits } from '../../src/core/restFile/textEdit';
 import { fakeJwt } from '../support/doubles/fakeTokenService';

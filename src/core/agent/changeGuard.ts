@@ -16,6 +16,25 @@ export type ChangeQuestion =
 	| { kind: 'irreversible'; operation: IrreversibleOperation; production: boolean }
 	| { kind: 'production' };
 
+/** A request the agent asks to send that must be asked about first, as the Prompter asks it (core/models/prompter.ts). */
+export interface SendQuestion {
+	question: ChangeQuestion;
+	/** The account's name and label. */
+	account: string;
+	label: string;
+	method: string;
+	url: string;
+	/** The body as it will be sent, if any (shown pretty-printed, masked, cut: core/agent/questionText.ts). */
+	body?: string;
+	/** The secrets to mask in what is shown (every stored token). */
+	secrets?: readonly string[];
+	/** Whether "Allow for 10 Minutes" is offered (the production question; never an irreversible one). */
+	offerSnooze: boolean;
+}
+
+/** Send it; send it and let this account's changing requests go without a question for 10 minutes; or not at all. */
+export type SendAnswer = 'send' | 'snooze' | 'refuse';
+
 /**
  * The question before `method` `path` (with `body`) to an account (`production` or not, its production
  * question `snoozed` or not), or undefined when it goes without one; `platform` knows what cannot be

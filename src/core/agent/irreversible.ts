@@ -5,7 +5,7 @@
 // no `vscode`.
 import type { Platform } from '../platform/load';
 import { HOST_KEYS } from '../platform/hosts';
-import { routedSegments } from './servicePath';
+import { routedSegments } from '../platform/servicePath';
 import { operationTarget } from './serviceRequest';
 
 export interface IrreversibleOperation {

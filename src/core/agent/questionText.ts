@@ -3,7 +3,7 @@
 // would never be seen; a long URL would push the account and "production" out. So: the account and
 // "production" first, then the URL, then the body pretty-printed, masked, cut at a bound that says so, and
 // every line wrapped well below the dialog's cut. Pure: no `vscode`; sentences through the `t` given.
-import type { SendQuestion } from '../models/prompter';
+import type { SendQuestion } from './changeGuard';
 import { redact } from '../util/redact';
 import { untranslated, type Translate } from '../util/translate';
 

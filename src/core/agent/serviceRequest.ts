@@ -7,9 +7,7 @@ import { HOST_KEYS, type HostKey } from '../platform/hosts';
 import type { Platform } from '../platform/load';
 import type { Operation } from '../platform/operations';
 import { redact } from '../util/redact';
-import type { Checked } from './servicePath';
-
-export { fullyDecoded, MAX_PATH_CHARS, pathRefusal, platformUrlFor, serviceUrlFor, staysOnService, type Checked } from './servicePath';
+import type { Checked } from '../util/checked';
 
 export const AGENT_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type AgentMethod = (typeof AGENT_METHODS)[number];

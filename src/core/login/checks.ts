@@ -4,7 +4,6 @@ import { untranslated, type Translate } from '../util/translate';
 import { withoutTrailingSlashes, isLoopbackHost } from '../util/url';
 import type { Checked } from '../util/checked';
 
-export type { Checked };
 
 const ok = (value: string): Checked => ({ ok: true, value });
 const problem = (message: string): Checked => ({ ok: false, message });

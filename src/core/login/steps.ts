@@ -4,7 +4,8 @@
 import type { AccountKind } from '../api/types';
 import { untranslated, type Translate } from '../util/translate';
 import { withoutTrailingSlashes } from '../util/url';
-import { checkDeviceToken, checkEmail, checkInstanceId, checkOptionalInstanceId, checkPassword, checkServiceUrl, type Checked } from './checks';
+import { checkDeviceToken, checkEmail, checkInstanceId, checkOptionalInstanceId, checkPassword, checkServiceUrl } from './checks';
+import type { Checked } from '../util/checked';
 
 export type LoginField = 'serviceUrl' | 'instanceId' | 'login' | 'password';
 

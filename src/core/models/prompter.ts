@@ -3,7 +3,7 @@
 // through TestApi.setPrompter).
 import type { AccountKind } from '../api/types';
 import type { LoginStep, StepAnswer } from '../login/steps';
-import type { ChangeQuestion } from '../agent/changeGuard';
+import type { SendAnswer, SendQuestion } from '../agent/changeGuard';
 
 /**
  * How a token written into a file could reach git. `tracked`: git tracks it. `notIgnored`: in a
@@ -53,25 +53,6 @@ export interface AccountChoice {
 	production: boolean;
 }
 
-/** A request the agent asks to send that must be asked about first (core/agent/changeGuard.ts). */
-export interface SendQuestion {
-	question: ChangeQuestion;
-	/** The account's name and label. */
-	account: string;
-	label: string;
-	method: string;
-	url: string;
-	/** The body as it will be sent, if any (shown pretty-printed, masked, cut: core/agent/questionText.ts). */
-	body?: string;
-	/** The secrets to mask in what is shown (every stored token). */
-	secrets?: readonly string[];
-	/** Whether "Allow for 10 Minutes" is offered (the production question; never an irreversible one). */
-	offerSnooze: boolean;
-}
-
-/** Send it; send it and let this account's changing requests go without a question for 10 minutes; or not at all. */
-export type SendAnswer = 'send' | 'snooze' | 'refuse';
-
 export interface Prompter {
 	/** "User or Admin", for the plain Log In command. Undefined: cancelled. */
 	pickKind(): Promise<AccountKind | undefined>;
@@ -80,7 +61,7 @@ export interface Prompter {
 	/** A modal confirmation; true only when the person chose `action`. */
 	confirm(message: string, detail: string, action: string): Promise<boolean>;
 	/** A token is about to go into a file git may commit; `offerReference`: a reference would do. */
-	askTrackedFile(exposure: GitStatus, offerReference: boolean): Promise<TrackedFileAnswer>;
+	askTrackedFile(status: GitStatus, offerReference: boolean): Promise<TrackedFileAnswer>;
 	/** Requests already carry another kind of Authorization (`schemes`): replace them (true) or leave them alone. */
 	askReplaceForeign(schemes: readonly string[]): Promise<boolean>;
 	/** Whether the program may have the token (for its terminal, or this once when it has none). */

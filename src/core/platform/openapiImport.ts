@@ -6,7 +6,7 @@
 // description, which keeps what OpenAPI cannot say (the account kind, what cannot be undone, the source).
 // Its own bundle (dist/openapi.js), loaded when the person asks for it. Pure: no `vscode`.
 import { dereference } from '@apidevtools/json-schema-ref-parser';
-import { pathRefusal, platformUrlFor } from '../agent/servicePath';
+import { pathRefusal, platformUrlFor } from './servicePath';
 import { displayText } from '../util/displayText';
 import type { Catalog } from './catalog';
 import { HOST_KEYS, type HostKey, type PlatformHosts } from './hosts';
@@ -66,12 +66,12 @@ export interface ReadOperation {
 	readonly parameters: readonly Parameter[];
 }
 
-export type ReadResult =
+export type OpenApiReading =
 	| { ok: true; operations: ReadOperation[]; skipped: number }
 	| { ok: false; reason: string };
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+type JsonObject = Record<string, unknown>;
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A text from the document as it may be shown: one line, in the safe alphabet, never starting with `@` (a REST file's metadata), cut. */
 export function safeText(value: unknown, max: number): string {
@@ -80,7 +80,7 @@ export function safeText(value: unknown, max: number): string {
 }
 
 /** The parameter type a schema says; a string when it says none that is known. */
-function typeOf(schema: Json): ParameterType {
+function typeOf(schema: JsonObject): ParameterType {
 	// A reference left unfollowed (outside the document): a shape nobody knows.
 	if (typeof schema.$ref === 'string') return 'object';
 	const declared = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
@@ -113,7 +113,7 @@ function exampleOf(type: ParameterType, candidates: readonly unknown[]): Paramet
 	return undefined;
 }
 
-function parameter(name: string, place: Parameter['in'], schema: Json, required: boolean, description: unknown, example: unknown): Parameter {
+function parameter(name: string, place: Parameter['in'], schema: JsonObject, required: boolean, description: unknown, example: unknown): Parameter {
 	const type = typeOf(schema);
 	// A path parameter's example is one whole segment: never empty, `.`, `..` or with a `/` (requestText.ts, pathValue).
 	const candidates = [example, schema.example, schema.default, Array.isArray(schema.enum) ? schema.enum[0] : undefined].filter((v) => place !== 'path' || typeof v !== 'string' || !(v === '' || v === '.' || v === '..' || v.includes('/')));
@@ -132,7 +132,7 @@ function readParameter(value: unknown): Parameter | undefined {
 }
 
 /** A schema's properties and required names, `allOf` folded in (one level). */
-function propertiesOf(schema: Json): { properties: Array<[string, unknown]>; required: Set<string> } {
+function propertiesOf(schema: JsonObject): { properties: Array<[string, unknown]>; required: Set<string> } {
 	const parts = [schema, ...(Array.isArray(schema.allOf) ? schema.allOf.slice(0, 10).filter(isObject) : [])];
 	const properties: Array<[string, unknown]> = [];
 	const required = new Set<string>();
@@ -144,9 +144,9 @@ function propertiesOf(schema: Json): { properties: Array<[string, unknown]>; req
 }
 
 /** A body schema's fields as dotted names (`Identifiers.UserId`), at most LIMITS.bodyFields, LIMITS.bodyDepth deep. */
-function bodyFields(schema: Json): Parameter[] {
+function bodyFields(schema: JsonObject): Parameter[] {
 	const fields: Parameter[] = [];
-	const walk = (node: Json, prefix: string, depth: number, parentRequired: boolean): void => {
+	const walk = (node: JsonObject, prefix: string, depth: number, parentRequired: boolean): void => {
 		const { properties, required } = propertiesOf(node);
 		for (const [name, value] of properties) {
 			if (fields.length >= LIMITS.bodyFields) return;
@@ -174,7 +174,7 @@ function readBody(value: unknown): { contentType: string; fields: Parameter[] } 
 	return undefined;
 }
 
-function readOperation(method: Method, path: string, value: Json, shared: readonly unknown[]): ReadOperation {
+function readOperation(method: Method, path: string, value: JsonObject, shared: readonly unknown[]): ReadOperation {
 	const byPlace = new Map<string, Parameter>();
 	for (const raw of [...shared, ...(Array.isArray(value.parameters) ? value.parameters : [])].slice(0, LIMITS.parameters * 2)) {
 		const p = readParameter(raw);
@@ -208,7 +208,7 @@ export function isSafePathTemplate(path: string): boolean {
  * not JSON, not OpenAPI 3, too many paths or operations, or a `$ref` that points nowhere in it. A path off
  * the grammar, a method or a parameter that is not read is skipped and counted.
  */
-export async function readOpenApi(text: string): Promise<ReadResult> {
+export async function readOpenApi(text: string): Promise<OpenApiReading> {
 	if (Buffer.byteLength(text, 'utf8') > LIMITS.documentBytes) return { ok: false, reason: `it is larger than ${LIMITS.documentBytes / 1024} KiB` };
 	let parsed: unknown;
 	try {
@@ -219,7 +219,7 @@ export async function readOpenApi(text: string): Promise<ReadResult> {
 	if (!isObject(parsed) || typeof parsed.openapi !== 'string' || !/^3\.\d+(\.\d+)?$/.test(parsed.openapi) || !isObject(parsed.paths)) return { ok: false, reason: 'it is not an OpenAPI 3 document with paths' };
 	const pathCount = Object.keys(parsed.paths).length;
 	if (pathCount > LIMITS.paths) return { ok: false, reason: `it has ${pathCount} paths; at most ${LIMITS.paths} are read` };
-	let document: Json;
+	let document: JsonObject;
 	try {
 		document = await dereference(parsed, {
 			// Only `#/…` inside the document: no file, no URL, whatever a `$ref` names.
@@ -228,14 +228,14 @@ export async function readOpenApi(text: string): Promise<ReadResult> {
 			dereference: { circular: true, maxDepth: 64 },
 			mutateInputSchema: false,
 			timeoutMs: LIMITS.dereferenceMs,
-		}) as Json;
+		}) as JsonObject;
 	} catch (error) {
 		const name = error instanceof Error ? error.name : 'Error';
 		return { ok: false, reason: name === 'MissingPointerError' || name === 'InvalidPointerError' ? 'a $ref in it points nowhere in the document' : 'its $refs cannot be followed' };
 	}
 	const operations: ReadOperation[] = [];
 	let skipped = 0;
-	for (const [path, item] of Object.entries(document.paths as Json)) {
+	for (const [path, item] of Object.entries(document.paths as JsonObject)) {
 		if (!isObject(item) || !isSafePathTemplate(path)) {
 			skipped++;
 			continue;

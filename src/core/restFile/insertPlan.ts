@@ -12,10 +12,10 @@ import { requestDestinations, requestTarget, type Destination, type VariableRead
 import { accountsServing } from './requestAccount';
 import { requestsReached } from './tokenReach';
 import { sortEdits, type TextEdit } from './textEdit';
-import { operationOfRequest, type OperationLookup } from '../platform/wrongIdentity';
+import { operationOfRequest, type OperationLookup } from './wrongIdentity';
 import type { PlatformHosts } from '../platform/hosts';
 import { loadPlatform } from '../platform/load';
-import { noteLine, requestNote } from '../platform/requestText';
+import { noteLine, requestNote } from './requestText';
 
 /** telematicsAuth.insertStyle: the token in the header, in a file variable, or a reference a tool fills. */
 export type InsertStyle = 'header' | 'variable' | EnvironmentSource;

@@ -5,7 +5,7 @@
 import { Emitter } from '../util/event';
 import { silentLog, type Log } from '../util/log';
 import { accountIdFor } from './accountId';
-import type { AccountRecord, MementoBackend, NewAccount, SecretBackend, Session, SessionState, StoredTokens, StoreEntry, TokenWrite } from './types';
+import type { AccountRecord, MementoBackend, NewAccount, SecretBackend, Session, SessionState, StoredTokens, StoreEntry, SaveOutcome } from './types';
 import { LogoutMarks } from './logoutMarks';
 import { PendingWrites, type PendingWrite } from './pendingWrites';
 import { SpentRefreshTokens } from './spentRefreshTokens';
@@ -189,7 +189,7 @@ export class SessionStore implements Disposable {
 	 * the account still holds `sentRefreshToken`: a logout is never undone, a newer login
 	 * always wins. A failed write keeps the tokens live in memory and retries (`pending`).
 	 */
-	updateTokens(id: string, tokens: StoredTokens, sentRefreshToken: string): Promise<TokenWrite> {
+	updateTokens(id: string, tokens: StoredTokens, sentRefreshToken: string): Promise<SaveOutcome> {
 		return this.serialize(async () => {
 			const previous = this.find(id);
 			if (!previous) return 'gone';
@@ -206,7 +206,7 @@ export class SessionStore implements Disposable {
 	}
 
 	/** The refresh token `sentRefreshToken` was refused: only a new login helps (same compare-and-set). */
-	markNeedsLogin(id: string, sentRefreshToken: string): Promise<TokenWrite> {
+	markNeedsLogin(id: string, sentRefreshToken: string): Promise<SaveOutcome> {
 		return this.serialize(async () => {
 			const previous = this.find(id);
 			if (!previous) return 'gone';

@@ -109,7 +109,7 @@ export interface NewAccount {
  * the tokens are live in this window and written again later. `stale`: newer tokens are
  * stored (a new login, another window's refresh): nothing written. `gone`: logged out.
  */
-export type TokenWrite = 'saved' | 'pending' | 'stale' | 'gone';
+export type SaveOutcome = 'saved' | 'pending' | 'stale' | 'gone';
 
 export type RefreshTrigger = 'auto' | 'manual';
 

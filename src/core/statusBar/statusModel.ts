@@ -5,23 +5,24 @@ import type { RefreshStatus } from '../sessions/types';
 import type { Session } from '../sessions/types';
 import { untranslated, type Translate } from '../util/translate';
 import { formatRemaining, spellRemaining } from '../util/time';
-import { Command } from '../../commands';
 import { isProduction } from '../sessions/production';
 
-export { untranslated, type Translate };
+/** The status bar item's background: its own, the warning colour or the error colour. */
+export type StatusBackground = 'none' | 'warning' | 'error';
 
-export type Severity = 'none' | 'warning' | 'error';
+/** Log in, show the active account's actions, or choose the active account. */
+export type StatusClick = 'login' | 'showActions' | 'switchAccount';
 
 export type StatusPhase = 'loading' | 'noSession' | 'noActive' | 'valid' | 'refreshing' | 'expired' | 'needsLogin';
 
 export interface StatusDescription {
 	phase: StatusPhase;
 	text: string;
-	severity: Severity;
+	severity: StatusBackground;
 	/** Spelled-out words for screen readers. */
 	accessibilityLabel: string;
-	/** What a click runs. */
-	command: typeof Command.login | typeof Command.showActions | typeof Command.switchAccount;
+	/** What a click does: the features layer runs the command of that name (src/commands.ts). */
+	click: StatusClick;
 	/** Milliseconds until the text or severity next changes on its own; undefined: only an event changes it. */
 	nextTickMs?: number;
 	/** The active account is production (production.ts): at least a warning background, and said in words. */
@@ -77,7 +78,7 @@ export function loadingStatus(t: Translate = untranslated): StatusDescription {
 		text: `$(key) ${t('Telematics')}`,
 		severity: 'none',
 		accessibilityLabel: t('Telematics: reading the stored sessions'),
-		command: Command.showActions,
+		click: 'showActions',
 	};
 }
 
@@ -91,7 +92,7 @@ export function noActiveStatus(t: Translate = untranslated): StatusDescription {
 		text: `$(account) ${t('Telematics: Choose Account')}`,
 		severity: 'none',
 		accessibilityLabel: t('Telematics: no active account. Choose one'),
-		command: Command.switchAccount,
+		click: 'switchAccount',
 	};
 }
 
@@ -119,19 +120,19 @@ function describeSession(session: Session | undefined, status: RefreshStatus | u
 			text: `$(sign-in) ${t('Telematics: Log In')}`,
 			severity: 'none',
 			accessibilityLabel: t('Telematics: not logged in. Log in'),
-			command: Command.login,
+			click: 'login',
 		};
 	}
 	const label = session.account.label;
 	const state = effectiveState(session, now);
-	const command = Command.showActions;
+	const click = 'showActions';
 	if (state === 'needsLogin') {
 		return {
 			phase: 'needsLogin',
 			text: `$(warning) ${label} · ${t('log in again')}`,
 			severity: 'error',
 			accessibilityLabel: t('Telematics account {0}, log in again', label),
-			command,
+			click,
 		};
 	}
 	if (status?.inFlight) {
@@ -142,7 +143,7 @@ function describeSession(session: Session | undefined, status: RefreshStatus | u
 			text: `$(sync~spin) ${label} · ${t('refreshing…')}`,
 			severity: state === 'expired' ? 'error' : inWindow || status.lastError ? 'warning' : 'none',
 			accessibilityLabel: t('Telematics account {0}, refreshing the token', label),
-			command,
+			click,
 		};
 	}
 	if (state === 'expired') {
@@ -151,7 +152,7 @@ function describeSession(session: Session | undefined, status: RefreshStatus | u
 			text: `$(warning) ${label} · ${t('expired')}`,
 			severity: 'error',
 			accessibilityLabel: t('Telematics account {0}, token expired', label),
-			command,
+			click,
 		};
 	}
 	const tokens = session.tokens!;
@@ -167,7 +168,7 @@ function describeSession(session: Session | undefined, status: RefreshStatus | u
 		text: `${icon} ${label} · ${formatRemaining(remaining)}`,
 		severity: inWindow || status?.lastError ? 'warning' : 'none',
 		accessibilityLabel: t('Telematics account {0}, token valid for {1}', label, spellRemaining(remaining, t)),
-		command,
+		click,
 		nextTickMs: next === undefined ? undefined : next + TICK_SLACK_MS,
 	};
 }

@@ -9,7 +9,7 @@ import { accountIdOf } from './accountPicker';
 import { formatRemaining } from '../../core/util/time';
 import { Command } from '../../commands';
 import { registerCommand } from '../commands/registerCommand';
-import { isRestDocument } from '../restFiles/restDocuments';
+import { isRestDocument } from '../../core/restFile/restDocument';
 
 export interface AccountAction extends vscode.QuickPickItem {
 	command: string;

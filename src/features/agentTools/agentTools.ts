@@ -7,7 +7,8 @@
 // expired token is refreshed by the scheduler's rules, never by a login.
 import vscode = require('../../system/vscodeApi');
 import { bodyHeading, bodyShown } from '../../core/agent/questionText';
-import { asksFirst, checkInput, describeAnswer, neededKind, pickAccount, platformUrlFor, type AgentRequestInput } from '../../core/agent/serviceRequest';
+import { asksFirst, checkInput, describeAnswer, neededKind, pickAccount, type AgentRequestInput } from '../../core/agent/serviceRequest';
+import { platformUrlFor } from '../../core/platform/servicePath';
 import { describeOperations } from '../../core/agent/operationsList';
 import { ConfirmedSenders } from '../../core/agent/confirmedSender';
 import { loadPlatform } from '../../core/platform/load';

@@ -50,10 +50,10 @@ export async function syncEnvFile(folder: string, kind: EnvFileKind, exposed: Ex
 		else await replaceRegularFile(file, after, OWNER_ONLY);
 		return { result: 'removed' };
 	}
-	const exposure = await gitStatus(file);
-	if (exposure === 'unknown' || exposure === 'remote' || exposure === 'untrusted') return { result: 'cannotTell' };
-	const ignored = exposure === 'ignored' || (exposure === 'none' && await gitignoreLists(folder, name));
-	if (!ignored) return { result: exposure === 'tracked' ? 'tracked' : 'notIgnored' };
+	const status = await gitStatus(file);
+	if (status === 'unknown' || status === 'remote' || status === 'untrusted') return { result: 'cannotTell' };
+	const ignored = status === 'ignored' || (status === 'none' && await gitignoreLists(folder, name));
+	if (!ignored) return { result: status === 'tracked' ? 'tracked' : 'notIgnored' };
 	await replaceRegularFile(file, after, OWNER_ONLY);
 	return { result: 'written' };
 }

@@ -1,7 +1,8 @@
 // "Choose How Tools Get the Token…": the explicit choice behind telematicsAuth.exposeToken,
 // with what each option exposes, and the matching insert style offered afterwards.
 import vscode = require('../../system/vscodeApi');
-import type { Config, ExposeMode, InsertStyle } from '../../system/config';
+import type { Config, ExposeMode } from '../../system/config';
+import type { InsertStyle } from '../../core/restFile/insertPlan';
 import { ENVIRONMENT_REFERENCES } from '../../core/restFile/authHeaderEdit';
 import { notify } from '../messages/notify';
 import type { Services } from '../../services';

@@ -10,7 +10,8 @@ import { accountPlatformOrigins } from '../accounts/accountPlatformHosts';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import { TOKEN_KEY } from '../../core/restFile/envFiles';
 import { caughtText } from '../../core/util/caughtText';
-import { isRestDocument, onFirstDocument } from '../restFiles/restDocuments';
+import { isRestDocument } from '../../core/restFile/restDocument';
+import { onFirstDocument } from '../shared/firstDocument';
 import type { PluginHost } from './httpyacPlugin';
 
 export const HTTPYAC_EXTENSION_ID = 'anweber.vscode-httpyac';

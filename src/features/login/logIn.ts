@@ -19,7 +19,7 @@ import { hostOf } from '../../core/util/url';
 import { formatRemaining, isoTime } from '../../core/util/time';
 import { showError } from '../messages/showError';
 import { notify, withNotificationProgress } from '../messages/notify';
-import { refreshAccount } from '../shared/refreshAccount';
+import { refreshAccount } from './refreshAccount';
 import { accountIdOf, resolveAccount } from '../accounts/accountPicker';
 import { asksWhetherProduction, isProduction } from '../../core/sessions/production';
 import { Command, type CommandId } from '../../commands';

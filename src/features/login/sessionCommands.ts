@@ -11,7 +11,7 @@ import { accountIdOf, pickAccount, resolveAccount } from '../accounts/accountPic
 import { errorText, showError } from '../messages/showError';
 import { logInAgain, loginCommands } from './logIn';
 import { notify } from '../messages/notify';
-import { refreshAccount } from '../shared/refreshAccount';
+import { refreshAccount } from './refreshAccount';
 import { Command, type CommandId } from '../../commands';
 import { registerCommand } from '../commands/registerCommand';
 

@@ -5,7 +5,7 @@
 import vscode = require('../../system/vscodeApi');
 import { AccountsTool, OperationsTool, RequestTool } from '../agentTools/agentTools';
 import { SessionBindings, sessionStep, type ProcessIdentity } from '../../core/agent/mcpSession';
-import { executableOf, processIdentity } from '../terminal/processIdentity';
+import { executableOf, processIdentity } from './processIdentity';
 import { wrapLines } from '../../core/agent/questionText';
 import { programLines, type SessionAsker } from '../../core/agent/mcpAsker';
 import { TerminalAllowances } from '../../core/terminal/allowance';

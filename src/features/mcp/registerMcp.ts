@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import vscode = require('../../system/vscodeApi');
 import { definitionProvider, mcpApiOf, MCP_PROVIDER_ID } from './mcpDefinition';
 import type { TerminalToken } from '../terminal/terminalToken';
+import type { McpAnswers } from './mcpAnswers';
 import type { Services } from '../../services';
 import { caughtText } from '../../core/util/caughtText';
 
-export function registerMcpServer(services: Services, terminals: TerminalToken): vscode.Disposable[] {
+export function registerMcpServer(services: Services, terminals: TerminalToken, answers: McpAnswers): vscode.Disposable[] {
 	const api = mcpApiOf(vscode);
 	if (!api) return [];
 	const { config, context } = services;
@@ -19,7 +20,7 @@ export function registerMcpServer(services: Services, terminals: TerminalToken):
 		version: String((context.extension.packageJSON as { version?: unknown }).version ?? ''),
 		enabled: () => config.agentTools() && config.terminalToken() !== 'off',
 		endpoint: () => terminals.endpoint(),
-		newGrant: () => terminals.mcp.newGrant(),
+		newGrant: () => answers.newGrant(),
 		onDidChange: changed.event,
 	});
 	try {

@@ -7,7 +7,7 @@ import vscode = require('../../system/vscodeApi');
 import { ApiError } from '../../core/api/errors';
 import { loadPlatform, usePlatformOperations } from '../../core/platform/load';
 import type { HostKey } from '../../core/platform/hosts';
-import type { ReadResult } from '../../core/platform/openapiImport';
+import type { OpenApiReading } from '../../core/platform/openapiImport';
 import { hostOf } from '../../core/util/url';
 import { Command } from '../../commands';
 import type { Services } from '../../services';
@@ -58,7 +58,7 @@ export async function loadPlatformOperations(services: Services, arg?: unknown):
 		const listener = cancel.onCancellationRequested(() => controller.abort());
 		try {
 			const hosts: HostOutcome[] = [];
-			const documents: Array<{ keys: HostKey[]; result: ReadResult }> = [];
+			const documents: Array<{ keys: HostKey[]; result: OpenApiReading }> = [];
 			for (const { url, keys } of requests) {
 				if (controller.signal.aborted) break;
 				const host = hostOf(url);

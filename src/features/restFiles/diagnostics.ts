@@ -5,7 +5,7 @@ import vscode = require('../../system/vscodeApi');
 import { findJwts, type FoundJwt } from '../../core/restFile/jwtScan';
 import type { ParsedFile } from '../../core/restFile/requestParser';
 import { foreignSends } from '../../core/restFile/tokenReach';
-import { exposedVariables } from '../exposure/exposedVariables';
+import { exposedVariables } from '../../core/exposure/exposedTokens';
 import { readingsWithEnvironments } from './environmentReadings';
 import { environmentsByHost, referencedNames } from '../../core/restFile/environments';
 import { environmentsNote } from './tokenDestinations';
@@ -47,8 +47,10 @@ function expiredTokenDiagnostics(document: vscode.TextDocument, jwts: readonly F
  */
 async function foreignHostDiagnostics(document: vscode.TextDocument, text: string, read: { file: ParsedFile; jwts: readonly FoundJwt[] }, services: Services): Promise<vscode.Diagnostic[]> {
 	// An account's platform hosts (telematicsAuth.platformHosts) count as its service, wherever their site is.
-	const accounts = knownTokens(services).map((token) => ({ ...token, platformOrigins: accountPlatformOrigins(services.config, token) }));
-	const exposed = exposedVariables(services);
+	const { store, config } = services;
+	const accounts = knownTokens(services).map((token) => ({ ...token, platformOrigins: accountPlatformOrigins(config, token) }));
+	// The variables telematicsAuth.exposeToken keeps a token in (core/exposure/exposedTokens.ts).
+	const exposed = exposedVariables(config.exposeToken() !== 'off', store.active(), store.list(), config.environmentAccounts());
 	if (accounts.length === 0) return [];
 	// Variables the file does not define take their values from the clients' environments.
 	const readings = await readingsWithEnvironments(read.file, document.uri);
@@ -56,7 +58,7 @@ async function foreignHostDiagnostics(document: vscode.TextDocument, text: strin
 	// Which environments send each host there: read once for all the warnings of the file.
 	const byHost = sends.some((send) => send.host !== undefined) ? environmentsByHost(readings.environments, referencedNames(read.file)) : new Map<string, readonly string[]>();
 	return sends.flatMap((send) => {
-		const account = services.store.get(send.accountId)?.account;
+		const account = store.get(send.accountId)?.account;
 		if (!account) return []; // logged out while the sites were checked
 		const diagnostic = new vscode.Diagnostic(document.lineAt(send.requestLine).range, send.host === undefined
 			? vscode.l10n.t(

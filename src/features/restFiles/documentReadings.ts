@@ -4,7 +4,8 @@
 import vscode = require('../../system/vscodeApi');
 import { parseRestFile, type ParsedFile } from '../../core/restFile/requestParser';
 import type { Services } from '../../services';
-import { isRestDocument, watchedText } from './restDocuments';
+import { isRestDocument } from '../../core/restFile/restDocument';
+import { watchedText } from './restDocuments';
 
 const DEBOUNCE_MS = 300;
 

@@ -1,9 +1,9 @@
 // The wrong identity, before Send: a warning on a request to a known platform operation that carries an
 // account of the other kind ("needs an admin token; sends user's"), and quick fixes that switch it to an
-// account of the needed kind, in the same style. The decision is core/platform/wrongIdentity.ts. Also the
+// account of the needed kind, in the same style. The decision is core/restFile/wrongIdentity.ts. Also the
 // light bulb's "New Request…" on an empty line.
 import vscode = require('../../system/vscodeApi');
-import { wrongIdentities, type IdentityAccount, type WrongIdentity } from '../../core/platform/wrongIdentity';
+import { wrongIdentities, type IdentityAccount, type WrongIdentity } from '../../core/restFile/wrongIdentity';
 import { loadPlatform } from '../../core/platform/load';
 import { caughtText } from '../../core/util/caughtText';
 import { environmentReference } from '../../core/restFile/authHeaderEdit';

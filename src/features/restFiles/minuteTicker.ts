@@ -2,7 +2,7 @@
 // "expires in 12m" stays true; asks the shared ticker for nothing while none is.
 import vscode = require('../../system/vscodeApi');
 import type { Ticker, Ticking } from '../../core/util/ticker';
-import { isRestDocument } from './restDocuments';
+import { isRestDocument } from '../../core/restFile/restDocument';
 
 const MINUTE = 60_000;
 

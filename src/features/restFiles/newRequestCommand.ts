@@ -1,7 +1,7 @@
 // "New Request…": pick one of the platform's operations, then the account (one of the kind it needs
 // first), and a complete request goes in at the cursor: `# @name`, the method and the URL on the account's
 // platform host, the Authorization line in the insert style with the same questions as Insert, the content
-// type and a body with every required field, in one edit. The text is core/platform/requestText.ts.
+// type and a body with every required field, in one edit. The text is core/restFile/requestText.ts.
 import vscode = require('../../system/vscodeApi');
 import type { AuthValue } from '../../core/restFile/authHeaderEdit';
 import { DEFAULT_TOKEN_VARIABLE } from '../../core/restFile/fileVariable';
@@ -9,7 +9,7 @@ import { parseRestFile } from '../../core/restFile/requestParser';
 import { requestDestinations } from '../../core/restFile/requestHost';
 import { requestsSending } from '../../core/restFile/tokenReach';
 import { applyEdits } from '../../core/restFile/textEdit';
-import { namedRequest, planNewRequest } from '../../core/platform/requestText';
+import { namedRequest, planNewRequest } from '../../core/restFile/requestText';
 import { loadPlatform } from '../../core/platform/load';
 import type { Operation } from '../../core/platform/operations';
 import { tokenVariableFor } from '../../core/sessions/accountNames';

@@ -1,16 +1,15 @@
-// Which documents are REST files: `.http`/`.rest` by name, or language `http` (REST Client,
-// httpYac), in any scheme, untitled included.
+// The REST documents the features act on: which ones VS Code hands the lenses and the hover (REST_SELECTOR,
+// the same documents as core/restFile/restDocument.ts's isRestDocument), how much of one they read, and the
+// editor a command acts on.
 import vscode = require('../../system/vscodeApi');
+import { isRestDocument } from '../../core/restFile/restDocument';
 import { notify } from '../messages/notify';
+import { onFirstDocument } from '../shared/firstDocument';
 
 export const REST_SELECTOR: vscode.DocumentSelector = [
 	{ language: 'http' },
 	{ pattern: '**/*.{http,rest}' },
 ];
-
-export function isRestDocument(document: vscode.TextDocument): boolean {
-	return document.languageId === 'http' || /\.(http|rest)$/i.test(document.uri.path);
-}
 
 /**
  * The largest REST file the lenses, the hover and the warnings read (ten times the largest of the 113
@@ -36,20 +35,6 @@ export function watchedText(document: vscode.TextDocument, log: { info(message: 
 /** Calls `start` once: now if a REST document is open, else when the first one opens. */
 export function onFirstRestDocument(start: () => void): vscode.Disposable {
 	return onFirstDocument(isRestDocument, start);
-}
-
-/** Calls `start` once: now if a document `matches` is open, else when the first such one opens. */
-export function onFirstDocument(matches: (document: vscode.TextDocument) => boolean, start: () => void): vscode.Disposable {
-	if (vscode.workspace.textDocuments.some(matches)) {
-		start();
-		return new vscode.Disposable(() => undefined);
-	}
-	const waiting = vscode.workspace.onDidOpenTextDocument((document) => {
-		if (!matches(document)) return;
-		waiting.dispose();
-		start();
-	});
-	return waiting;
 }
 
 /**

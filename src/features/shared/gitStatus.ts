@@ -64,9 +64,9 @@ export async function guardTrackedFile(context: vscode.ExtensionContext, uri: vs
 	// Restricted Mode: asked every time, nothing remembered, git not run.
 	if (uri.scheme === 'file' && !vscode.workspace.isTrusted) return prompter.askTrackedFile('untrusted', offerReference);
 	if (context.workspaceState.get<boolean>(TRACKED_WARNING_KEY) === true) return 'continue';
-	const exposure = await gitStatus(uri);
-	if (exposure === 'ignored' || exposure === 'none') return 'continue';
-	const answer = await prompter.askTrackedFile(exposure, offerReference);
+	const status = await gitStatus(uri);
+	if (status === 'ignored' || status === 'none') return 'continue';
+	const answer = await prompter.askTrackedFile(status, offerReference);
 	if (answer === 'continue') await context.workspaceState.update(TRACKED_WARNING_KEY, true);
 	return answer;
 }

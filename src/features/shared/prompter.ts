@@ -3,7 +3,8 @@
 import vscode = require('../../system/vscodeApi');
 import { dialogText } from '../../core/util/displayText';
 import { sendQuestionDetail } from '../../core/agent/questionText';
-import type { AccountChoice, GitStatus, LoginBudgetAnswer, LoginBudgetQuestion, Prompter, SendAnswer, SendQuestion, TerminalTokenQuestion, TrackedFileAnswer } from '../../core/models/prompter';
+import type { AccountChoice, GitStatus, LoginBudgetAnswer, LoginBudgetQuestion, Prompter, TerminalTokenQuestion, TrackedFileAnswer } from '../../core/models/prompter';
+import type { SendAnswer, SendQuestion } from '../../core/agent/changeGuard';
 import { askText } from '../../core/sessions/loginBudget';
 import { displayText } from '../../core/util/displayText';
 import { askStep, pickKind } from '../login/stepInput';
@@ -35,8 +36,8 @@ export class ScreenPrompter implements Prompter {
 		return chosen === action;
 	}
 
-	async askTrackedFile(exposure: GitStatus, offerReference: boolean): Promise<TrackedFileAnswer> {
-		const proceed = exposure === 'untrusted' ? vscode.l10n.t('Write the Token') : vscode.l10n.t('Continue');
+	async askTrackedFile(status: GitStatus, offerReference: boolean): Promise<TrackedFileAnswer> {
+		const proceed = status === 'untrusted' ? vscode.l10n.t('Write the Token') : vscode.l10n.t('Continue');
 		const reference = vscode.l10n.t('Use {{variable}} Only');
 		const manageTrust = vscode.l10n.t('Manage Workspace Trust');
 		const where = {
@@ -45,17 +46,17 @@ export class ScreenPrompter implements Prompter {
 			unknown: vscode.l10n.t('This file may be in a git repository that Telematics Auth cannot safely ask.'),
 			untrusted: vscode.l10n.t('This folder is not trusted (Restricted Mode).'),
 			notIgnored: vscode.l10n.t('This file is in a git repository and not ignored.'),
-		}[exposure === 'ignored' || exposure === 'none' ? 'notIgnored' : exposure];
+		}[status === 'ignored' || status === 'none' ? 'notIgnored' : status];
 		const detail = [
-			exposure === 'untrusted'
+			status === 'untrusted'
 				? vscode.l10n.t('In a folder you have not trusted, Telematics Auth runs no git (its settings can start programs), so it cannot tell whether this file would be committed. The token stays in the file until you remove it. Trust the folder with "Manage Workspace Trust", or write the token now for this file only.')
 				: vscode.l10n.t('An access token written here can end up in a commit, where anyone with the repository can use it until it expires.'),
 			offerReference
 				? vscode.l10n.t('"Use {{variable}} Only" writes "Authorization: Bearer {{telematicsToken}}" and no token: define telematicsToken in an untracked environment file (REST Client: your user settings\' rest-client.environmentVariables or {{$dotenv}}; httpYac: .env or http-client.private.env.json).')
 				: '',
-			exposure === 'untrusted' ? '' : vscode.l10n.t('"Continue" writes the token and does not ask again in this workspace.'),
+			status === 'untrusted' ? '' : vscode.l10n.t('"Continue" writes the token and does not ask again in this workspace.'),
 		].filter(Boolean).join('\n\n');
-		const choices = [proceed, ...(offerReference ? [reference] : []), ...(exposure === 'untrusted' ? [manageTrust] : [])];
+		const choices = [proceed, ...(offerReference ? [reference] : []), ...(status === 'untrusted' ? [manageTrust] : [])];
 		const choice = await vscode.window.showWarningMessage(where, { modal: true, detail: dialogText(detail) }, ...choices);
 		if (choice === manageTrust) void vscode.commands.executeCommand('workbench.trust.manage');
 		return choice === proceed ? 'continue' : choice === reference ? 'reference' : 'cancel';

@@ -3,13 +3,14 @@
 import vscode = require('../../system/vscodeApi');
 import type { Services } from '../../services';
 import type { Ticking } from '../../core/util/ticker';
-import { describeStatus, loadingStatus, noActiveStatus, type Severity, type StatusDescription } from '../../core/statusBar/statusModel';
+import { describeStatus, loadingStatus, noActiveStatus, type StatusBackground, type StatusDescription } from '../../core/statusBar/statusModel';
 
+import { Command } from '../../commands';
 import { accountTooltip, chooseAccountTooltip, loadingTooltip, loggedOutTooltip } from '../accounts/accountTooltips';
 
 export const STATUS_BAR_ID = 'telematicsAuth.status';
 
-const BACKGROUND: Record<Severity, string | undefined> = {
+const BACKGROUND: Record<StatusBackground, string | undefined> = {
 	none: undefined,
 	warning: 'statusBarItem.warningBackground',
 	error: 'statusBarItem.errorBackground',
@@ -61,7 +62,7 @@ export class StatusBar implements vscode.Disposable, Ticking {
 
 	private show(d: StatusDescription, tooltip: vscode.MarkdownString): void {
 		this.item.text = d.text;
-		this.item.command = d.command;
+		this.item.command = Command[d.click];
 		this.item.accessibilityInformation = { label: d.accessibilityLabel, role: 'button' };
 		const background = BACKGROUND[d.severity];
 		this.item.backgroundColor = background ? new vscode.ThemeColor(background) : undefined;

@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { basename, delimiter, join } from 'node:path';
 import vscode = require('../../system/vscodeApi');
-import { CHANNEL_ENV, COMMAND_NAME, MCP_COMMAND_NAME, NONCE_ENV, oneLine, type Reply, type TokenRequest, type ToolReply } from '../../core/terminal/protocol';
+import { CHANNEL_ENV, COMMAND_NAME, MCP_COMMAND_NAME, NONCE_ENV, oneLine, type Reply, type TokenRequest, type ToolCall, type ToolReply } from '../../core/terminal/protocol';
 import { cmdScript, posixScript } from '../../core/terminal/scripts';
 import { replaceRegularFile } from '../../system/regularFile';
 import { openTokenChannel, type PeerProcess, type TokenChannel } from './tokenChannel';
@@ -15,13 +15,20 @@ import type { Services } from '../../services';
 import { caughtText } from '../../core/util/caughtText';
 import { sessionSecrets } from '../../core/util/redactingLog';
 import { liveSession } from '../shared/freshToken';
-import { McpAnswers } from '../mcp/mcpAnswers';
 
 /** An allowance's key: the terminal whose shell leads the session. */
 const sessionKey = (sessionId: number): string => `session:${sessionId}`;
 
 /** workspaceState: the person allowed the command in this untrusted folder. */
 export const TERMINAL_ALLOWED_KEY = 'telematicsAuth.terminalTokenAllowedInRestrictedMode';
+
+/** What answers telematics-mcp's tool calls, which come over the same channel (features/mcp/mcpAnswers.ts). */
+export interface ToolCalls {
+	/** One tool call; `pid`: the asking process, as the kernel tells it. */
+	answer(call: ToolCall, pid: number | undefined): Promise<ToolReply>;
+	/** The setting left "ask": what the person allowed is asked again. */
+	reset(): void;
+}
 
 export class TerminalToken implements vscode.Disposable {
 	private readonly subscriptions: vscode.Disposable[] = [];
@@ -35,11 +42,8 @@ export class TerminalToken implements vscode.Disposable {
 	private readonly allowances = new TerminalAllowances();
 	/** One open question per terminal: a second request from it waits for the same answer. */
 	private readonly questions = new Map<string, Promise<boolean>>();
-	/** telematics-mcp's tool calls, over the same channel. */
-	readonly mcp: McpAnswers;
-
-	constructor(private readonly services: Services) {
-		this.mcp = new McpAnswers(services);
+	/** `toolCalls`: telematics-mcp's tool calls, over the same channel. */
+	constructor(private readonly services: Services, private readonly toolCalls: ToolCalls) {
 		this.subscriptions.push(services.config.onDidChange(() => this.follow()));
 		this.subscriptions.push(vscode.window.onDidCloseTerminal((terminal) => {
 			void Promise.resolve(terminal.processId).then((pid) => pid !== undefined && this.allowances.forget(sessionKey(pid)), () => undefined);
@@ -58,7 +62,7 @@ export class TerminalToken implements vscode.Disposable {
 		// A changed choice starts afresh: what was allowed under "ask" is asked again.
 		if (this.services.config.terminalToken() !== 'ask') {
 			this.allowances.clear();
-			this.mcp.reset();
+			this.toolCalls.reset();
 		}
 		if (this.services.config.terminalToken() !== 'off') this.channel ??= this.start();
 		else void this.stop();
@@ -176,7 +180,7 @@ export class TerminalToken implements vscode.Disposable {
 		if (!vscode.workspace.isTrusted && !(await this.allowedInRestrictedMode())) {
 			return { ok: false, error: t('Not allowed in this folder, which is not trusted. Allow it when VS Code asks, or trust the folder.') };
 		}
-		if (request.call) return this.mcp.answer(request.call, await peer().catch(() => undefined));
+		if (request.call) return this.toolCalls.answer(request.call, await peer().catch(() => undefined));
 		const { store, config, log } = this.services;
 		const session = request.account === undefined
 			? store.active()

@@ -2,10 +2,8 @@
 // server that routes it would, and the URL built from it must stay on the platform's host (its origin and
 // the service's root path). Small and stateless on purpose: the agent's requests, New Request and the
 // OpenAPI reader (its own bundle) share it. Pure: no I/O, no `vscode`.
-import type { HostKey, PlatformHosts } from '../platform/hosts';
+import type { HostKey, PlatformHosts } from './hosts';
 import type { Checked } from '../util/checked';
-
-export type { Checked };
 
 const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
 

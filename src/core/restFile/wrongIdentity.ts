@@ -5,12 +5,12 @@
 // a JWT of a logged-in account. Pure: no I/O, no `vscode`.
 import type { AccountKind } from '../api/types';
 import { tokenVariableFor } from '../sessions/accountNames';
-import { findOwner, type KnownToken } from '../restFile/tokenMatch';
-import type { ParsedFile, ParsedRequest } from '../restFile/requestParser';
-import { requestTarget } from '../restFile/requestHost';
+import { findOwner, type KnownToken } from './tokenMatch';
+import type { ParsedFile, ParsedRequest } from './requestParser';
+import { requestTarget } from './requestHost';
 import { isJwtShaped } from '../util/tokenGrammar';
-import type { HostKey, Operation } from './operations';
-import { HOST_KEYS, type PlatformHosts } from './hosts';
+import type { HostKey, Operation } from '../platform/operations';
+import { HOST_KEYS, type PlatformHosts } from '../platform/hosts';
 
 /** How an operation is found by its request (catalog.ts's operationFor: the catalog loads on first use, so it is handed in). */
 export type OperationLookup = (method: string, host: HostKey, path: string) => Operation | undefined;

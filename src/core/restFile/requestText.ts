@@ -8,11 +8,11 @@
 // - required query parameters go on the request line with their example values, encoded;
 // - the instance's `InstanceId` and `InstanceKey` (operations with no token) are `{{InstanceId}}` and
 //   `{{InstanceKey}}`: the key is a secret, so its value is the user's to define in an env file.
-import { bearerValue, type AuthValue } from '../restFile/authHeaderEdit';
-import { planFileVariable, DEFAULT_TOKEN_VARIABLE } from '../restFile/fileVariable';
-import { lineAt, parseRestFile, requestAt, SEPARATOR, type ParsedFile, type ParsedRequest } from '../restFile/requestParser';
-import { applyEdits, sortEdits, type TextEdit } from '../restFile/textEdit';
-import type { Operation, Parameter } from './operations';
+import { bearerValue, type AuthValue } from './authHeaderEdit';
+import { planFileVariable, DEFAULT_TOKEN_VARIABLE } from './fileVariable';
+import { lineAt, parseRestFile, requestAt, SEPARATOR, type ParsedFile, type ParsedRequest } from './requestParser';
+import { applyEdits, sortEdits, type TextEdit } from './textEdit';
+import type { Operation, Parameter } from '../platform/operations';
 import type { OperationLookup } from './wrongIdentity';
 
 /** What stands for a value the description gives no example of, by the platform's habit (ids are GUIDs). */
@@ -76,7 +76,7 @@ export function requestNames(file: Pick<ParsedFile, 'lines'>): Set<string> {
 	return names;
 }
 
-export interface RequestOptions {
+export interface NewRequestOptions {
 	/** The origin of the operation's host for the account (`https://api.telematicssdk.com`). */
 	origin: string;
 	/** The Authorization value; absent for an operation that needs no token. Checked where it leaves (bearerValue). */
@@ -122,7 +122,7 @@ export function pathValue(parameter: Parameter): string {
 }
 
 /** The request's lines (no line endings): a comment, `# @name`, the request line, headers, a body. */
-export function requestLines(op: Operation, options: RequestOptions): string[] {
+export function requestLines(op: Operation, options: NewRequestOptions): string[] {
 	let path = op.path;
 	for (const parameter of op.parameters.filter((p) => p.in === 'path')) {
 		path = path.replace(`{${parameter.name}}`, encodeURIComponent(pathValue(parameter)));
@@ -190,7 +190,7 @@ export function insertRequest(file: ParsedFile, line: number, lines: readonly st
  * style the file's `@telematicsToken` line as Insert keeps it (planned on the text with the request in
  * it, then told in the original text's offsets, so it is one edit and one undo step).
  */
-export function planNewRequest(text: string, offset: number, op: Operation, options: Omit<RequestOptions, 'name'>): { edits: TextEdit[]; name: string } {
+export function planNewRequest(text: string, offset: number, op: Operation, options: Omit<NewRequestOptions, 'name'>): { edits: TextEdit[]; name: string } {
 	const file = parseRestFile(text);
 	const name = requestName(op, requestNames(file));
 	const lines = requestLines(op, { ...options, name });
