@@ -8,7 +8,7 @@ import vscode = require('./system/vscodeApi');
 import { createServiceClient } from './core/api/serviceClient';
 import { PrompterSlot } from './core/models/prompter';
 import { Lease } from './core/sessions/lease';
-import { LoginBudget } from './core/sessions/loginBudget';
+import { LoginBudget } from './core/login/loginBudget';
 import { RefreshScheduler } from './core/sessions/refreshScheduler';
 import { SessionStore } from './core/sessions/sessionStore';
 import { systemClock } from './core/util/clock';

@@ -6,7 +6,7 @@ import { parseRetryAfter } from '../../src/core/api/parse';
 import {
 	askText, blockedText, blockEnd, decideLogin, decideSend, LOGIN_ATTEMPTS_KEY, LoginBudget, moreLoginsText, rateLimitedText, readLog, serviceOrigin,
 	type BudgetDecision, type ServiceLogins,
-} from '../../src/core/sessions/loginBudget';
+} from '../../src/core/login/loginBudget';
 import { createTestClock, START } from '../support/doubles/fakeClock';
 import { TestMemento } from '../support/doubles/testMemento';
 

@@ -2,7 +2,7 @@
 // provider's sign-in and the demo's all come here. The questions are core/login/steps.ts, asked
 // through the Prompter (on screen: stepInput.ts); then Login with cancellable progress, and the answer
 // stored through the one road of core/sessions/tokenAnswer.ts. Every Login sent is counted against
-// the service's login budget (core/sessions/loginBudget.ts) first. A failed or cancelled login
+// the service's login budget (core/login/loginBudget.ts) first. A failed or cancelled login
 // changes nothing stored; a login only starts from a person's command or button.
 import vscode = require('../../system/vscodeApi');
 import { ApiError } from '../../core/api/errors';
@@ -10,7 +10,7 @@ import type { AccountKind } from '../../core/api/types';
 import type { Services } from '../../services';
 import { askLogin, type LoginAnswers, type LoginPrefill } from '../../core/login/steps';
 import { accountIdFor } from '../../core/sessions/accountId';
-import { blockedText, moreLoginsText, rateLimitedText, serviceOrigin } from '../../core/sessions/loginBudget';
+import { blockedText, moreLoginsText, rateLimitedText, serviceOrigin } from '../../core/login/loginBudget';
 import { accountLabel, tokensFromLogin } from '../../core/sessions/tokenAnswer';
 import { accountResult, type Session } from '../../core/sessions/types';
 import { displayText } from '../../core/util/displayText';

@@ -4,7 +4,7 @@ import vscode = require('../../system/vscodeApi');
 import { dialogText } from '../../core/util/displayText';
 import { sendQuestionDetail } from '../../core/agent/questionText';
 import type { AccountChoice, GitStatus, LoginBudgetAnswer, LoginBudgetQuestion, Prompter, SendAnswer, SendQuestion, TerminalTokenQuestion, TrackedFileAnswer } from '../../core/models/prompter';
-import { askText } from '../../core/sessions/loginBudget';
+import { askText } from '../../core/login/loginBudget';
 import { displayText } from '../../core/util/displayText';
 import { askStep, pickKind } from '../login/stepInput';
 

@@ -3,7 +3,7 @@
 // the login that would be the fifth within the hour, and after a 429 sends no Login to that service until the
 // block ends. Refreshes never count. The decisions are pure functions over plain data; LoginBudget reads and
 // writes the one globalState key, which every window of this machine shares.
-import type { MementoBackend } from './types';
+import type { MementoBackend } from '../sessions/types';
 import type { Clock } from '../util/clock';
 import { describeExpiry, type ExpiryTextOptions } from '../util/time';
 import { untranslated, type Translate } from '../util/translate';
