@@ -21,7 +21,8 @@ import { registerAgentTools } from './features/agentTools/agentTools';
 import { registerPlatformOperationsCommand } from './features/platformOperations/loadOperationsCommand';
 import { AccountsView } from './features/accounts/accountsView';
 import { registerAuthenticationProvider } from './features/authProvider/authProvider';
-import { registerSessionCommands, reportRefreshFailure } from './features/login/sessionCommands';
+import { registerSessionCommands } from './features/login/sessionCommands';
+import { reportRefreshFailures } from './features/shared/refreshAccount';
 import { registerRestFileCommands, startDocumentFeatures } from './features/restFiles/index';
 import { notify, recordMessages, type ShownMessage } from './features/messages/notify';
 import { ScreenPrompter } from './features/shared/prompter';
@@ -128,7 +129,7 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 	scheduler.start();
 	add(
 		config.onDidChange(() => scheduler.reschedule()),
-		scheduler.onDidFail((failure) => reportRefreshFailure(services, failure)),
+		reportRefreshFailures(services),
 		// After sleep, timers may be late: look again as soon as the window has focus.
 		vscode.window.onDidChangeWindowState((state) => {
 			if (state.focused) scheduler.checkDue();
