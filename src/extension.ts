@@ -8,7 +8,7 @@ import vscode = require('./system/vscodeApi');
 import { createServiceClient } from './core/api/serviceClient';
 import { PrompterSlot } from './core/models/prompter';
 import { Lease } from './core/sessions/lease';
-import { LoginBudget } from './core/sessions/loginBudget';
+import { LoginBudget } from './core/login/loginBudget';
 import { RefreshScheduler } from './core/sessions/refreshScheduler';
 import { SessionStore } from './core/sessions/sessionStore';
 import { systemClock } from './core/util/clock';
@@ -21,7 +21,8 @@ import { registerAgentTools } from './features/agentTools/agentTools';
 import { registerPlatformOperationsCommand } from './features/platformOperations/loadOperationsCommand';
 import { AccountsView } from './features/accounts/accountsView';
 import { registerAuthenticationProvider } from './features/authProvider/authProvider';
-import { registerSessionCommands, reportRefreshFailure } from './features/login/sessionCommands';
+import { registerSessionCommands } from './features/login/sessionCommands';
+import { reportRefreshFailures } from './features/login/refreshAccount';
 import { registerRestFileCommands, startDocumentFeatures } from './features/restFiles/index';
 import { notify, recordMessages, type ShownMessage } from './features/messages/notify';
 import { ScreenPrompter } from './features/shared/prompter';
@@ -129,7 +130,7 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 	scheduler.start();
 	add(
 		config.onDidChange(() => scheduler.reschedule()),
-		scheduler.onDidFail((failure) => reportRefreshFailure(services, failure)),
+		reportRefreshFailures(services),
 		// After sleep, timers may be late: look again as soon as the window has focus.
 		vscode.window.onDidChangeWindowState((state) => {
 			if (state.focused) scheduler.checkDue();

@@ -8,7 +8,7 @@ import type { RedactingLog } from './core/util/redactingLog';
 import type { Clock } from './core/util/clock';
 import type { Ticker } from './core/util/ticker';
 import type { PrompterSlot } from './core/models/prompter';
-import type { LoginBudget } from './core/sessions/loginBudget';
+import type { LoginBudget } from './core/login/loginBudget';
 
 export interface Services {
 	readonly context: vscode.ExtensionContext;

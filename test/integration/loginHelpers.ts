@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { DEMO_ADMINS, DEMO_USERS, LIFTED_RATE_LIMIT, type RiggedEmulator, startEmulator } from '../emulator/rig';
 import type { AccountKind } from '../../src/core/api/types';
 import { secretKeyFor } from '../../src/core/sessions/storage';
-import { LOGIN_ATTEMPTS_KEY } from '../../src/core/sessions/loginBudget';
+import { LOGIN_ATTEMPTS_KEY } from '../../src/core/login/loginBudget';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestHandles } from '../../src/extension';
 import { testApiOf, type TestApi } from './testApi';
@@ -160,7 +160,7 @@ export async function logOutAll(api: TestApi): Promise<void> {
 }
 
 /**
- * Forgets the logins this machine counted (core/sessions/loginBudget.ts): the suites log in far more
+ * Forgets the logins this machine counted (core/login/loginBudget.ts): the suites log in far more
  * often than a person, and the budget's question must come only where a test asks for it.
  */
 export async function forgetLoginBudget(api: TestApi): Promise<void> {

@@ -3,7 +3,7 @@
 // after the edits, `# @note` lines included (issue 44: a changing operation of a production account).
 import * as assert from 'node:assert/strict';
 import * as httpyac from 'httpyac';
-import { insertEdits, insertGroups, planInsert, productionNote, type InsertStyle, type PlanAccount } from '../../src/core/restFile/insertPlan';
+import { planInsert, productionNote, type InsertStyle, type PlanAccount } from '../../src/core/restFile/insertPlan';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { applyEdits } from '../../src/core/restFile/textEdit';
 import { operationFor } from '../../src/core/platform/catalog';
@@ -160,9 +160,8 @@ describe('planInsert: the plan of an Insert, as a table', () => {
 	for (const row of rows) {
 		it(row.name, async () => {
 			const { text, cursors } = withCursors(row.file);
-			const file = parseRestFile(text);
 			const style = row.style ?? 'header';
-			const plan = await planInsert({ file, cursors, style, accounts: row.accounts, ...(row.named !== undefined && { named: row.named }), operationFor });
+			const plan = await planInsert({ text, cursors, style, accounts: row.accounts, ...(row.named !== undefined && { named: row.named }), operationFor });
 			assert.equal(plan.accounts.by, row.by);
 			assert.equal(plan.tokenInFile, style === 'header' || style === 'variable');
 			if (row.owners) assert.deepEqual(plan.requests.map((r) => r.owner ?? '?'), row.owners);
@@ -171,25 +170,50 @@ describe('planInsert: the plan of an Insert, as a table', () => {
 			assert.deepEqual(plan.foreign.map((f) => f.scheme), row.foreign ?? []);
 			if (row.give === undefined) return;
 			const owner = row.give === 'active' ? undefined : row.give;
-			const groups = insertGroups(plan, () => owner ?? 'active');
-			const value = style === 'header' ? { style: 'header' as const, token: TOKEN } : { style: 'environment' as const, source: style as 'processEnv' };
-			const edits = insertEdits(plan, groups.map((g) => ({ requests: g.requests, value, ...(owner !== undefined && { accountId: owner }) })), row.replaceForeign ?? false);
-			assert.equal(applyEdits(text, edits), row.expected);
+			const groups = plan.groups(() => owner ?? 'active');
+			const written = plan.edits({ groups, tokens: groups.map(() => TOKEN), reference: false, replaceForeign: row.replaceForeign ?? false });
+			assert.equal(applyEdits(text, written.edits), row.expected);
+			assert.equal(written.keepsForeign, row.foreign !== undefined && !row.replaceForeign);
 		});
 	}
 
 	it('groups by owner, each with the destinations its own requests reach (read once, not again)', async () => {
 		const { text, cursors } = withCursors(`# @name a\nGET ${VENDOR}/v1/a|\n\n###\nGET ${OTHER}/v1/b|\nX-From: {{a.request.headers.Authorization}}\n`);
-		const plan = await planInsert({ file: parseRestFile(text), cursors, style: 'header', accounts: [prod, dev] });
-		const groups = insertGroups(plan, (r) => r.owner!);
+		const plan = await planInsert({ text, cursors, style: 'header', accounts: [prod, dev] });
+		const groups = plan.groups((r) => r.owner!);
 		assert.deepEqual(groups.map((g) => [g.accountId, g.requests.length]), [['prod', 1], ['dev', 1]]);
 		// The first request's token is read by the second by name: it reaches both hosts.
 		assert.deepEqual(groups.map((g) => g.destinations.map((d) => d.host)), [['user.telematicssdk.com', 'api.example.org'], ['api.example.org']]);
 	});
 
+	it('the answers give each style its value: the token, the file variable, the reference chosen instead, a named account\'s own variable', async () => {
+		const { text, cursors } = withCursors(`GET ${OTHER}/v1/x|\n`);
+		const edited = async (style: InsertStyle, accounts: PlanAccount[], reference = false) => {
+			const plan = await planInsert({ text, cursors, style, accounts });
+			const groups = plan.groups(() => accounts[accounts.length - 1]!.id);
+			const written = plan.edits({ groups, tokens: groups.map(() => TOKEN), reference, replaceForeign: false });
+			return { text: applyEdits(text, written.edits), style: written.style, bearers: written.bearers, source: plan.source };
+		};
+		assert.deepEqual(await edited('header', [dev]), { text: `GET ${OTHER}/v1/x\nAuthorization: Bearer ${TOKEN}\n`, style: 'header', bearers: [TOKEN], source: undefined });
+		assert.match((await edited('variable', [dev])).text, new RegExp(`^@telematicsToken = ${TOKEN}\\n[^]*Authorization: Bearer \\{\\{telematicsToken\\}\\}\\n$`));
+		assert.deepEqual(await edited('header', [dev], true), { text: `GET ${OTHER}/v1/x\nAuthorization: Bearer {{telematicsToken}}\n`, style: 'reference', bearers: ['{{telematicsToken}}'], source: undefined });
+		assert.deepEqual(await edited('dotenv', [prod, dev]), { text: `GET ${OTHER}/v1/x\nAuthorization: Bearer {{$dotenv TELEMATICS_TOKEN_DEV}}\n`, style: 'environment', bearers: ['{{$dotenv TELEMATICS_TOKEN_DEV}}'], source: 'dotenv' });
+		assert.deepEqual(await edited('envVariable', [dev]), { text: `GET ${OTHER}/v1/x\nAuthorization: Bearer {{TELEMATICS_TOKEN}}\n`, style: 'environment', bearers: ['{{TELEMATICS_TOKEN}}'], source: 'envVariable' });
+	});
+
+	it('reads the environments it is given: a host the file leaves to a variable is the environment\'s', async () => {
+		const { text, cursors } = withCursors('GET {{base}}/v1/x|\n');
+		const environments = new Map([['base', new Map([['prod\nhttps://api.example.org', { value: 'https://api.example.org', environment: 'prod' }]])]]);
+		const plan = await planInsert({ text, cursors, style: 'header', accounts: [prod, dev], environments });
+		assert.deepEqual([...plan.destinations.values()].flat().map((d) => d.host), ['api.example.org']);
+		assert.deepEqual(plan.requests.map((r) => r.owner), ['dev'], 'so it goes with the account of that service, asking nobody');
+		const without = await planInsert({ text, cursors, style: 'header', accounts: [prod, dev] });
+		assert.deepEqual(without.requests.map((r) => r.candidates), [['prod', 'dev']]);
+	});
+
 	it('no request under a cursor: nothing planned', async () => {
 		const { text, cursors } = withCursors('# no request here|\n');
-		const plan = await planInsert({ file: parseRestFile(text), cursors, style: 'header', accounts: [prod] });
+		const plan = await planInsert({ text, cursors, style: 'header', accounts: [prod] });
 		assert.equal(plan.requests.length, 0);
 	});
 
@@ -214,8 +238,8 @@ describe('planInsert: the plan of an Insert, as a table', () => {
 		httpyac.cli.initFileProvider();
 		await httpyac.cli.initIOProvider();
 		const { text, cursors } = withCursors(`# @name upd\nPUT ${VENDOR}/v1/Management/users|\n\n###\nGET ${VENDOR}/v1/Management/users/find|\n`);
-		const plan = await planInsert({ file: parseRestFile(text), cursors, style: 'header', accounts: [prod], operationFor });
-		const written = applyEdits(text, insertEdits(plan, insertGroups(plan, () => 'prod').map((g) => ({ requests: g.requests, value: { style: 'header', token: TOKEN }, accountId: 'prod' })), false));
+		const plan = await planInsert({ text, cursors, style: 'header', accounts: [prod], operationFor });
+		const written = applyEdits(text, plan.edits({ groups: plan.groups(() => 'prod'), tokens: [TOKEN], reference: false, replaceForeign: false }).edits);
 		const httpFile = await new httpyac.store.HttpFileStore().getOrCreate('/insert-plan.http', async () => written, 0, { workingDir: '/' });
 		assert.deepEqual(httpFile.httpRegions.filter((r) => r.request).map((r) => r.metaData.note), ["Change a user's profile and settings: this changes data on production account prod.", undefined]);
 	});

@@ -1,12 +1,13 @@
-// The login budget's decisions as tables: how many logins within the hour, when to ask, a 429's block
-// and its Retry-After forms, records from several windows, and clocks that move; then two windows'
-// LoginBudgets over one shared globalState, on fake clocks.
+// The login budget's one decision (records, time, service → go, ask or blocked until) as tables: each
+// outcome, how many logins within the hour, when to ask, what a person agreed to, a 429's block and its
+// Retry-After forms, records from several windows, and clocks that move; then two windows' LoginBudgets
+// over one shared globalState, on fake clocks.
 import * as assert from 'node:assert/strict';
 import { parseRetryAfter } from '../../src/core/api/parse';
 import {
-	askText, blockedText, blockEnd, decideLogin, decideSend, LOGIN_ATTEMPTS_KEY, LoginBudget, moreLoginsText, rateLimitedText, readLog, serviceOrigin,
-	type BudgetDecision, type ServiceLogins,
-} from '../../src/core/sessions/loginBudget';
+	askText, blockedText, blockEnd, decideLogin, LOGIN_ATTEMPTS_KEY, LoginBudget, moreLoginsText, rateLimitedText, readLog, serviceOrigin,
+	type BudgetDecision, type LoginLog, type ServiceLogins,
+} from '../../src/core/login/loginBudget';
 import { createTestClock, START } from '../support/doubles/fakeClock';
 import { TestMemento } from '../support/doubles/testMemento';
 
@@ -16,6 +17,32 @@ const H = 60 * MIN;
 const NOW = START;
 /** Attempts `ago` ms before NOW (negative: stamped after NOW, by a clock that was ahead). */
 const ago = (...ms: number[]) => ms.map((m) => NOW - m);
+const SERVICE = 'https://svc.example.com';
+/** The decision for SERVICE when its records are `entry`. */
+const decide = (entry: ServiceLogins | undefined, now: number, agreed?: number): BudgetDecision =>
+	decideLogin(entry ? { [SERVICE]: entry } : {}, now, SERVICE, agreed);
+/** What a window decides now over the shared globalState, without counting a login. */
+const decideIn = (memento: TestMemento, clock: { now(): number }, serviceUrl: string): BudgetDecision =>
+	decideLogin(readLog(memento.get<unknown>(LOGIN_ATTEMPTS_KEY), clock.now()), clock.now(), serviceUrl);
+
+describe('decideLogin: each outcome, on a fake clock', () => {
+	const four = { attempts: ago(12 * MIN, 8 * MIN, 3 * MIN, 10 * S) };
+	const blocked = { attempts: ago(1 * MIN), block: { at: NOW - MIN, until: NOW + 9 * MIN } };
+	const records: LoginLog = { [SERVICE]: four, 'http://127.0.0.1:41234': blocked };
+	const cases: Array<{ name: string; records: LoginLog; at: number; service?: string; agreed?: number; expect: BudgetDecision }> = [
+		{ name: 'go: nothing recorded', records: {}, at: NOW, expect: { kind: 'go' } },
+		{ name: 'ask: the fifth within the hour, saying how many and since when', records, at: NOW, expect: { kind: 'ask', count: 4, sinceMs: 12 * MIN } },
+		{ name: 'blocked until the 429 ends', records, at: NOW, service: 'http://127.0.0.1:41234', expect: { kind: 'blocked', until: NOW + 9 * MIN } },
+		{ name: 'go after the person agreed to that count', records, at: NOW, agreed: 4, expect: { kind: 'go' } },
+		{ name: 'ask again when more went out than the person agreed to', records, at: NOW, agreed: 3, expect: { kind: 'ask', count: 4, sinceMs: 12 * MIN } },
+		{ name: 'blocked whatever the person agreed to', records, at: NOW, service: 'http://127.0.0.1:41234', agreed: Infinity, expect: { kind: 'blocked', until: NOW + 9 * MIN } },
+		{ name: 'go once the oldest of the four is an hour old', records, at: NOW + 48 * MIN, expect: { kind: 'go' } },
+		{ name: 'go once the block is over', records, at: NOW + 9 * MIN, service: 'http://127.0.0.1:41234', expect: { kind: 'go' } },
+		{ name: 'another service\'s records do not count', records, at: NOW, service: 'https://other.example.com', expect: { kind: 'go' } },
+		{ name: 'the service found whatever the URL\'s form', records, at: NOW, service: 'HTTPS://SVC.example.com:443/path/', expect: { kind: 'ask', count: 4, sinceMs: 12 * MIN } },
+	];
+	for (const c of cases) it(c.name, () => assert.deepEqual(decideLogin(c.records, c.at, c.service ?? SERVICE, c.agreed), c.expect));
+});
 
 describe('decideLogin: counts and windows', () => {
 	const cases: Array<{ name: string; entry?: ServiceLogins; expect: BudgetDecision }> = [
@@ -30,7 +57,7 @@ describe('decideLogin: counts and windows', () => {
 		{ name: '4 at the same millisecond (two windows at once): ask', entry: { attempts: ago(0, 0, 0, 0) }, expect: { kind: 'ask', count: 4, sinceMs: 0 } },
 		{ name: 'many old ones and 2 new: go', entry: { attempts: ago(5 * H, 4 * H, 3 * H, 2 * H, 90 * MIN, 5 * MIN, 1 * MIN) }, expect: { kind: 'go' } },
 	];
-	for (const c of cases) it(c.name, () => assert.deepEqual(decideLogin(c.entry, NOW), c.expect));
+	for (const c of cases) it(c.name, () => assert.deepEqual(decide(c.entry, NOW), c.expect));
 });
 
 describe('decideLogin: several windows of VS Code', () => {
@@ -51,7 +78,7 @@ describe('decideLogin: several windows of VS Code', () => {
 			expect: { kind: 'blocked', until: NOW + 50 * MIN },
 		},
 	];
-	for (const c of cases) it(c.name, () => assert.deepEqual(decideLogin(c.entry, NOW), c.expect));
+	for (const c of cases) it(c.name, () => assert.deepEqual(decide(c.entry, NOW), c.expect));
 });
 
 describe('decideLogin: the clock going backwards and forwards', () => {
@@ -68,7 +95,7 @@ describe('decideLogin: the clock going backwards and forwards', () => {
 		{ name: 'a block, a second before its end: holds', shift: H - S, entry: { attempts: [], block: { at: NOW, until: NOW + H } }, expect: { kind: 'blocked', until: NOW + H } },
 		{ name: 'a block that is over, four logins still within the hour: ask', shift: 0, entry: { attempts: four, block: { at: NOW - 2 * H, until: NOW - H } }, expect: { kind: 'ask', count: 4, sinceMs: 10 * MIN } },
 	];
-	for (const c of cases) it(c.name, () => assert.deepEqual(decideLogin(c.entry, NOW + c.shift), c.expect));
+	for (const c of cases) it(c.name, () => assert.deepEqual(decide(c.entry, NOW + c.shift), c.expect));
 });
 
 describe('blockEnd: a 429\'s Retry-After in each form', () => {
@@ -156,13 +183,13 @@ describe('LoginBudget: two windows over one globalState', () => {
 		await second.claim(URL_A, Infinity).written;
 		await second.claim(URL_B, Infinity).written;
 		await first.claim(`${URL_A}/`, Infinity).written;
-		assert.deepEqual(first.decide(URL_A), { kind: 'go' }, 'three so far');
+		assert.deepEqual(decideIn(shared, one.clock, URL_A), { kind: 'go' }, 'three so far');
 		await second.claim(URL_A.toUpperCase(), Infinity).written;
-		assert.deepEqual(first.decide(URL_A), { kind: 'ask', count: 4, sinceMs: MIN });
-		assert.equal(second.decide(URL_A).kind, 'ask');
-		assert.deepEqual(first.decide(URL_B), { kind: 'go' }, 'another service has its own count');
+		assert.deepEqual(decideIn(shared, one.clock, URL_A), { kind: 'ask', count: 4, sinceMs: MIN });
+		assert.equal(decideIn(shared, two.clock, URL_A).kind, 'ask');
+		assert.deepEqual(decideIn(shared, one.clock, URL_B), { kind: 'go' }, 'another service has its own count');
 		one.timers.tick(H);
-		assert.deepEqual(first.decide(URL_A), { kind: 'go' }, 'an hour later the count is spent');
+		assert.deepEqual(decideIn(shared, one.clock, URL_A), { kind: 'go' }, 'an hour later the count is spent');
 	});
 
 	it('a 429 seen in one window blocks the logins of the other until its end, and nothing but times is kept', async () => {
@@ -172,11 +199,11 @@ describe('LoginBudget: two windows over one globalState', () => {
 		const second = new LoginBudget(shared, one.clock);
 		await first.claim(URL_A, Infinity).written;
 		assert.equal(await first.recordBlock(URL_A, 1800), NOW + 30 * MIN);
-		assert.deepEqual(second.decide(URL_A), { kind: 'blocked', until: NOW + 30 * MIN });
+		assert.deepEqual(decideIn(shared, one.clock, URL_A), { kind: 'blocked', until: NOW + 30 * MIN });
 		await second.claim(URL_B, Infinity).written;
-		assert.deepEqual(first.decide(URL_A), { kind: 'blocked', until: NOW + 30 * MIN }, 'the other window\'s write keeps the block');
+		assert.deepEqual(decideIn(shared, one.clock, URL_A), { kind: 'blocked', until: NOW + 30 * MIN }, 'the other window\'s write keeps the block');
 		one.timers.tick(30 * MIN);
-		assert.deepEqual(second.decide(URL_A), { kind: 'go' });
+		assert.deepEqual(decideIn(shared, one.clock, URL_A), { kind: 'go' });
 		assert.deepEqual(shared.keys(), [LOGIN_ATTEMPTS_KEY]);
 		assert.deepEqual(Object.keys(shared.get<Record<string, unknown>>(LOGIN_ATTEMPTS_KEY)!).sort(), [URL_B, URL_A].sort());
 	});
@@ -188,8 +215,8 @@ describe('LoginBudget: two windows over one globalState', () => {
 		const second = new LoginBudget(shared, one.clock);
 		for (let i = 0; i < 4; i++) await first.claim(URL_A, Infinity).written;
 		// Both windows ask about the fifth; both people say "log in".
-		const askedFirst = first.decide(URL_A);
-		const askedSecond = second.decide(URL_A);
+		const askedFirst = decideIn(shared, one.clock, URL_A);
+		const askedSecond = decideIn(shared, one.clock, URL_A);
 		assert.deepEqual([askedFirst, askedSecond], [{ kind: 'ask', count: 4, sinceMs: 0 }, { kind: 'ask', count: 4, sinceMs: 0 }]);
 		const sent = first.claim(URL_A, 4);
 		assert.deepEqual(sent.decision, { kind: 'go' }, 'the count the person agreed to');
@@ -204,8 +231,8 @@ describe('LoginBudget: two windows over one globalState', () => {
 		const first = new LoginBudget(shared, one.clock);
 		const second = new LoginBudget(shared, one.clock);
 		for (let i = 0; i < 3; i++) await first.claim(URL_A, Infinity).written;
-		assert.equal(first.decide(URL_A).kind, 'go');
-		assert.equal(second.decide(URL_A).kind, 'go');
+		assert.equal(decideIn(shared, one.clock, URL_A).kind, 'go');
+		assert.equal(decideIn(shared, one.clock, URL_A).kind, 'go');
 		await first.claim(URL_A, undefined).written;
 		assert.deepEqual(second.claim(URL_A, undefined).decision, { kind: 'ask', count: 4, sinceMs: 0 });
 	});
@@ -216,18 +243,40 @@ describe('LoginBudget: two windows over one globalState', () => {
 		const first = new LoginBudget(shared, one.clock);
 		const second = new LoginBudget(shared, one.clock);
 		for (let i = 0; i < 4; i++) await first.claim(URL_A, Infinity).written;
-		assert.equal(first.decide(URL_A).kind, 'ask');
+		assert.equal(decideIn(shared, one.clock, URL_A).kind, 'ask');
 		await second.recordBlock(URL_A, 600);
 		assert.deepEqual(first.claim(URL_A, 4).decision, { kind: 'blocked', until: NOW + 10 * MIN });
 		assert.deepEqual(first.claim(URL_A, Infinity).decision, { kind: 'blocked', until: NOW + 10 * MIN }, 'no answer sends past a block');
 	});
 
-	it('decideSend as a table, and the words of a login stopped so', () => {
-		const four = { attempts: ago(1 * MIN, 2 * MIN, 3 * MIN, 4 * MIN) };
-		assert.deepEqual(decideSend(four, NOW, undefined), { kind: 'ask', count: 4, sinceMs: 4 * MIN });
-		assert.deepEqual(decideSend(four, NOW, 4), { kind: 'go' });
-		assert.deepEqual(decideSend(four, NOW, 3), { kind: 'ask', count: 4, sinceMs: 4 * MIN });
-		assert.deepEqual(decideSend({ attempts: [] }, NOW, undefined), { kind: 'go' });
+	it('claims count only a login that may go: not one asked about, not one blocked', async () => {
+		const shared = new TestMemento();
+		const one = createTestClock(NOW);
+		const budget = new LoginBudget(shared, one.clock);
+		const count = () => shared.get<Record<string, { attempts: number[] }>>(LOGIN_ATTEMPTS_KEY)?.[URL_A]?.attempts.length ?? 0;
+		for (let i = 0; i < 4; i++) {
+			const claimed = budget.claim(URL_A);
+			assert.deepEqual(claimed.decision, { kind: 'go' });
+			await claimed.written;
+		}
+		await budget.claim(URL_B).written;
+		assert.equal(count(), 4);
+		assert.deepEqual(budget.claim(URL_A).decision, { kind: 'ask', count: 4, sinceMs: 0 });
+		assert.equal(count(), 4, 'the one asked about is not counted');
+		assert.equal(budget.blockedUntil(URL_A), undefined);
+		await budget.recordBlock(URL_A, undefined);
+		assert.equal(budget.blockedUntil(URL_A), NOW + H, 'no Retry-After: an hour');
+		assert.deepEqual(budget.claim(URL_A, Infinity).decision, { kind: 'blocked', until: NOW + H });
+		assert.equal(count(), 4, 'nor the one blocked');
+		one.timers.tick(H);
+		assert.equal(budget.blockedUntil(URL_A), undefined);
+		const later = budget.claim(URL_A);
+		assert.deepEqual(later.decision, { kind: 'go' }, 'an hour later both the block and the count are spent');
+		await later.written;
+		assert.equal(count(), 1);
+	});
+
+	it('the words of a login stopped because more went out while the question was open', () => {
 		assert.match(moreLoginsText(6), /^Login not sent: 6 logins to this service within the hour now, more than when you were asked/);
 	});
 });

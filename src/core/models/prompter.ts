@@ -28,7 +28,7 @@ export interface TerminalTokenQuestion {
 	anyProgram?: boolean;
 }
 
-/** Before a login that would be the fifth to a service within the hour (core/sessions/loginBudget.ts). */
+/** Before a login that would be the fifth to a service within the hour (core/login/loginBudget.ts). */
 export interface LoginBudgetQuestion {
 	/** Logins sent to the service within the hour, the first of them `sinceMs` ago. */
 	count: number;

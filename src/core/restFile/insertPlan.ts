@@ -3,13 +3,19 @@
 // where each account's token would go (the host check's question), which requests hold someone else's
 // Authorization (the replace question), and the edits: the headers, and the `# @note` line a changing
 // operation of a production account gets, which REST Client and httpYac turn into a question before they
-// send. Pure: no I/O, no `vscode`. The feature (features/restFiles/insertCommand.ts) asks the questions the
-// plan names, once, and applies the edits, once.
-import { foreignAuthorizations, planAuthEdit, type AuthValue, type EnvironmentSource, type ForeignAuthorization } from './authHeaderEdit';
+// send. Pure: no I/O, no `vscode`. The feature (features/restFiles/insertCommand.ts) asks for the plan once,
+// with the file's text and the environments its folder holds; asks the questions the plan names; and applies
+// the edits the plan gives for the answers (InsertPlan.groups and .edits answer from what the plan read, and
+// read nothing again). The helpers below (the parser, the hosts, the environments, the header's edit) are
+// entered from here, not from the command.
+import { bearerValue, foreignAuthorizations, planAuthEdit, type AuthValue, type EnvironmentSource, type ForeignAuthorization } from './authHeaderEdit';
+import { withEnvironments, type EnvironmentReadings } from './environments';
 import { DEFAULT_TOKEN_VARIABLE } from './fileVariable';
-import { requestsAt, type ParsedFile, type ParsedRequest } from './requestParser';
-import { requestDestinations, requestTarget, type Destination, type VariableReadings } from './requestHost';
+import { parseRestFile, requestsAt, type ParsedFile, type ParsedRequest } from './requestParser';
+import { requestDestinations, requestTarget, variableReadings, type Destination, type VariableReadings } from './requestHost';
 import { accountsServing } from './requestAccount';
+import { globalNames } from './requestShape';
+import { tokenVariableFor } from '../sessions/accountNames';
 import { requestsReached } from './tokenReach';
 import { sortEdits, type TextEdit } from './textEdit';
 import { operationOfRequest, type OperationLookup } from './wrongIdentity';
@@ -36,14 +42,15 @@ export interface PlanAccount {
 }
 
 export interface InsertInput {
-	file: ParsedFile;
+	/** The file's text, read once: the questions are about it, and it gets the edits. */
+	text: string;
 	cursors: readonly number[];
 	style: InsertStyle;
 	accounts: readonly PlanAccount[];
 	/** The account the command names (`{ accountId }`), if any. */
 	named?: string;
-	/** What the file's variables may be (environments included) and why the folder does not say, if it does not. */
-	variables?: VariableReadings;
+	/** What the environments of the file's clients give its variables (features/restFiles/environmentReadings.ts), and why the folder does not say, if it does not. */
+	environments?: EnvironmentReadings;
 	outside?: string;
 	/** The platform's operations by request (catalog.ts), for the note; absent: loaded when an account is production. */
 	operationFor?: OperationLookup;
@@ -72,6 +79,8 @@ export type AccountsBy = { by: 'request' } | { by: 'one'; named?: string } | { b
 export interface InsertPlan {
 	readonly file: ParsedFile;
 	readonly style: InsertStyle;
+	/** With the environment styles: where the header reads the token from (the warnings name it). */
+	readonly source?: EnvironmentSource;
 	readonly requests: readonly PlannedRequest[];
 	readonly accounts: AccountsBy;
 	/** Whether the token itself goes into the file: then it must be fresh, and git is asked about. */
@@ -84,6 +93,37 @@ export interface InsertPlan {
 	readonly outside?: string;
 	readonly operationFor?: OperationLookup;
 	readonly byId: ReadonlyMap<string, PlanAccount>;
+	/**
+	 * The host question's subject once the account question is answered (`ownerOf`: each request's account):
+	 * the requests by account, in first-seen order, each with every place its token would reach.
+	 */
+	groups(ownerOf: (request: PlannedRequest) => string): InsertGroup[];
+	/** The edits for the answers to the plan's questions (see InsertAnswers). */
+	edits(answers: InsertAnswers): InsertEdits;
+}
+
+/** The answers to the plan's questions. */
+export interface InsertAnswers {
+	/** The plan's groups for the account question's answer (none: the environment styles with no active account). */
+	groups: readonly InsertGroup[];
+	/** With the token in the file: each group's current token, in the groups' order. */
+	tokens: readonly string[];
+	/** The person chose a reference instead of the token (the git question). */
+	reference: boolean;
+	/** Someone else's Authorization is replaced (the replace question). */
+	replaceForeign: boolean;
+}
+
+/** What the answers give. */
+export interface InsertEdits {
+	/** The edits, sorted (none: everything was right already, or nothing may change). */
+	edits: TextEdit[];
+	/** The style written. */
+	style: AuthValue['style'];
+	/** What each group's header says, as written (the environment styles tell it); none when nothing is written. */
+	bearers: string[];
+	/** Every request under a cursor keeps its own Authorization: nothing is written. */
+	keepsForeign: boolean;
 }
 
 function isEnvironment(style: InsertStyle): style is EnvironmentSource {
@@ -92,7 +132,10 @@ function isEnvironment(style: InsertStyle): style is EnvironmentSource {
 
 /** Plans an Insert (see the top of this file). */
 export async function planInsert(input: InsertInput): Promise<InsertPlan> {
-	const { file, cursors, style, named, variables, outside } = input;
+	const { text, cursors, style, named, environments, outside } = input;
+	const file = parseRestFile(text);
+	// What the file's variables may be: its own readings, with the environments' values for the names a client may take from them.
+	const variables = environments === undefined ? undefined : withEnvironments(variableReadings(file), environments, globalNames(file));
 	const under = requestsAt(file, cursors);
 	const environment = isEnvironment(style);
 	// Several accounts and none named: each request gets the token of the account whose service it goes to.
@@ -124,15 +167,19 @@ export async function planInsert(input: InsertInput): Promise<InsertPlan> {
 	// Notes are for production accounts only: the catalog loads then (a bundle of its own), not for every Insert.
 	const production = input.accounts.some((a) => a.production);
 	const operationFor = input.operationFor ?? (production && under.length > 0 ? (await loadPlatform()).operationFor : undefined);
-	return {
+	const plan: InsertPlan = {
 		file, style, requests, accounts, destinations,
+		...(environment && { source: style }),
 		tokenInFile: !environment,
 		foreign: foreignAuthorizations(file, cursors),
 		byId: new Map(input.accounts.map((a) => [a.id, a])),
 		...(variables !== undefined && { variables }),
 		...(outside !== undefined && { outside }),
 		...(operationFor !== undefined && { operationFor }),
+		groups: (ownerOf) => insertGroups(plan, ownerOf),
+		edits: (answers) => answerEdits(plan, answers),
 	};
+	return plan;
 }
 
 /** The requests going with one account, and every place its token would reach. */
@@ -143,7 +190,7 @@ export interface InsertGroup {
 }
 
 /** The plan's requests grouped by the account each goes with (`ownerOf`: the answer to the plan's account question), in first-seen order. */
-export function insertGroups(plan: InsertPlan, ownerOf: (request: PlannedRequest) => string): InsertGroup[] {
+function insertGroups(plan: InsertPlan, ownerOf: (request: PlannedRequest) => string): InsertGroup[] {
 	const grouped = new Map<string, PlannedRequest[]>();
 	for (const request of plan.requests) {
 		const id = ownerOf(request);
@@ -168,12 +215,32 @@ export interface GroupValue {
 	accountId?: string;
 }
 
+/** What each group's requests get for the answers, and the edits. */
+function answerEdits(plan: InsertPlan, answers: InsertAnswers): InsertEdits {
+	const { groups, tokens, reference, replaceForeign } = answers;
+	const source = plan.source;
+	const values: GroupValue[] = source === undefined
+		? groups.map((g, i) => ({ requests: g.requests, accountId: g.accountId, value: tokenValue(plan.style, reference, tokens[i]!) }))
+		: plan.accounts.by === 'request'
+			? groups.map((g) => ({ requests: g.requests, accountId: g.accountId, value: { style: 'environment', source, variable: tokenVariableFor(plan.byId.get(g.accountId)!.name!) } }))
+			: [{ requests: plan.requests, value: { style: 'environment', source }, ...(groups[0] && { accountId: groups[0].accountId }) }];
+	const style = values[0]!.value.style;
+	if (plan.foreign.length === plan.requests.length && !replaceForeign) return { edits: [], style, bearers: [], keepsForeign: true };
+	const edits = insertEdits(plan, values, replaceForeign);
+	return { edits, style, bearers: values.map((g) => bearerValue(g.value)), keepsForeign: false };
+}
+
+/** A token's value in the token styles: the token in the header or the file variable, or the reference the person chose instead. */
+function tokenValue(style: InsertStyle, reference: boolean, token: string): AuthValue {
+	return reference ? { style: 'reference' } : style === 'variable' ? { style: 'variable', token } : { style: 'header', token };
+}
+
 /**
  * The edits: each group's requests get its Authorization (a request holding someone else's only with
  * `replaceForeign`), and each request that goes to a known changing operation of a production account
  * with it gets a `# @note` above its request line, unless it has one.
  */
-export function insertEdits(plan: InsertPlan, groups: readonly GroupValue[], replaceForeign: boolean): TextEdit[] {
+function insertEdits(plan: InsertPlan, groups: readonly GroupValue[], replaceForeign: boolean): TextEdit[] {
 	const kept = new Set(replaceForeign ? [] : plan.foreign.map((f) => f.line));
 	const edits: TextEdit[] = [];
 	for (const group of groups) {

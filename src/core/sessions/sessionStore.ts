@@ -66,16 +66,12 @@ export class SessionStore implements Disposable {
 		this.storage = new SessionStorage(secrets, memento, this.log);
 		this.pending = new PendingWrites(this.clock);
 		this.logouts = new LogoutMarks(memento, this.clock, this.log);
+		// What the follower sees of this store, and all it may change (windowFollower.ts: FollowedStore).
 		this.follower = new WindowFollower({
-			storage: this.storage,
-			pending: this.pending,
-			spent: this.spent,
-			logouts: this.logouts,
-			log: this.log,
-			find: (id) => this.find(id),
 			entries: () => this.entries,
-			readIndex: () => this.readIndex(),
-			settle: (entries) => {
+			refreshTokens: (id) => ({ pendingBase: this.pending.get(id)?.base, spent: (refreshToken) => this.spent.has(id, refreshToken) }),
+			settle: (entries, dropPending) => {
+				if (dropPending !== undefined) this.pending.drop(dropPending);
 				const before = this.snapshot();
 				this.entries = entries;
 				this.activeId = this.readActive();
@@ -83,7 +79,7 @@ export class SessionStore implements Disposable {
 			},
 			write: (entry, base) => this.write(entry, base),
 			serialize: (operation) => this.serialize(operation),
-		}, this.clock);
+		}, { secrets, memento, clock: this.clock, log: this.log });
 		this.onDidLoseSecret = this.follower.onDidLoseSecret;
 	}
 

@@ -2,7 +2,7 @@
 // provider's sign-in and the demo's all come here. The questions are core/login/steps.ts, asked
 // through the Prompter (on screen: stepInput.ts); then Login with cancellable progress, and the answer
 // stored through the one road of core/sessions/tokenAnswer.ts. Every Login sent is counted against
-// the service's login budget (core/sessions/loginBudget.ts) first. A failed or cancelled login
+// the service's login budget (core/login/loginBudget.ts) first. A failed or cancelled login
 // changes nothing stored; a login only starts from a person's command or button.
 import vscode = require('../../system/vscodeApi');
 import { ApiError } from '../../core/api/errors';
@@ -10,7 +10,7 @@ import type { AccountKind } from '../../core/api/types';
 import type { Services } from '../../services';
 import { askLogin, type LoginAnswers, type LoginPrefill } from '../../core/login/steps';
 import { accountIdFor } from '../../core/sessions/accountId';
-import { blockedText, moreLoginsText, rateLimitedText, serviceOrigin } from '../../core/sessions/loginBudget';
+import { blockedText, moreLoginsText, rateLimitedText, serviceOrigin } from '../../core/login/loginBudget';
 import { accountLabel, tokensFromLogin } from '../../core/sessions/tokenAnswer';
 import { accountResult, type Session } from '../../core/sessions/types';
 import { displayText } from '../../core/util/displayText';
@@ -63,7 +63,11 @@ function prefillFor(session: Session): LoginPrefill {
  */
 export async function logInAs(services: Services, kind: AccountKind, prefill: LoginPrefill = {}): Promise<Session | undefined> {
 	// Log In Again knows the service: while it blocks logins, say so before asking for anything.
-	if (prefill.serviceUrl && tellIfBlocked(services, kind, { ...prefill, serviceUrl: prefill.serviceUrl })) return undefined;
+	const blockedUntil = prefill.serviceUrl ? services.loginBudget.blockedUntil(prefill.serviceUrl) : undefined;
+	if (prefill.serviceUrl && blockedUntil !== undefined) {
+		tellBlocked(services, kind, { ...prefill, serviceUrl: prefill.serviceUrl }, blockedUntil);
+		return undefined;
+	}
 	const choices = { baseUrl: services.config.baseUrl(), known: services.store.list().map((s) => s.account.serviceUrl) };
 	const answers = await askLogin(services.prompts.current, kind, prefill, choices, vscode.l10n.t);
 	if (!answers) {
@@ -87,45 +91,55 @@ function refreshableAccount(services: Services, kind: AccountKind, target: Login
 	return candidates.find((s) => s.account.id === same) ?? candidates.find((s) => s.account.kind === kind) ?? candidates[0];
 }
 
-/**
- * While the service blocks logins (its 429), says until when, with Refresh where an account of
- * the service can be refreshed, and returns true: no login goes there before then.
- */
-function tellIfBlocked(services: Services, kind: AccountKind, target: LoginTarget): boolean {
-	const decision = services.loginBudget.decide(target.serviceUrl);
-	if (decision.kind !== 'blocked') return false;
+/** While the service blocks logins (its 429): says until when, with Refresh where an account of the service can be refreshed. */
+function tellBlocked(services: Services, kind: AccountKind, target: LoginTarget, until: number): void {
 	const host = hostOf(target.serviceUrl);
 	const refreshable = refreshableAccount(services, kind, target);
-	services.log.warn(`Login to ${host} not sent: the service blocks logins until ${isoTime(decision.until)}.`);
+	services.log.warn(`Login to ${host} not sent: the service blocks logins until ${isoTime(until)}.`);
 	const refresh = refreshable && vscode.l10n.t('Refresh {0} Instead', displayText(refreshable.account.label));
-	const text = blockedText(host, decision.until, services.clock.now(), vscode.l10n.t);
+	const text = blockedText(host, until, services.clock.now(), vscode.l10n.t);
 	void notify('warning', text, ...(refresh ? [refresh] : [])).then((chosen) => {
 		if (chosen !== undefined && chosen === refresh && refreshable) void refreshAccount(services, refreshable);
 	});
-	return true;
 }
 
+/** The budget let the Login go (counted: `written` settles once stored), or not (`refreshed`: the refresh chosen instead). */
+type BudgetPass = { go: true; written: PromiseLike<void> } | { go: false; refreshed?: Session };
+
 /**
- * Whether the login may go out: not while the service blocks logins (said, with Refresh where an
- * account can be), and only after asking when it would be the fifth within the hour. A refresh the
- * person chose instead is done here; its session comes back as `refreshed`.
+ * The login budget's word, right before the Login is sent: go (counted in the same step); blocked until
+ * the service's 429 ends (said, with Refresh where an account can be); or ask, when it would be the fifth
+ * within the hour. A refresh the person chooses instead is done here. After "Log In Anyway" the budget
+ * decides once more, with the count agreed to: another window may have logged in, or met the 429, while
+ * the question was open.
  */
-async function budgetAllows(services: Services, kind: AccountKind, answers: LoginAnswers): Promise<{ go: boolean; refreshed?: Session; agreed?: number }> {
-	if (tellIfBlocked(services, kind, answers)) return { go: false };
-	const decision = services.loginBudget.decide(answers.serviceUrl);
-	if (decision.kind !== 'ask') return { go: true };
+async function passBudget(services: Services, kind: AccountKind, answers: LoginAnswers): Promise<BudgetPass> {
 	const host = hostOf(answers.serviceUrl);
-	const refreshable = refreshableAccount(services, kind, answers);
-	const answer = await services.prompts.current.askLoginBudget({ count: decision.count, sinceMs: decision.sinceMs, refreshable: refreshable?.account.label });
-	if (answer === 'refresh' && refreshable) {
-		services.log.info(`${decision.count} logins to ${host} within the hour: refreshing ${refreshable.account.label} instead.`);
-		return { go: false, refreshed: await refreshAccount(services, refreshable) };
+	let agreed: number | undefined;
+	for (;;) {
+		const { decision, written } = services.loginBudget.claim(answers.serviceUrl, agreed);
+		if (decision.kind === 'go') return { go: true, written };
+		if (decision.kind === 'blocked') {
+			tellBlocked(services, kind, answers, decision.until);
+			return { go: false };
+		}
+		if (agreed !== undefined) {
+			services.log.warn(`Login to ${host} not sent: ${decision.count} logins within the hour now, more than when the person was asked.`);
+			void notify('warning', moreLoginsText(decision.count, vscode.l10n.t));
+			return { go: false };
+		}
+		const refreshable = refreshableAccount(services, kind, answers);
+		const answer = await services.prompts.current.askLoginBudget({ count: decision.count, sinceMs: decision.sinceMs, refreshable: refreshable?.account.label });
+		if (answer === 'refresh' && refreshable) {
+			services.log.info(`${decision.count} logins to ${host} within the hour: refreshing ${refreshable.account.label} instead.`);
+			return { go: false, refreshed: await refreshAccount(services, refreshable) };
+		}
+		if (answer !== 'login') {
+			services.log.info(`${decision.count} logins to ${host} within the hour: login not sent.`);
+			return { go: false };
+		}
+		agreed = decision.count;
 	}
-	if (answer !== 'login') {
-		services.log.info(`${decision.count} logins to ${host} within the hour: login not sent.`);
-		return { go: false };
-	}
-	return { go: true, agreed: decision.count };
 }
 
 /**
@@ -135,24 +149,12 @@ async function budgetAllows(services: Services, kind: AccountKind, answers: Logi
 export async function logIn(services: Services, kind: AccountKind, answers: LoginAnswers, tryAgain: () => unknown): Promise<Session | undefined> {
 	const { serviceUrl, instanceId, login, password } = answers;
 	const host = hostOf(serviceUrl);
-	const allowed = await budgetAllows(services, kind, answers);
-	if (!allowed.go) return allowed.refreshed;
-	// Decided again right before sending, and counted in the same step: another window may have logged in,
-	// or met the service's 429, while the question was open.
-	const claimed = services.loginBudget.claim(serviceUrl, allowed.agreed);
-	if (claimed.decision.kind === 'blocked') {
-		tellIfBlocked(services, kind, answers);
-		return undefined;
-	}
-	if (claimed.decision.kind === 'ask') {
-		services.log.warn(`Login to ${host} not sent: ${claimed.decision.count} logins within the hour now, more than when the person was asked.`);
-		void notify('warning', moreLoginsText(claimed.decision.count, vscode.l10n.t));
-		return undefined;
-	}
+	const budget = await passBudget(services, kind, answers);
+	if (!budget.go) return budget.refreshed;
 	const masking = services.log.addSecrets([password, kind === 'user' ? login : undefined]);
 	try {
 		services.log.info(`Logging in as ${kind} to ${host}…`);
-		await Promise.resolve(claimed.written).catch((e: unknown) => services.log.warn(`Could not count the login to ${host}: ${caughtText(e)}`));
+		await Promise.resolve(budget.written).catch((e: unknown) => services.log.warn(`Could not count the login to ${host}: ${caughtText(e)}`));
 		const response = await withNotificationProgress(
 			vscode.l10n.t('Logging in to {0}…', host),
 			(token) => {

@@ -1,14 +1,17 @@
-// A refresh a person asked for (the Refresh command, or Refresh instead of a login the service may block):
-// progress in the status bar, the time left when it worked, why nothing was sent when the floor held it
-// back, the error with its actions when it failed.
+// What a person is told about a refresh. One they asked for (the Refresh command, or Refresh instead of a
+// login the service may block): progress in the status bar, the time left when it worked, why nothing was
+// sent when the floor held it back, the error with its actions when it failed. An automatic one that failed
+// for good: the scheduler's failure, heard here directly (reportRefreshFailures), with buttons only.
 import vscode = require('../../system/vscodeApi');
 import { ApiError } from '../../core/api/errors';
 import type { RequestedRefresh } from '../../core/sessions/refreshPlan';
 import type { Services } from '../../services';
-import type { Session } from '../../core/sessions/types';
+import type { RefreshFailure, Session } from '../../core/sessions/types';
 import { formatRemaining } from '../../core/util/time';
+import { hostOf } from '../../core/util/url';
+import { Command } from '../../commands';
 import { notify } from '../messages/notify';
-import { showError, type ErrorAction } from '../messages/showError';
+import { errorText, showError, type ErrorAction } from '../messages/showError';
 
 /** Refreshes `session` now; `logInAgain` is offered when the service refused the refresh token. Undefined when it failed (shown). */
 export async function refreshAccount(services: Services, session: Session, logInAgain?: () => unknown): Promise<Session | undefined> {
@@ -51,4 +54,47 @@ function tellHeldBack(services: Services, session: Session, heldBack: Exclude<Re
 	void notify('info', failed
 		? vscode.l10n.t('A refresh for {0} was tried {1} s ago and failed; try again in {2} s (at most one refresh every 30 s).', label, ago, wait)
 		: vscode.l10n.t('The token for {0} was refreshed {1} s ago; try again in {2} s (at most one refresh every 30 s).', label, ago, wait));
+}
+
+/** Tells a person about each automatic refresh that fails for good, for as long as the returned disposable lives. */
+export function reportRefreshFailures(services: Services): vscode.Disposable {
+	return services.scheduler.onDidFail((failure) => reportRefreshFailure(services, failure));
+}
+
+/**
+ * Tells a person about an automatic refresh that failed for good. Manual refreshes report
+ * their own failure. Offers buttons only: it never logs in by itself.
+ */
+function reportRefreshFailure(services: Services, failure: RefreshFailure): void {
+	if (failure.trigger !== 'auto' && failure.warning === undefined) return;
+	const session = services.store.get(failure.accountId);
+	if (!session) return;
+	const { label, serviceUrl } = session.account;
+	const arg = { accountId: failure.accountId };
+	const logInAgain = vscode.l10n.t('Log In Again');
+	const refreshNow = vscode.l10n.t('Refresh Now');
+	const showLog = vscode.l10n.t('Show Log');
+	const { error } = failure;
+	const reason = errorText(services, error);
+	let shown: Thenable<string | undefined>;
+	if (failure.warning === 'shortLived') {
+		shown = notify('warning', vscode.l10n.t('The token for {0} was refreshed, but: {1}', label, reason), showLog);
+	} else if (error.kind === 'badCredentials' || error.kind === 'forbidden') {
+		shown = notify('warning', vscode.l10n.t('The session for {0} has expired and could not be refreshed.', label), logInAgain);
+	} else if (error.kind === 'rateLimited') {
+		shown = notify('warning', vscode.l10n.t('{0} is rate-limiting requests, so the token for {1} could not be refreshed. Nothing will be retried automatically; refresh it later.', hostOf(serviceUrl), label), refreshNow, showLog);
+	} else if (error.isTransient) {
+		const expired = !session.tokens || session.tokens.expiresAt <= services.clock.now();
+		shown = expired
+			? notify('warning', vscode.l10n.t('The token for {0} has expired and could not be refreshed: {1}', label, reason), refreshNow, logInAgain)
+			: notify('warning', vscode.l10n.t('Could not refresh the token for {0}: {1}', label, reason), refreshNow, showLog);
+	} else {
+		shown = notify('warning', vscode.l10n.t('Could not refresh the token for {0}: {1}', label, reason), refreshNow, logInAgain, showLog);
+	}
+	services.log.warn(`Automatic refresh for ${label} failed (${error.kind}): ${reason}`);
+	void shown.then((chosen) => {
+		if (chosen === logInAgain) void vscode.commands.executeCommand(Command.loginAgain, arg);
+		else if (chosen === refreshNow) void vscode.commands.executeCommand(Command.refresh, arg);
+		else if (chosen === showLog) services.output.show(true);
+	});
 }

@@ -1,14 +1,13 @@
 // The session commands (the login commands from logIn.ts, log out, switch, rename, make active, refresh,
-// show log) and what a person is told when an automatic refresh fails.
+// show log). What a person is told about a refresh, asked for or automatic, is shared/refreshAccount.ts.
 import vscode = require('../../system/vscodeApi');
 import { checkAccountName } from '../../core/sessions/accountNames';
 import type { Services } from '../../services';
-import type { RefreshFailure } from '../../core/sessions/types';
 import { accountResult, type AccountResult, type Session } from '../../core/sessions/types';
 
 import { hostOf } from '../../core/util/url';
 import { accountIdOf, pickAccount, resolveAccount } from '../accounts/accountPicker';
-import { errorText, showError } from '../messages/showError';
+import { showError } from '../messages/showError';
 import { logInAgain, loginCommands } from './logIn';
 import { notify } from '../messages/notify';
 import { refreshAccount } from './refreshAccount';
@@ -93,42 +92,4 @@ export function registerSessionCommands(services: Services): vscode.Disposable {
 	};
 
 	return vscode.Disposable.from(...(Object.entries(commands) as [CommandId, (...args: unknown[]) => unknown][]).map(([id, handler]) => registerCommand(services, id, handler)));
-}
-
-/**
- * Tells a person about an automatic refresh that failed for good. Manual refreshes report
- * their own failure. Offers buttons only: it never logs in by itself.
- */
-export function reportRefreshFailure(services: Services, failure: RefreshFailure): void {
-	if (failure.trigger !== 'auto' && failure.warning === undefined) return;
-	const session = services.store.get(failure.accountId);
-	if (!session) return;
-	const { label, serviceUrl } = session.account;
-	const arg = { accountId: failure.accountId };
-	const logInAgain = vscode.l10n.t('Log In Again');
-	const refreshNow = vscode.l10n.t('Refresh Now');
-	const showLog = vscode.l10n.t('Show Log');
-	const { error } = failure;
-	const reason = errorText(services, error);
-	let shown: Thenable<string | undefined>;
-	if (failure.warning === 'shortLived') {
-		shown = notify('warning', vscode.l10n.t('The token for {0} was refreshed, but: {1}', label, reason), showLog);
-	} else if (error.kind === 'badCredentials' || error.kind === 'forbidden') {
-		shown = notify('warning', vscode.l10n.t('The session for {0} has expired and could not be refreshed.', label), logInAgain);
-	} else if (error.kind === 'rateLimited') {
-		shown = notify('warning', vscode.l10n.t('{0} is rate-limiting requests, so the token for {1} could not be refreshed. Nothing will be retried automatically; refresh it later.', hostOf(serviceUrl), label), refreshNow, showLog);
-	} else if (error.isTransient) {
-		const expired = !session.tokens || session.tokens.expiresAt <= services.clock.now();
-		shown = expired
-			? notify('warning', vscode.l10n.t('The token for {0} has expired and could not be refreshed: {1}', label, reason), refreshNow, logInAgain)
-			: notify('warning', vscode.l10n.t('Could not refresh the token for {0}: {1}', label, reason), refreshNow, showLog);
-	} else {
-		shown = notify('warning', vscode.l10n.t('Could not refresh the token for {0}: {1}', label, reason), refreshNow, logInAgain, showLog);
-	}
-	services.log.warn(`Automatic refresh for ${label} failed (${error.kind}): ${reason}`);
-	void shown.then((chosen) => {
-		if (chosen === logInAgain) void vscode.commands.executeCommand(Command.loginAgain, arg);
-		else if (chosen === refreshNow) void vscode.commands.executeCommand(Command.refresh, arg);
-		else if (chosen === showLog) services.output.show(true);
-	});
 }

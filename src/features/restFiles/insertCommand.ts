@@ -1,12 +1,11 @@
 // "Insert Authorization Header": gives each request under a cursor exactly one `Authorization: Bearer …`
 // header with the account's current token, in one edit (one undo). The file is read and planned once
-// (core/restFile/insertPlan.ts); the plan's questions are asked once (writeGuards.ts); the edit is applied once.
+// (core/restFile/insertPlan.ts: one call, which enters the parser, the hosts, the environments and the
+// header's edits itself); the plan's questions are asked once (writeGuards.ts); the edits the plan gives
+// for the answers are applied once.
 import vscode = require('../../system/vscodeApi');
-import { bearerValue, type AuthValue, type EnvironmentSource } from '../../core/restFile/authHeaderEdit';
 import { DEFAULT_TOKEN_VARIABLE } from '../../core/restFile/fileVariable';
-import { insertEdits, insertGroups, planInsert, type GroupValue, type InsertPlan, type PlannedRequest } from '../../core/restFile/insertPlan';
-import { parseRestFile } from '../../core/restFile/requestParser';
-import { tokenVariableFor } from '../../core/sessions/accountNames';
+import { planInsert, type InsertEdits, type InsertPlan, type PlannedRequest } from '../../core/restFile/insertPlan';
 import { isProduction } from '../../core/sessions/production';
 import type { Session } from '../../core/sessions/types';
 import { isSafeToken } from '../../core/util/tokenGrammar';
@@ -17,7 +16,7 @@ import { accountPlatformHosts } from '../accounts/accountPlatformHosts';
 import type { FreshSession } from '../shared/freshToken';
 import { notify } from '../messages/notify';
 import { targetRestEditor } from './restDocuments';
-import { readingsWithEnvironments } from './environmentReadings';
+import { environmentReadings } from './environmentReadings';
 import { applyUnchanged, passGuards, warnUnexposed } from './writeGuards';
 
 export interface InsertOutcome {
@@ -25,7 +24,7 @@ export interface InsertOutcome {
 	requests: number;
 	/** Edits applied (0 when everything was already right). */
 	edits: number;
-	style: AuthValue['style'];
+	style: InsertEdits['style'];
 }
 
 /** The command. `arg`: `{ accountId }`, a file Uri (editor title), or nothing. */
@@ -35,11 +34,10 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 	// The file is read once: the questions below are about this text, and it is this text that gets the edit.
 	const { document } = editor;
 	const version = document.version;
-	const file = parseRestFile(document.getText());
-	const style = services.config.insertStyle();
-	const readings = await readingsWithEnvironments(file, document.uri);
+	const text = document.getText();
+	const { environments, outside } = await environmentReadings(document.uri);
 	const plan = await planInsert({
-		file, style, cursors: editor.selections.map((s) => document.offsetAt(s.active)),
+		text, style: services.config.insertStyle(), cursors: editor.selections.map((s) => document.offsetAt(s.active)),
 		accounts: services.store.list().map((s) => {
 			const hosts = accountPlatformHosts(services.config, s.account);
 			return {
@@ -49,7 +47,7 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 			};
 		}),
 		named: arg instanceof vscode.Uri ? undefined : accountIdOf(arg),
-		variables: readings.variables, ...(readings.outside !== undefined && { outside: readings.outside }),
+		environments, ...(outside !== undefined && { outside }),
 	});
 	if (plan.requests.length === 0) {
 		void notify('info', vscode.l10n.t('Put the cursor inside a request (its ### line, request line, headers or body) to insert an Authorization header.'));
@@ -57,34 +55,24 @@ export async function insertAuthorizationHeader(services: Services, arg?: unknow
 	}
 	const owners = await chooseOwners(services, plan);
 	if (!owners) return undefined;
-	const groups = owners.size ? insertGroups(plan, (r) => owners.get(r.anchor)!.account.id) : [];
-	const passed = await passGuards(services, { uri: document.uri, environments: readings.environments, action: vscode.l10n.t('Insert Anyway') },
-		groups.map((g) => ({ session: [...owners.values()].find((s) => s.account.id === g.accountId)!, reach: () => ({ file, destinations: g.destinations }) })),
+	const groups = owners.size ? plan.groups((r) => owners.get(r.anchor)!.account.id) : [];
+	const passed = await passGuards(services, { uri: document.uri, environments, action: vscode.l10n.t('Insert Anyway') },
+		groups.map((g) => ({ session: [...owners.values()].find((s) => s.account.id === g.accountId)!, reach: () => ({ file: plan.file, destinations: g.destinations }) })),
 		{ fresh: plan.tokenInFile, ...(plan.tokenInFile && { git: { offerReference: true } }), foreign: plan.foreign });
 	if (!passed) return undefined;
-	if (!plan.tokenInFile) warnUnexposed(services, plan.style as EnvironmentSource);
+	if (plan.source !== undefined) warnUnexposed(services, plan.source);
 
-	// What each group's requests get.
-	const values: GroupValue[] = plan.tokenInFile
-		? groups.map((g, i) => ({ requests: g.requests, accountId: g.accountId, value: tokenValue(plan, passed.reference, passed.fresh[i]!.tokens.accessToken) }))
-		: plan.accounts.by === 'request'
-			? groups.map((g) => ({ requests: g.requests, accountId: g.accountId, value: { style: 'environment', source: plan.style as EnvironmentSource, variable: tokenVariableFor(plan.byId.get(g.accountId)!.name!) } }))
-			: [{ requests: plan.requests, value: { style: 'environment', source: plan.style as EnvironmentSource }, ...(groups[0] && { accountId: groups[0].accountId }) }];
-	const written = values[0]!.value.style;
-	if (plan.foreign.length === plan.requests.length && !passed.replaceForeign) {
+	const written = plan.edits({ groups, tokens: passed.fresh.map((f) => f.tokens.accessToken), reference: passed.reference, replaceForeign: passed.replaceForeign });
+	if (written.keepsForeign) {
 		void notify('info', vscode.l10n.t('Nothing changed: the request keeps its own Authorization header.'));
-		return { requests: plan.requests.length, edits: 0, style: written };
+		return { requests: plan.requests.length, edits: 0, style: written.style };
 	}
-	const edits = insertEdits(plan, values, passed.replaceForeign);
+	const { edits } = written;
 	if (!(await applyUnchanged(editor, version, edits, vscode.l10n.t('The file changed while the header was being inserted. Try again.')))) return undefined;
 	// The walkthrough's "insert the header" step completes on this.
 	void vscode.commands.executeCommand('setContext', 'telematicsAuth.insertedHeader', true);
-	tell(services, values, passed.fresh, passed.reference, edits.length > 0);
-	return { requests: plan.requests.length, edits: edits.length, style: written };
-}
-
-function tokenValue(plan: InsertPlan, reference: boolean, token: string): AuthValue {
-	return reference ? { style: 'reference' } : plan.style === 'variable' ? { style: 'variable', token } : { style: 'header', token };
+	tell(services, written.bearers, passed.fresh, passed.reference, edits.length > 0);
+	return { requests: plan.requests.length, edits: edits.length, style: written.style };
 }
 
 /**
@@ -116,10 +104,10 @@ function pickOwner(services: Services, request: PlannedRequest, sessions: readon
 }
 
 /** What went in, said once it is in. */
-function tell(services: Services, values: readonly GroupValue[], fresh: readonly FreshSession[], reference: boolean, edited: boolean): void {
+function tell(services: Services, bearers: readonly string[], fresh: readonly FreshSession[], reference: boolean, edited: boolean): void {
 	const session = fresh[0];
 	if (!session) {
-		vscode.window.setStatusBarMessage(vscode.l10n.t('The Authorization header reads the live token from {0}.', values.map((g) => bearerValue(g.value)).join(', ')), 5000);
+		vscode.window.setStatusBarMessage(vscode.l10n.t('The Authorization header reads the live token from {0}.', bearers.join(', ')), 5000);
 		return;
 	}
 	const several = fresh.length > 1 && !reference;

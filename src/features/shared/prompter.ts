@@ -5,7 +5,7 @@ import { dialogText } from '../../core/util/displayText';
 import { sendQuestionDetail } from '../../core/agent/questionText';
 import type { AccountChoice, GitStatus, LoginBudgetAnswer, LoginBudgetQuestion, Prompter, TerminalTokenQuestion, TrackedFileAnswer } from '../../core/models/prompter';
 import type { SendAnswer, SendQuestion } from '../../core/agent/changeGuard';
-import { askText } from '../../core/sessions/loginBudget';
+import { askText } from '../../core/login/loginBudget';
 import { displayText } from '../../core/util/displayText';
 import { askStep, pickKind } from '../login/stepInput';
 

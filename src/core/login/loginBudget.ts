@@ -1,9 +1,10 @@
 // The login budget. The service blocks an address for up to an hour after about five logins, so this machine
 // records when it sent each Login (the time only, per service origin, in globalState: no secret), asks before
 // the login that would be the fifth within the hour, and after a 429 sends no Login to that service until the
-// block ends. Refreshes never count. The decisions are pure functions over plain data; LoginBudget reads and
-// writes the one globalState key, which every window of this machine shares.
-import type { MementoBackend } from './types';
+// block ends. Refreshes never count. The decision is one pure function (decideLogin: records, time, service →
+// go, ask or blocked until), entered once per login through LoginBudget.claim, which reads and writes the one
+// globalState key every window of this machine shares.
+import type { MementoBackend } from '../sessions/types';
 import type { Clock } from '../util/clock';
 import { describeExpiry, type ExpiryTextOptions } from '../util/time';
 import { untranslated, type Translate } from '../util/translate';
@@ -63,24 +64,20 @@ function blockHolds(block: ServiceLogins['block'], now: number): block is { at: 
 	return block !== undefined && now < block.until && now > block.at - BUDGET_WINDOW_MS;
 }
 
-/** What to do before sending a Login to the service `entry` describes. */
-export function decideLogin(entry: ServiceLogins | undefined, now: number): BudgetDecision {
-	if (blockHolds(entry?.block, now)) return { kind: 'blocked', until: entry!.block!.until };
-	const recent = (entry?.attempts ?? []).filter((at) => counts(at, now));
-	if (recent.length < ASK_AFTER) return { kind: 'go' };
-	const first = Math.min(...recent);
-	return { kind: 'ask', count: recent.length, sinceMs: Math.max(0, now - first) };
-}
-
 /**
- * What to do right before a Login is sent, after the budget's question (if any) was answered: decided again
- * on the latest record, since another window may have logged in or met a 429 while the question was open.
- * `agreed`: the count the person was asked about and agreed to log in after (undefined: not asked). Goes
- * only when the record says go, or asks about no more logins than the person agreed to.
+ * The budget's one decision: may a Login go to `serviceUrl` at `now`, by this machine's `records`? Blocked
+ * until the end of the service's 429; else go while fewer than ASK_AFTER logins to it count within the hour;
+ * else ask, saying how many and since when. `agreed`: the count a person was asked about and agreed to log
+ * in after (undefined: not asked); it goes while the records name no more logins than that (another window
+ * may have logged in, or met a 429, while the question was open: then it asks again, or is blocked).
  */
-export function decideSend(entry: ServiceLogins | undefined, now: number, agreed: number | undefined): BudgetDecision {
-	const decision = decideLogin(entry, now);
-	return decision.kind === 'ask' && agreed !== undefined && decision.count <= agreed ? { kind: 'go' } : decision;
+export function decideLogin(records: LoginLog, now: number, serviceUrl: string, agreed?: number): BudgetDecision {
+	const entry = records[serviceOrigin(serviceUrl)];
+	const block = entry?.block;
+	if (blockHolds(block, now)) return { kind: 'blocked', until: block.until };
+	const recent = (entry?.attempts ?? []).filter((at) => counts(at, now));
+	if (recent.length < ASK_AFTER || (agreed !== undefined && recent.length <= agreed)) return { kind: 'go' };
+	return { kind: 'ask', count: recent.length, sinceMs: Math.max(0, now - Math.min(...recent)) };
 }
 
 /** Until when a 429 at `now` blocks: Retry-After (seconds, already read from seconds or an HTTP date) or an hour, at most a day. */
@@ -144,31 +141,31 @@ export function rateLimitedText(until: number, now: number, t: Translate = untra
 }
 
 /**
- * The budget over globalState. Each write reads the latest value first (another window may have
+ * The budget's records over globalState. Each write reads the latest value first (another window may have
  * written since), so two windows lose a record only if they write within the same moment.
  */
 export class LoginBudget {
 	constructor(private readonly memento: MementoBackend, private readonly clock: Pick<Clock, 'now'>) {}
 
-	/** What to do before sending a Login to `serviceUrl`. */
-	decide(serviceUrl: string): BudgetDecision {
+	/**
+	 * The decision right before a Login is sent (decideLogin on the latest records) and, when it may go, the
+	 * Login counted in the same step, so a question answered long ago or another window's logins and 429
+	 * meanwhile cannot send it unasked. `agreed`: the count the person agreed to log in after. `written`
+	 * settles when globalState has the count (at once when nothing was counted).
+	 */
+	claim(serviceUrl: string, agreed?: number): { decision: BudgetDecision; written: PromiseLike<void> } {
 		const now = this.clock.now();
-		return decideLogin(this.read(now)[serviceOrigin(serviceUrl)], now);
+		const records = this.read(now);
+		const decision = decideLogin(records, now, serviceUrl, agreed);
+		if (decision.kind !== 'go') return { decision, written: Promise.resolve() };
+		return { decision, written: this.memento.update(LOGIN_ATTEMPTS_KEY, withAttempt(records, serviceOrigin(serviceUrl), now)) };
 	}
 
-	/**
-	 * Right before a Login is sent: decides again on the latest record (decideSend) and, when it may go,
-	 * records it in the same step, so a question answered long ago or another window's logins and 429
-	 * meanwhile cannot send it unasked. `agreed`: the count the person agreed to log in after. Returns
-	 * the decision; `go` once recorded (`written` settles when globalState has it).
-	 */
-	claim(serviceUrl: string, agreed: number | undefined): { decision: BudgetDecision; written: PromiseLike<void> } {
+	/** Until when the service blocks logins, if it does (Log In Again says so before asking anything). */
+	blockedUntil(serviceUrl: string): number | undefined {
 		const now = this.clock.now();
-		const log = this.read(now);
-		const origin = serviceOrigin(serviceUrl);
-		const decision = decideSend(log[origin], now, agreed);
-		if (decision.kind !== 'go') return { decision, written: Promise.resolve() };
-		return { decision, written: this.memento.update(LOGIN_ATTEMPTS_KEY, withAttempt(log, origin, now)) };
+		const decision = decideLogin(this.read(now), now, serviceUrl);
+		return decision.kind === 'blocked' ? decision.until : undefined;
 	}
 
 	/** Records the service's 429; returns until when it blocks. */
