@@ -69,13 +69,18 @@ describe('New Request, sent with REST Client and httpyac (real VS Code in Chromi
 		return seen[0]!.status;
 	}
 
-	/** Saves the editor, then makes its body real on disk (VS Code reloads a saved file changed outside it). */
+	/**
+	 * Saves the editor, then makes its body real on disk and reverts the editor to it. Not left to VS Code's
+	 * watcher: a change that lands between VS Code's write and its look at the file it wrote is taken for
+	 * its own save, and never shown (seen on a busy machine).
+	 */
 	async function saveWithDemoValues(): Promise<string> {
 		const wb = env.workbench;
 		await wb.page.keyboard.press('Control+S');
 		await waitFor('the file saved', async () => fs.readFileSync(file(), 'utf8'), (t) => t.includes(TRIPS));
 		const text = forTheDemoUser(fs.readFileSync(file(), 'utf8'));
 		fs.writeFileSync(file(), text);
+		await wb.runCommand('File: Revert File');
 		await waitFor('the editor showing the demo user', () => wb.editorText(), (t) => t.includes(USER.deviceToken));
 		return text;
 	}

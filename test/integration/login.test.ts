@@ -284,14 +284,14 @@ describe('Login (real VS Code)', () => {
 		api.setPrompter(ScriptedPrompter.answering(adminCredentials(emu), 'admin'));
 		assert.equal(await vscode.commands.executeCommand('telematicsAuth.loginAdmin'), undefined);
 		assert.equal(emu.stats.loginCalls, 2);
-		assert.match(lastError(api) ?? '', /^Could not log in to .*\. The service answered "too many logins" \(HTTP 429\) and blocks logins until \d\d:\d\d \(in (1m|\d+s)\)\./);
+		assert.match(lastError(api) ?? '', /^Could not log in to .*\. The service answered "too many logins" \(HTTP 429\) and blocks logins until (\d{4}-\d\d-\d\d )?\d\d:\d\d \(in (1m|\d+s)\)\./);
 
 		const prompter = ScriptedPrompter.answering(userCredentials(emu), 'user');
 		api.setPrompter(prompter);
 		assert.equal(await vscode.commands.executeCommand('telematicsAuth.loginUser'), undefined);
 		const warning = api.messages().at(-1);
 		assert.equal(warning?.severity, 'warning');
-		assert.match(warning?.text ?? '', /blocks logins from this machine until \d\d:\d\d \((in 1m|in \d+s)\).*Nothing was sent/);
+		assert.match(warning?.text ?? '', /blocks logins from this machine until (\d{4}-\d\d-\d\d )?\d\d:\d\d \((in 1m|in \d+s)\).*Nothing was sent/);
 		assert.deepEqual(warning?.actions, ['Refresh Demo Driver Instead'], 'the account of that service can still be refreshed');
 		assert.equal(emu.stats.loginCalls, 2, 'the service was not called');
 		assert.equal(prompter.budgetAsked.length, 0);
