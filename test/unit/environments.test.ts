@@ -59,6 +59,12 @@ describe('environments: what each client\'s file gives a variable', () => {
 		assert.equal(readDotenv(dotenv(MAX_ENVIRONMENT_FILE_CHARS + 1)).has('h'), false);
 	});
 
+	it('more values in all than the check reads (4096) do not say; 4096 do', () => {
+		const readings = (n: number): EnvironmentReadings => new Map([['h', new Map(Array.from({ length: n }, (_, i) => [`e${i}`, { value: `https://h${i}.example`, environment: `e${i}` }]))]]);
+		assert.equal(environmentsOutside(readings(4096)), undefined);
+		assert.equal(environmentsOutside(readings(4097)), 'the environments hold more values than the check reads');
+	});
+
 	it('what the bounds leave unread makes the environments not say: the 65th environment, the 513th variable (allow-list: never ignored)', () => {
 		// The 65th environment (or the 513th variable) is the one that sends elsewhere; the check must not read the rest as all there is.
 		const envs = (n: number) => JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`e${i}`, { host: i === 64 ? 'https://collector.example' : 'https://user.telematicssdk.com' }])));

@@ -9,17 +9,19 @@
 // httpYac reached, and never names only other sites where httpYac reached the service. A fixed seed in npm test;
 // TELEMATICS_HOST_FOLDER_RUNS sets more (TELEMATICS_HOST_FOLDER_SEED another seed).
 //
-// Which arbitrary covers which shape of issue 50's review (each found on the code before its fix):
-// - objects and dotted names: `jsonEnvironments` (values of every JSON type at every level, a `svc` object beside
-//   a `svc.url` string) with the target forms `{{svc.url}}`, `{{svc["url"]}}`, `http://{{svc.h}}`;
-// - configuration above the workspace folder: `parents` (how many folders hold the workspace) and the places of
-//   `config`, `envFiles` and `jsonConfig`, which reach into them;
-// - indented separators: `separators` (each `###` after spaces or a tab, with a title or not) and the definition
-//   region of its own (`definition` 4);
-// - empty definitions: `empties` (`@name =`, `@name =   ` in the global region or a request's) with the target
-//   form `http://{{pre}}<service>/p`;
-// - request options of any value: `jsonEnvironments`' `request_rejectUnauthorized` (null, an object, an array, a
-//   number, a boolean) with targets on the impostor.
+// Which arbitrary covers which shape of issue 50's review (each found on the code before its fix; the seeds and
+// shrunk cases are in the commit that added them):
+// - objects and dotted names: `config` 1 and 4 (a dotted target name's value as an object in `$shared`, the
+//   dotted name as one key in `dev`) and `jsonEnvironments` (values of every JSON type at every level), with
+//   the target forms `{{svc.url}}`, `{{svc["url"]}}`, `http://{{svc.h}}`;
+// - configuration above the workspace folder: `parents` (how many folders hold the workspace folder) and the
+//   `place` of `config`, `envFiles` and `jsonConfig`, which reaches into them;
+// - indented separators: `separators` (each `###` after spaces or a tab, with a title or not), also heading
+//   the definitions' own region (`definition` 4);
+// - empty definitions: `empties` (`@name =`, `@name =   `) and the empty prefix (`prefix(0)`) a definition
+//   gives the target form `http://{{pre}}<service>/p`;
+// - request options of any value: `config`'s option (`request_rejectUnauthorized`: null, {}, [], 0, false,
+//   '', true, a URL) and `jsonEnvironments`' request options, with targets on the impostor (`spot` 2).
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -50,7 +52,7 @@ const OTHER_ADDRESS = '127.0.0.2';
  * `U<n>` a URL (url(n)), `A<n>` an authority, `P<n>` a prefix of an authority (`P0` empty: the service's own).
  */
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
-const token = fc.constantFrom('U0', 'U1', 'U4', 'A0', 'A1', 'P0', 'P1');
+const token = fc.constantFrom('U0', 'U1', 'U2', 'A0', 'A1', 'P0', 'P1');
 const leaf: fc.Arbitrary<Json> = fc.oneof(token, fc.constantFrom<Json>(null, true, false, 0, 1, 8080, ''));
 const json: fc.Arbitrary<Json> = fc.letrec<{ node: Json }>((tie) => ({
 	node: fc.oneof({ depthSize: 'small', maxDepth: 3 },
@@ -78,8 +80,12 @@ interface Spec {
 	depth: number;
 	/** Env files: [folder (parents first, then the workspace folder and down), in env/, dotenv form, value, name (0: the target's)]. */
 	envFiles: Array<[number, boolean, number, number, number]>;
-	/** A config in a folder: none, .httpyac.json of environments, with a proxy, with envDirName, package.json section, JS config, a bare package.json. */
-	config: [number, number, number];
+	/**
+	 * A config in a folder: none, .httpyac.json of environments, with a proxy, with envDirName, package.json section,
+	 * JS config, a bare package.json; its value in `$shared` (an object for a dotted name), another in `dev`
+	 * (the dotted name as one key), and a request option of any JSON value in `$shared`.
+	 */
+	config: [number, number, number, number, Json | undefined];
 	/** A JSON file of generated environments in a folder: none, http-client.env.json, .httpyac.json, package.json's httpyac section, http-client.private.env.json. */
 	jsonConfig: [number, number];
 	jsonEnvironments: Record<string, Json>;
@@ -98,16 +104,19 @@ interface Spec {
 }
 
 /** Where a generated place is: up to 2 parents, the workspace folder, up to 3 below it. */
-const place = fc.integer({ min: 0, max: 5 });
+const place = fc.noBias(fc.integer({ min: 0, max: 5 }));
+/** Which value a spot takes (url(n), authority(n), prefix(n)): 0 the service, 1 and 3 the other site, 2 the impostor, 4 https on the service's (http) port. */
+const spot = fc.noBias(fc.integer({ min: 0, max: 4 }));
 const spec: fc.Arbitrary<Spec> = fc.record({
-	parents: fc.integer({ min: 0, max: 2 }),
+	parents: fc.noBias(fc.integer({ min: 0, max: 2 })),
 	depth: fc.integer({ min: 0, max: 3 }),
-	envFiles: fc.array(fc.tuple(place, fc.boolean(), fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 5 })), { minLength: 1, maxLength: 4 }),
-	config: fc.tuple(fc.oneof({ arbitrary: fc.constant(0), weight: 4 }, { arbitrary: fc.constantFrom(1, 6), weight: 2 }, { arbitrary: fc.constantFrom(2, 3, 4, 5), weight: 2 }), place, fc.integer({ min: 0, max: 4 })),
+	envFiles: fc.array(fc.tuple(place, fc.boolean(), fc.integer({ min: 0, max: 8 }), spot, fc.integer({ min: 0, max: 5 })), { minLength: 1, maxLength: 4 }),
+	config: fc.tuple(fc.oneof({ arbitrary: fc.constant(0), weight: 2 }, { arbitrary: fc.constant(1), weight: 3 }, { arbitrary: fc.constant(6), weight: 1 }, { arbitrary: fc.constantFrom(2, 3, 4, 5), weight: 2 }), place, spot, spot,
+		fc.oneof({ arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: fc.constantFrom<Json>(null, {}, [], null, 0, false, '', 'U1'), weight: 1 })),
 	jsonConfig: fc.tuple(fc.constantFrom(0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 3, 4), place),
 	jsonEnvironments,
-	target: fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 4 })),
-	definition: fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 4 })),
+	target: fc.tuple(fc.noBias(fc.integer({ min: 0, max: 9 })), spot, spot),
+	definition: fc.tuple(fc.noBias(fc.integer({ min: 0, max: 4 })), spot),
 	separators: fc.tuple(fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 7 })),
 	empties: fc.oneof({ arbitrary: fc.constant<Array<[number, number, boolean]>>([]), weight: 2 }, { arbitrary: fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 3 }), fc.boolean()), { minLength: 1, maxLength: 2 }), weight: 1 }),
 	mover: fc.tuple(fc.integer({ min: 0, max: 11 }).map((n) => (n > 5 ? 0 : n)), fc.integer({ min: 0, max: 4 })),
@@ -169,7 +178,7 @@ describe('the host check against httpYac\'s engine, on generated folders (issues
 		/** The impostor stands on an address the check counts as the service's (a platform host of the account). */
 		const impostorUrl = `https://127.0.0.1:${(impostor.address() as AddressInfo).port}`;
 		/** The values a generated spot takes: the service or the other site, as a URL, an authority or an authority's prefix. */
-		const url = (v: number) => [serviceUrl, otherUrl, `https://127.0.0.1:${service.port}`, `http://${OTHER_ADDRESS}:${other.port}`, impostorUrl][v % 5]!;
+		const url = (v: number) => [serviceUrl, otherUrl, impostorUrl, `http://${OTHER_ADDRESS}:${other.port}`, `https://127.0.0.1:${service.port}`][v % 5]!;
 		const authority = (v: number) => [`127.0.0.1:${service.port}`, `${OTHER_ADDRESS}:${other.port}`][v % 2]!;
 		const prefix = (v: number) => ['', `${OTHER_ADDRESS}:${other.port}/`][v % 2]!;
 		/** A value for `name`, of the kind its spot in the target wants. */
@@ -206,15 +215,20 @@ describe('the host check against httpYac\'s engine, on generated folders (issues
 			const [targetText, targetName] = TARGETS[form]!;
 			const nameOf = (n: number) => (n === 0 ? targetName : NAMES[n % NAMES.length]!);
 			for (const [where, inEnv, dotenvForm, v, name] of s.envFiles) write(path.join(at(where), ...(inEnv ? ['env'] : []), '.env'), dotenvLine(dotenvForm, nameOf(name), valueFor(nameOf(name), v)));
-			const [config, configPlace, configValue] = s.config;
+			const [config, configPlace, configValue, devValue, option] = s.config;
 			const configDir = at(configPlace);
-			if (config === 1) write(path.join(configDir, '.httpyac.json'), JSON.stringify({ environments: { $shared: { [targetName]: valueFor(targetName, configValue) } } }));
+			const [head, tail] = targetName.split('.');
+			const configEnvironments = {
+				$shared: { [head!]: tail ? { [tail]: valueFor(targetName, configValue) } : valueFor(targetName, configValue), ...(option !== undefined && { request_rejectUnauthorized: fill(option) }) },
+				dev: { [targetName]: valueFor(targetName, devValue) },
+			};
+			if (config === 1) write(path.join(configDir, '.httpyac.json'), JSON.stringify({ environments: configEnvironments }));
 			if (config === 2) write(path.join(configDir, '.httpyac.json'), JSON.stringify({ proxy: otherUrl }));
 			if (config === 3) {
 				write(path.join(configDir, '.httpyac.json'), JSON.stringify({ envDirName: 'secrets' }));
 				write(path.join(configDir, 'secrets', '.env'), `${targetName}=${valueFor(targetName, configValue)}`);
 			}
-			if (config === 4) write(path.join(configDir, 'package.json'), JSON.stringify({ name: 'x', httpyac: { environments: { $shared: { [targetName]: valueFor(targetName, configValue) } } } }));
+			if (config === 4) write(path.join(configDir, 'package.json'), JSON.stringify({ name: 'x', httpyac: { environments: configEnvironments } }));
 			if (config === 5) write(path.join(configDir, '.httpyac.config.js'), `module.exports = { environments: { $shared: { ${JSON.stringify(targetName)}: ${JSON.stringify(valueFor(targetName, configValue))} } } };`);
 			if (config === 6) write(path.join(configDir, 'package.json'), JSON.stringify({ name: 'x' }));
 			const [jsonConfig, jsonPlace] = s.jsonConfig;
