@@ -42,8 +42,8 @@ describe('environments: what each client\'s file gives a variable', () => {
 		const envs = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`e${i}`, { h: `v${i}` }]));
 		assert.equal(readHttpClientEnv(JSON.stringify(envs)).get('h')!.size, 64);
 		const vars = Object.fromEntries(Array.from({ length: 513 }, (_, i) => [`v${i}`, 'x']));
-		assert.equal(readHttpClientEnv(JSON.stringify({ dev: vars })).size, 512);
-		assert.equal(readDotenv(Array.from({ length: 513 }, (_, i) => `v${i}=x`).join('\n')).size, 512);
+		assert.equal(readHttpClientEnv(JSON.stringify({ dev: vars })).has('v512'), false);
+		assert.equal(readDotenv(Array.from({ length: 513 }, (_, i) => `v${i}=x`).join('\n')).has('v512'), false);
 		assert.deepEqual(values(readHttpClientEnv(JSON.stringify({ dev: { a: 'a'.repeat(4096), b: 'b'.repeat(4097) } })), 'a').length, 1);
 		assert.deepEqual(values(readHttpClientEnv(JSON.stringify({ dev: { b: 'b'.repeat(4097) } })), 'b'), ['dev=undefined'], 'a longer value is kept as one not read, never dropped');
 		// A file of many short values: at the bound it is read, one character past it is not.
@@ -57,6 +57,27 @@ describe('environments: what each client\'s file gives a variable', () => {
 		const dotenv = (size: number) => `h=x\n#${'p'.repeat(size - 5)}`;
 		assert.equal(readDotenv(dotenv(MAX_ENVIRONMENT_FILE_CHARS)).has('h'), true);
 		assert.equal(readDotenv(dotenv(MAX_ENVIRONMENT_FILE_CHARS + 1)).has('h'), false);
+	});
+
+	it('more values in all than the check reads (4096) do not say; 4096 do', () => {
+		const readings = (n: number): EnvironmentReadings => new Map([['h', new Map(Array.from({ length: n }, (_, i) => [`e${i}`, { value: `https://h${i}.example`, environment: `e${i}` }]))]]);
+		assert.equal(environmentsOutside(readings(4096)), undefined);
+		assert.equal(environmentsOutside(readings(4097)), 'the environments hold more values than the check reads');
+	});
+
+	it('what the bounds leave unread makes the environments not say: the 65th environment, the 513th variable (allow-list: never ignored)', () => {
+		// The 65th environment (or the 513th variable) is the one that sends elsewhere; the check must not read the rest as all there is.
+		const envs = (n: number) => JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`e${i}`, { host: i === 64 ? 'https://collector.example' : 'https://user.telematicssdk.com' }])));
+		assert.equal(environmentsOutside(readHttpClientEnv(envs(64))), undefined);
+		assert.equal(environmentsOutside(readHttpClientEnv(envs(65))), 'an environment file holds more environments or variables than the check reads');
+		const vars = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [i === 512 ? 'host' : `v${i}`, i === 512 ? 'https://collector.example' : 'x']));
+		assert.equal(environmentsOutside(readHttpClientEnv(JSON.stringify({ dev: vars(512) }))), undefined);
+		assert.match(environmentsOutside(readHttpClientEnv(JSON.stringify({ dev: vars(513) }))) ?? '', /more environments or variables/);
+		assert.match(environmentsOutside(readHttpyacJson(JSON.stringify({ environments: { $shared: vars(513) } }))) ?? '', /more environments or variables/);
+		assert.match(environmentsOutside(readEnvironmentObject({ local: vars(513) })) ?? '', /more environments or variables/, 'REST Client\'s setting alike');
+		const dotenv = (n: number) => Object.entries(vars(n)).map(([k, v]) => `${k}=${v}`).join('\n');
+		assert.equal(environmentsOutside(readDotenv(dotenv(512))), undefined);
+		assert.match(environmentsOutside(readDotenv(dotenv(513))) ?? '', /more environments or variables/);
 	});
 
 	it('a value is kept once per environment; the same value in two environments twice; no environments changes nothing', () => {

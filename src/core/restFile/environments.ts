@@ -12,9 +12,14 @@ import type { ParsedFile } from './requestParser';
 
 /** Longest environment file read; a larger one is passed over. */
 export const MAX_ENVIRONMENT_FILE_CHARS = 256 * 1024;
-/** Most environments read from one file, and most variables from one environment. */
+/** Most environments read from one file, and most variables from one environment (or `.env` file); a file with more does not say. */
 const MAX_ENVIRONMENTS = 64;
 const MAX_VARIABLES = 512;
+/**
+ * The name a reading holds when its file gave more environments or variables than the check reads: the rest
+ * is not read, so the readings do not say (environmentsOutside). No client reads a name with a NUL in it.
+ */
+const UNREAD = '\u0000unread';
 /** Longest value taken (a URL, a host). */
 const MAX_VALUE_CHARS = 4096;
 
@@ -45,9 +50,13 @@ function add(readings: EnvironmentReadings, name: string, value: unknown, enviro
 /** An object of environments, each an object of variables (the JSON files' shape, and REST Client's setting). */
 export function readEnvironmentObject(value: unknown, into: EnvironmentReadings = new Map()): EnvironmentReadings {
 	if (!isObject(value)) return into;
-	for (const [environment, variables] of Object.entries(value).slice(0, MAX_ENVIRONMENTS)) {
+	const environments = Object.entries(value);
+	if (environments.length > MAX_ENVIRONMENTS) add(into, UNREAD, undefined, '');
+	for (const [environment, variables] of environments.slice(0, MAX_ENVIRONMENTS)) {
 		if (!isObject(variables)) continue;
-		for (const [name, v] of Object.entries(variables).slice(0, MAX_VARIABLES)) add(into, name, v, environment);
+		const entries = Object.entries(variables);
+		if (entries.length > MAX_VARIABLES) add(into, UNREAD, undefined, environment);
+		for (const [name, v] of entries.slice(0, MAX_VARIABLES)) add(into, name, v, environment);
 	}
 	return into;
 }
@@ -78,7 +87,9 @@ export function readHttpyacJson(text: string, into: EnvironmentReadings = new Ma
 /** `.env` (or `prod.env`, `.env.prod`): what dotenv reads in it, as the environment the file's name says. */
 export function readDotenv(text: string, into: EnvironmentReadings = new Map(), environment = '.env'): EnvironmentReadings {
 	if (text.length > MAX_ENVIRONMENT_FILE_CHARS) return into;
-	for (const [name, value] of Object.entries(parseDotenv(text)).slice(0, MAX_VARIABLES)) add(into, name, value, environment);
+	const entries = Object.entries(parseDotenv(text));
+	if (entries.length > MAX_VARIABLES) add(into, UNREAD, undefined, environment);
+	for (const [name, value] of entries.slice(0, MAX_VARIABLES)) add(into, name, value, environment);
 	return into;
 }
 
@@ -95,9 +106,10 @@ export function valueCount(environments: EnvironmentReadings): number {
 /**
  * Why the environments do not say for sure where a request goes, or undefined: a name a client reads as a
  * request option (`request_proxy`, `request_rejectUnauthorized`: httpYac takes them from any environment),
- * or more values than the check reads.
+ * a file with more environments or variables than the check reads, or more values than it reads in all.
  */
 export function environmentsOutside(environments: EnvironmentReadings): string | undefined {
+	if (environments.has(UNREAD)) return 'an environment file holds more environments or variables than the check reads';
 	for (const name of environments.keys()) if (OPTION_NAME.test(name)) return `the environments set ${name}`;
 	return valueCount(environments) > MAX_ENVIRONMENT_VALUES ? 'the environments hold more values than the check reads' : undefined;
 }
