@@ -510,6 +510,25 @@ describe('REST files (real VS Code)', function () {
 				}
 			});
 
+			it('an untitled document: a request option in rest-client.environmentVariables (certificate checks off) is asked about as in a file; without it, not', async () => {
+				const insertAsksUntitled = async (): Promise<boolean> => {
+					const document = await vscode.workspace.openTextDocument({ language: 'http', content: text() });
+					const editor = await vscode.window.showTextDocument(document);
+					cursorsAt(editor, 'GET');
+					answering(false);
+					await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
+					await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+					return (prompter.confirmations[0] ?? '').includes('does not say where a request that gets the token');
+				};
+				assert.equal(await insertAsksUntitled(), false, 'the twin: a request to the service asks nothing');
+				await vscode.workspace.getConfiguration('rest-client').update('environmentVariables', { $shared: { request_rejectUnauthorized: false } }, vscode.ConfigurationTarget.Global);
+				try {
+					assert.equal(await insertAsksUntitled(), true);
+				} finally {
+					await vscode.workspace.getConfiguration('rest-client').update('environmentVariables', undefined, vscode.ConfigurationTarget.Global);
+				}
+			});
+
 			it('an httpYac setting in the workspace\'s .vscode/settings.json (a proxy, say): asked', async () => {
 				const file = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode', 'settings.json');
 				const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;

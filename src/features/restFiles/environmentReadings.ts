@@ -2,7 +2,7 @@
 // Client's `rest-client.environmentVariables`, and the folder's environment files (system/folderEnvironments.ts,
 // which says when the folder holds what the check does not read: then no request of the file says where it goes).
 import vscode = require('../../system/vscodeApi');
-import { withEnvironments, type EnvironmentReadings } from '../../core/restFile/environments';
+import { environmentsOutside, withEnvironments, type EnvironmentReadings } from '../../core/restFile/environments';
 import { variableReadings, type VariableReadings } from '../../core/restFile/requestHost';
 import type { ParsedFile } from '../../core/restFile/requestParser';
 import { globalNames } from '../../core/restFile/requestShape';
@@ -34,7 +34,11 @@ export async function environmentReadings(uri: vscode.Uri): Promise<FolderEnviro
 	const root = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath;
 	const outside = await settingsOutside(uri, uri.scheme === 'file' ? root : undefined);
 	if (outside !== undefined) return { environments: new Map(), outside };
-	if (uri.scheme !== 'file') return { environments: readings };
+	if (uri.scheme !== 'file') {
+		// No folder to read (an untitled document): REST Client's setting alone, held to the same bounds and options.
+		const unsaid = environmentsOutside(readings);
+		return unsaid ? { environments: new Map(), outside: unsaid } : { environments: readings };
+	}
 	return readFolderEnvironments(uri.fsPath, root, readings);
 }
 
