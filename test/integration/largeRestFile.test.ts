@@ -37,11 +37,25 @@ describe('A REST file built to be slow (real VS Code)', function () {
 		for (const file of written) fs.rmSync(file, { force: true });
 	});
 
+	/**
+	 * Opens the file in an editor as a person would (`vscode.open`): its document lives only as long as the
+	 * editor. A document opened with `openTextDocument` stays open for minutes after its editor closes, and
+	 * every later suite's store changes would read these files again (the warnings read every open REST file).
+	 */
 	async function open(name: string, text: string): Promise<vscode.TextEditor> {
 		const file = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, name);
 		fs.writeFileSync(file, text);
 		written.push(file);
-		return vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(file)));
+		const uri = vscode.Uri.file(file);
+		await vscode.commands.executeCommand('vscode.open', uri);
+		return until('the editor', () => vscode.window.activeTextEditor, { accept: (e) => e?.document.uri.toString() === uri.toString(), timeoutMs: 60_000 }) as Promise<vscode.TextEditor>;
+	}
+
+	/** Reverts and closes the active editor, and waits until its document is gone from the extension host. */
+	async function close(editor: vscode.TextEditor): Promise<void> {
+		await vscode.window.showTextDocument(editor.document);
+		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+		await until('the document to close', () => editor.document.isClosed, { accept: (closed) => closed, timeoutMs: 60_000 });
 	}
 
 	// The bound is by size, before anything is read, so one shape proves it: the one that would be warned
@@ -56,7 +70,7 @@ describe('A REST file built to be slow (real VS Code)', function () {
 		// The warnings' pass read the file and left it: the log says why, once.
 		await until('the log to say why', () => api.logLines().some((l) => /A REST file of \d+ KB is past 256 KB/.test(l)), 60_000);
 		assert.deepEqual(vscode.languages.getDiagnostics(editor.document.uri), [], 'no warnings past the bound');
-		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+		await close(editor);
 	});
 
 	it('at the bound: a file of small requests to another host, a token in each, gets its warnings', async () => {
@@ -68,5 +82,6 @@ describe('A REST file built to be slow (real VS Code)', function () {
 		const editor = await open('at-the-bound.http', text);
 		await typeInto(editor, 2);
 		await until('a warning on every request', () => vscode.languages.getDiagnostics(editor.document.uri), { accept: (d) => d.length === requests, timeoutMs: 60_000 });
+		await close(editor);
 	});
 });
