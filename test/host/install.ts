@@ -1,19 +1,25 @@
-// Installs the test host idempotently: Debian's Chromium, and code-server into .cache/code-server without its
-// postinstall (it refuses root and downloads ripgrep); a marker file is written only when every step succeeded.
+// Installs the test host idempotently: Debian's Chromium, and code-server into the user's cache without its
+// postinstall (it refuses root and downloads ripgrep). It is built in a folder of its own and renamed into
+// place only when every step succeeded, so two checkouts installing at once never share a half-built one.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cacheDir, chromiumPath } from './paths';
+import { chromiumPath, userCacheDir } from './paths';
 import { caughtText } from '../../src/core/util/caughtText';
 
 export const CODE_SERVER_VERSION = '4.100.3';
 
-const installDir = path.join(cacheDir, 'code-server');
-const marker = path.join(installDir, `.installed-${CODE_SERVER_VERSION}`);
-const packageDir = path.join(installDir, 'node_modules', 'code-server');
+const installDir = path.join(userCacheDir, `code-server-${CODE_SERVER_VERSION}`);
+const marker = path.join(installDir, '.installed');
+
+/** Where code-server's package and VS Code's own folder are, in an install at `root`. */
+function layout(root: string): { packageDir: string; vscodeDir: string } {
+	const packageDir = path.join(root, 'node_modules', 'code-server');
+	return { packageDir, vscodeDir: path.join(packageDir, 'lib', 'vscode') };
+}
 
 /** The script to run with Node to start code-server. */
-export const codeServerEntry = path.join(packageDir, 'out', 'node', 'entry.js');
+export const codeServerEntry = path.join(layout(installDir).packageDir, 'out', 'node', 'entry.js');
 
 /**
  * Runs one step, quietly (native modules are compiled on every core: node-gyp reads JOBS): its output is shown only when it fails, then whole, with what to do. `what`
@@ -30,7 +36,7 @@ function run(what: string, cmd: string, args: string[], cwd: string): Promise<vo
 		child.on('close', (code, signal) => {
 			if (code === 0) return resolve();
 			process.stderr.write(Buffer.concat(output));
-			reject(new Error(`${what} failed: ${cmd} ${args.join(' ')} in ${path.relative(process.cwd(), cwd) || '.'} (${signal ?? `exit code ${code}`}). Its output is above; run it there yourself to see more, or remove ${installDir} to start the install again.`));
+			reject(new Error(`${what} failed: ${cmd} ${args.join(' ')} in ${path.relative(process.cwd(), cwd) || '.'} (${signal ?? `exit code ${code}`}). Its output is above; run it there yourself to see more. The next run installs again in a new folder (remove this one when done).`));
 		});
 	});
 }
@@ -52,15 +58,13 @@ export function isCodeServerInstalled(): boolean {
 	return fs.existsSync(marker) && fs.existsSync(codeServerEntry);
 }
 
-const vscodeDir = path.join(packageDir, 'lib', 'vscode');
-
 /**
  * code-server's node-pty built from source (the install skipped its scripts), so integrated terminals
  * start a shell: node-gyp (the project's own dev dependency) builds it against this Node's headers.
  * Not `npm rebuild node-pty`, whose post-install step runs `npx node-gyp configure` for an editor's
  * compile_commands.json, which wants the network and is not needed.
  */
-async function ensurePty(): Promise<void> {
+async function ensurePty(vscodeDir: string): Promise<void> {
 	const ptyDir = path.join(vscodeDir, 'node_modules', 'node-pty');
 	const binary = path.join(ptyDir, 'build', 'Release', 'pty.node');
 	if (!fs.existsSync(binary)) {
@@ -72,28 +76,36 @@ async function ensurePty(): Promise<void> {
 	await run('checking that code-server\'s terminals load', process.execPath, ['-e', `require(${JSON.stringify(binary)})`], vscodeDir);
 }
 
-/** Installs code-server into .cache/code-server unless the marker says it is complete. */
+/** Installs code-server into the user's cache unless it is there, complete. */
 export async function ensureCodeServer(): Promise<string> {
 	if (isCodeServerInstalled()) {
-		await ensurePty();
+		await ensurePty(layout(installDir).vscodeDir);
 		return codeServerEntry;
 	}
 	const started = Date.now();
-	console.log(`[install] installing code-server ${CODE_SERVER_VERSION} into ${installDir} (one-time, a few minutes)`);
-	fs.rmSync(marker, { force: true });
-	fs.mkdirSync(installDir, { recursive: true });
-	// Without its own package.json npm would walk up and install into the project.
-	fs.writeFileSync(path.join(installDir, 'package.json'), JSON.stringify({ name: 'telematics-auth-test-host', private: true }, null, '\t') + '\n');
-	await run(`npm install code-server@${CODE_SERVER_VERSION}`, 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-save', `code-server@${CODE_SERVER_VERSION}`], installDir);
-	await run('building argon2', 'npm', ['rebuild', 'argon2'], installDir);
+	console.log(`[install] installing code-server ${CODE_SERVER_VERSION} into ${installDir} (once for every checkout on this machine, a few minutes)`);
+	fs.mkdirSync(userCacheDir, { recursive: true });
+	// A failed step leaves this folder as it was, to look into (its name is in the message).
+	const building = fs.mkdtempSync(`${installDir}.building-`);
+	const { packageDir, vscodeDir } = layout(building);
+	// Without its own package.json npm would walk up and install into a folder above.
+	fs.writeFileSync(path.join(building, 'package.json'), JSON.stringify({ name: 'telematics-auth-test-host', private: true }, null, '\t') + '\n');
+	await run(`npm install code-server@${CODE_SERVER_VERSION}`, 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-save', `code-server@${CODE_SERVER_VERSION}`], building);
+	await run('building argon2', 'npm', ['rebuild', 'argon2'], building);
 	await run('installing VS Code\'s own modules', 'npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], vscodeDir);
 	await run('building VS Code\'s native modules', 'npm', ['rebuild', '@vscode/spdlog', 'native-watchdog'], vscodeDir);
-	await ensurePty();
+	await ensurePty(vscodeDir);
 	const asar = path.join(vscodeDir, 'node_modules.asar');
 	fs.rmSync(asar, { force: true, recursive: true });
 	fs.symlinkSync('node_modules', asar);
-	await run('checking that code-server starts', process.execPath, [codeServerEntry, '--config', path.join(installDir, 'config.yaml'), '--version'], installDir);
-	fs.writeFileSync(marker, new Date().toISOString() + '\n');
+	await run('checking that code-server starts', process.execPath, [path.join(packageDir, 'out', 'node', 'entry.js'), '--config', path.join(building, 'config.yaml'), '--version'], building);
+	fs.writeFileSync(path.join(building, '.installed'), new Date().toISOString() + '\n');
+	try {
+		fs.renameSync(building, installDir);
+	} catch (e) {
+		if (!isCodeServerInstalled()) throw new Error(`could not move ${building} to ${installDir}: ${caughtText(e)}. Remove ${installDir} and run again.`);
+		fs.rmSync(building, { recursive: true, force: true }); // another checkout's install finished first
+	}
 	console.log(`[install] code-server ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 	return codeServerEntry;
 }
