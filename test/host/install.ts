@@ -10,16 +10,17 @@ import { caughtText } from '../../src/core/util/caughtText';
 export const CODE_SERVER_VERSION = '4.100.3';
 
 const installDir = path.join(userCacheDir, `code-server-${CODE_SERVER_VERSION}`);
-const marker = path.join(installDir, '.installed');
+/** Written last, into a complete install only. */
+const MARKER = '.installed';
 
-/** Where code-server's package and VS Code's own folder are, in an install at `root`. */
-function layout(root: string): { packageDir: string; vscodeDir: string } {
+/** Where code-server's start script and VS Code's own folder are, in an install at `root`. */
+function layout(root: string): { entry: string; vscodeDir: string } {
 	const packageDir = path.join(root, 'node_modules', 'code-server');
-	return { packageDir, vscodeDir: path.join(packageDir, 'lib', 'vscode') };
+	return { entry: path.join(packageDir, 'out', 'node', 'entry.js'), vscodeDir: path.join(packageDir, 'lib', 'vscode') };
 }
 
 /** The script to run with Node to start code-server. */
-export const codeServerEntry = path.join(layout(installDir).packageDir, 'out', 'node', 'entry.js');
+export const codeServerEntry = layout(installDir).entry;
 
 /**
  * Runs one step, quietly (native modules are compiled on every core: node-gyp reads JOBS): its output is shown only when it fails, then whole, with what to do. `what`
@@ -55,7 +56,7 @@ export async function ensureChromium(): Promise<string> {
 }
 
 export function isCodeServerInstalled(): boolean {
-	return fs.existsSync(marker) && fs.existsSync(codeServerEntry);
+	return fs.existsSync(path.join(installDir, MARKER)) && fs.existsSync(codeServerEntry);
 }
 
 /**
@@ -87,7 +88,7 @@ export async function ensureCodeServer(): Promise<string> {
 	fs.mkdirSync(userCacheDir, { recursive: true });
 	// A failed step leaves this folder as it was, to look into (its name is in the message).
 	const building = fs.mkdtempSync(`${installDir}.building-`);
-	const { packageDir, vscodeDir } = layout(building);
+	const { entry, vscodeDir } = layout(building);
 	// Without its own package.json npm would walk up and install into a folder above.
 	fs.writeFileSync(path.join(building, 'package.json'), JSON.stringify({ name: 'telematics-auth-test-host', private: true }, null, '\t') + '\n');
 	await run(`npm install code-server@${CODE_SERVER_VERSION}`, 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-save', `code-server@${CODE_SERVER_VERSION}`], building);
@@ -98,8 +99,8 @@ export async function ensureCodeServer(): Promise<string> {
 	const asar = path.join(vscodeDir, 'node_modules.asar');
 	fs.rmSync(asar, { force: true, recursive: true });
 	fs.symlinkSync('node_modules', asar);
-	await run('checking that code-server starts', process.execPath, [path.join(packageDir, 'out', 'node', 'entry.js'), '--config', path.join(building, 'config.yaml'), '--version'], building);
-	fs.writeFileSync(path.join(building, '.installed'), new Date().toISOString() + '\n');
+	await run('checking that code-server starts', process.execPath, [entry, '--config', path.join(building, 'config.yaml'), '--version'], building);
+	fs.writeFileSync(path.join(building, MARKER), new Date().toISOString() + '\n');
 	try {
 		fs.renameSync(building, installDir);
 	} catch (e) {

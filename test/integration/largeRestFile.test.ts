@@ -48,14 +48,14 @@ describe('A REST file built to be slow (real VS Code)', function () {
 		written.push(file);
 		const uri = vscode.Uri.file(file);
 		await vscode.commands.executeCommand('vscode.open', uri);
-		return until('the editor', () => vscode.window.activeTextEditor, { accept: (e) => e?.document.uri.toString() === uri.toString(), timeoutMs: 60_000 }) as Promise<vscode.TextEditor>;
+		return until('the editor', () => vscode.window.activeTextEditor, { accept: (e) => e?.document.uri.toString() === uri.toString(), timeoutMs: 60_000 });
 	}
 
 	/** Reverts and closes the active editor, and waits until its document is gone from the extension host. */
 	async function close(editor: vscode.TextEditor): Promise<void> {
 		await vscode.window.showTextDocument(editor.document);
 		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-		await until('the document to close', () => editor.document.isClosed, { accept: (closed) => closed, timeoutMs: 60_000 });
+		await until('the document to close', () => editor.document.isClosed, 60_000);
 	}
 
 	// The bound is by size, before anything is read, so one shape proves it: the one that would be warned
