@@ -42,10 +42,12 @@ export function run(): Promise<void> {
 	const mocha = new Mocha({ ui: 'bdd', timeout: 120_000, color: false, reporter: 'spec' });
 	const grep = process.env.TELEMATICS_TEST_GREP;
 	if (grep) mocha.grep(grep);
-	// The restricted pass (a hostile folder in Restricted Mode) runs restricted/ only; the trusted pass the rest.
-	const restricted = process.env[SUITE_ENV] === 'restricted';
+	// The httpyac pass (httpYac for VS Code installed) runs httpyac/, the restricted pass (a hostile folder in
+	// Restricted Mode) restricted/; the trusted pass the files at the top.
+	const suite = process.env[SUITE_ENV] ?? 'trusted';
+	const folder = suite === 'trusted' ? '.' : suite;
 	for (const file of testFiles(__dirname)) {
-		if (file.includes(`${path.sep}restricted${path.sep}`) === restricted) mocha.addFile(file);
+		if (path.dirname(path.relative(__dirname, file)) === folder) mocha.addFile(file);
 	}
 	return new Promise((resolve, reject) => {
 		try {

@@ -4,8 +4,11 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** Which integration pass runs (test/integration/index.ts picks the files). */
-export type IntegrationSuite = 'trusted' | 'restricted';
+/**
+ * Which integration pass runs (test/integration/index.ts picks the files): `httpyac` and `restricted` run their
+ * folder of test/integration, `trusted` the files at its top.
+ */
+export type IntegrationSuite = 'trusted' | 'httpyac' | 'restricted';
 export const SUITE_ENV = 'TELEMATICS_TEST_SUITE';
 /** The folder outside the workspace that holds the markers and the symlinks' targets. */
 export const HOSTILE_ENV = 'TELEMATICS_TEST_HOSTILE_OUTSIDE';

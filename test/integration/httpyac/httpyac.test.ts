@@ -6,10 +6,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RiggedEmulator } from '../emulator/rig';
-import type { TestApi } from './testApi';
-import { countingServer, type CountingServer } from '../support/countingServer';
-import { logIn, ScriptedPrompter, settings, until, useEmulatorSuite } from './loginHelpers';
+import type { RiggedEmulator } from '../../emulator/rig';
+import type { TestApi } from '../testApi';
+import { countingServer, type CountingServer } from '../../support/countingServer';
+import { logIn, ScriptedPrompter, settings, until, useEmulatorSuite } from '../loginHelpers';
 
 const HTTPYAC_ID = 'anweber.vscode-httpyac';
 
