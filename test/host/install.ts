@@ -77,15 +77,32 @@ async function ensurePty(vscodeDir: string): Promise<void> {
 	await run('checking that code-server\'s terminals load', process.execPath, ['-e', `require(${JSON.stringify(binary)})`], vscodeDir);
 }
 
+/**
+ * Makes `dir` (the user's cache folder) if missing and checks that only this user can write into it: a folder
+ * another user made or can write to (a shared or world-writable XDG_CACHE_HOME) could hold a code-server of
+ * theirs, which the tests would run. Not checked where there are no user ids (Windows).
+ */
+export function ensurePrivateFolder(dir: string): void {
+	fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+	const uid = process.getuid?.();
+	if (uid === undefined) return;
+	const stat = fs.lstatSync(dir);
+	const problem = !stat.isDirectory() ? 'it is not a folder (a symbolic link?)'
+		: stat.uid !== uid ? `it belongs to user ${stat.uid}, not to you (${uid})`
+			: (stat.mode & 0o022) !== 0 ? `others can write to it (mode ${(stat.mode & 0o777).toString(8)})`
+				: undefined;
+	if (problem) throw new Error(`The test host's cache ${dir} is not yours alone: ${problem}. Remove it, or set XDG_CACHE_HOME to a folder only you can write to, and run again.`);
+}
+
 /** Installs code-server into the user's cache unless it is there, complete. */
 export async function ensureCodeServer(): Promise<string> {
+	ensurePrivateFolder(userCacheDir);
 	if (isCodeServerInstalled()) {
 		await ensurePty(layout(installDir).vscodeDir);
 		return codeServerEntry;
 	}
 	const started = Date.now();
 	console.log(`[install] installing code-server ${CODE_SERVER_VERSION} into ${installDir} (once for every checkout on this machine, a few minutes)`);
-	fs.mkdirSync(userCacheDir, { recursive: true });
 	// A failed step leaves this folder as it was, to look into (its name is in the message).
 	const building = fs.mkdtempSync(`${installDir}.building-`);
 	const { entry, vscodeDir } = layout(building);
