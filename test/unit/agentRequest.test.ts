@@ -157,6 +157,9 @@ describe('the agent\'s request: its input', () => {
 		assert.deepEqual(checkInput({ method: 'PUT', path: '/', body: '{"raw":1}' }), { ok: true, value: { method: 'PUT', path: '/', host: 'user', body: '{"raw":1}' } });
 		assert.equal((checkInput({ method: 'POST', path: '/', body: 'x'.repeat(MAX_REQUEST_BODY_CHARS) }) as { ok: boolean }).ok, true);
 		assert.deepEqual(checkInput({ method: 'POST', path: '/' }), { ok: true, value: { method: 'POST', path: '/', host: 'user' } }, 'no body: none sent');
+		for (const text of ['1e999', ' 007', '"\\u0041{"']) {
+			assert.deepEqual(checkInput({ method: 'PUT', path: '/', body: text }), { ok: true, value: { method: 'PUT', path: '/', host: 'user', body: text } }, `a body that is no JSON object or array is sent as written: ${text}`);
+		}
 		assert.deepEqual(checkInput({ method: 'GET', path: '/', account: 'a'.repeat(256) }), { ok: true, value: { method: 'GET', path: '/', host: 'user', account: 'a'.repeat(256) } });
 	});
 
@@ -279,6 +282,13 @@ describe('the agent\'s request: it never logs in', () => {
 		assert.equal(platformUrlFor(SERVICE, hosts, { host: 'user', path: '/v1/Management/users/Login' }).ok, true);
 		assert.equal(platformUrlFor(SERVICE, hosts, { host: 'user', path: '/v1/Authors/Login' }).ok, true);
 		assert.equal(namesLogin('/v1/Me'), false);
+		assert.equal(platformUrlFor(SERVICE, hosts, { host: 'user', path: '/v1/OAuth/Login' }).ok, true, 'a segment that only ends in auth');
+		assert.equal(platformUrlFor(SERVICE, hosts, { host: 'user', path: '/v1/Auth/AutoRefresh' }).ok, true, 'a route that only ends in refresh');
+	});
+
+	it('counts a path that does not decode as the login route', () => {
+		assert.equal(namesLogin('/v1/%zz/Me'), true);
+		assert.equal(namesLogin('/v1/Auth/%E0%A4%A'), true);
 	});
 
 	it('whatever the case and encoding of each letter, Auth/Login and Auth/RefreshToken are refused (generated)', () => {
@@ -299,6 +309,9 @@ describe('the agent\'s request: no other method than the one sent', () => {
 		['/v1/Management/users/abc?%255fmethod=DELETE', undefined],
 		['/v1/Management/users/abc', { 'X-HTTP-Method-Override': 'DELETE' }],
 		['/v1/Me?a=1&x-method-override=PUT', undefined],
+		['/v1/Me?X-HTTP-Method=PUT', undefined],
+		['/v1/Management/users/abc?_method+=DELETE', undefined],
+		['/v1/Management/users/abc?%20_Method=DELETE', undefined],
 	] as Array<[string, Record<string, string> | undefined]>) {
 		it(`refuses ${path} ${JSON.stringify(query ?? {})}: a query key that overrides the method`, () => {
 			const result = platformUrlFor(SERVICE, hosts, { host: 'user', path, ...(query && { query }) });
@@ -376,6 +389,9 @@ describe('the agent\'s request: each guard on its own', () => {
 		['/v1/Me?next=/../x', undefined],
 		['/v1/Me?next=%2F%2E%2E%2Fx', undefined],
 		['/v1/a%2Fb', undefined],
+		['/v1/files/.hidden', undefined],
+		['/v1/files/..x', undefined],
+		['/v1/files/...', undefined],
 		['%2F@evil.example', out],
 		['%2f%2fevil.example', out],
 		['?/v1', out],

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import { parse as parseDotenv } from 'dotenv';
-import { environmentsByHost, environmentsOutside, MAX_ENVIRONMENT_FILE_CHARS, readDotenv, readEnvironmentObject, readHttpClientEnv, readHttpyacJson, withEnvironments, type EnvironmentReadings } from '../../src/core/restFile/environments';
+import { environmentsByHost, environmentsOutside, referencedNames, MAX_ENVIRONMENT_FILE_CHARS, readDotenv, readEnvironmentObject, readHttpClientEnv, readHttpyacJson, withEnvironments, type EnvironmentReadings } from '../../src/core/restFile/environments';
 import { requestDestinations, variableReadings } from '../../src/core/restFile/requestHost';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { globalNames } from '../../src/core/restFile/requestShape';
@@ -44,7 +44,7 @@ describe('environments: what each client\'s file gives a variable', () => {
 		const vars = Object.fromEntries(Array.from({ length: 513 }, (_, i) => [`v${i}`, 'x']));
 		assert.equal(readHttpClientEnv(JSON.stringify({ dev: vars })).has('v512'), false);
 		assert.equal(readDotenv(Array.from({ length: 513 }, (_, i) => `v${i}=x`).join('\n')).has('v512'), false);
-		assert.deepEqual(values(readHttpClientEnv(JSON.stringify({ dev: { a: 'a'.repeat(4096), b: 'b'.repeat(4097) } })), 'a').length, 1);
+		assert.deepEqual(values(readHttpClientEnv(JSON.stringify({ dev: { a: 'a'.repeat(4096), b: 'b'.repeat(4097) } })), 'a'), [`dev=${'a'.repeat(4096)}`]);
 		assert.deepEqual(values(readHttpClientEnv(JSON.stringify({ dev: { b: 'b'.repeat(4097) } })), 'b'), ['dev=undefined'], 'a longer value is kept as one not read, never dropped');
 		// A file of many short values: at the bound it is read, one character past it is not.
 		const file = (size: number) => {
@@ -86,6 +86,11 @@ describe('environments: what each client\'s file gives a variable', () => {
 		assert.deepEqual(values(read, 'h'), ['a=x', 'b=x']);
 		readHttpClientEnv('{"a": {"h": "y"}}', read);
 		assert.deepEqual(values(read, 'h'), ['a=x', 'b=x', 'a=y']);
+		const both = readHttpClientEnv('{"a": {"h": "undefined"}}');
+		readHttpClientEnv('{"a": {"h": null}}', both);
+		assert.deepEqual([...both.get('h')!.values()].map((v) => v.value), ['undefined', undefined], 'a value not read is kept beside a string, whatever the string');
+		assert.deepEqual(withEnvironments(new Map(), both).get('h'), [], 'and the name has no reading');
+		assert.equal(environmentsOutside(readHttpClientEnv('{"dev": {"": "x", "h": "y"}}')), undefined, 'a variable with an empty name is one like any other');
 		const own = new Map([['h', ['z']]]);
 		assert.equal(withEnvironments(own, new Map()), own);
 	});
@@ -149,6 +154,12 @@ describe('environments: the host check reads through them', () => {
 			assert.equal(environmentsOutside(readHttpClientEnv(JSON.stringify({ $shared: { request_rejectUnauthorized: odd } }))), 'the environments set request_rejectUnauthorized', JSON.stringify(odd));
 		}
 		assert.equal(environmentsOutside(readHttpClientEnv(JSON.stringify({ $shared: { requestId: null } }))), undefined);
+	});
+
+	it('the names a file\'s {{…}} may read: every word in them, on every line, none outside them', () => {
+		const file = parseRestFile('{{d}}\nGET {{base}}/v1/{{ a.b }}?q={{$processEnv HOME}}&r={{x-y}}{{\nHost: {{ host }} }} {{unclosed\n# {{c}}\n');
+		assert.deepEqual([...referencedNames(file)].sort(), ['$processEnv', 'HOME', 'a.b', 'base', 'c', 'd', 'host', 'x-y']);
+		assert.deepEqual([...referencedNames(parseRestFile('GET https://x/{p}/v1 {{}} }}{{\n'))], []);
 	});
 
 	it('a name no environment gives still does not say', () => {

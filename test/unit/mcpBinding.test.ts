@@ -31,6 +31,7 @@ describe('an allowed MCP session is bound to its process', () => {
 		assert.equal(bindings.holds(SESSION, other), false, 'another process with the id asks again');
 		assert.equal(bindings.holds(SESSION, undefined), false, 'a call the system cannot place asks again');
 		assert.equal(bindings.holds(SESSION, { pid: allowed.pid, startTime: allowed.startTime + 1 }), false, 'a reused pid is another process');
+		assert.equal(bindings.holds(SESSION, { pid: other.pid, startTime: allowed.startTime }), false, 'another process started in the same tick');
 		assert.equal(bindings.holds('b'.repeat(32), allowed), false, 'another session was never allowed');
 		assert.equal(await executableOf(one.pid), await executableOf(process.pid), 'the executable as the kernel knows it');
 	});
@@ -50,5 +51,11 @@ describe('an allowed MCP session is bound to its process', () => {
 		assert.equal(startTimeOf(`42 (a) b) 7 8) ${rest}`), 987654);
 		assert.equal(startTimeOf('42 (node) S 1 2'), undefined);
 		assert.equal(startTimeOf('garbage'), undefined);
+		assert.equal(startTimeOf(`42 node ${rest}`), undefined, 'no command name in parentheses');
+		assert.equal(startTimeOf(`) ${rest}`), 987654, 'counted from the last ")", wherever it is');
+		assert.equal(startTimeOf(`42 (node)  ${rest.replaceAll(' ', ' \t')}`), 987654, 'fields apart by any white space');
+		for (const field of ['-5', '0x10', '1e3', '98765432109876543210']) {
+			assert.equal(startTimeOf(`42 (node) ${rest.replace('987654', field)}`), undefined, `a start time written ${field}`);
+		}
 	});
 });

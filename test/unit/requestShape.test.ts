@@ -98,6 +98,7 @@ describe('the names httpYac\'s global regions define (no request, no name, no ##
 		// httpYac ignores an empty definition and reads the line as a request line, so its region holds a request (issue 50).
 		["@a =\n\n###\nGET https://x/\n", []],
 		["@a =   \n\n###\nGET https://x/\n", []],
+		["@a = 1\n@b=\n\n###\nGET https://x/\n", []],
 		["@a = 1\n@b =\n\n###\nGET https://x/\n", []],
 		["@b =\n@a = 1\n\n###\nGET https://x/\n", []],
 		["@a = 1\n\n###\n@b =\n\n###\nGET https://x/\n", ['a']],

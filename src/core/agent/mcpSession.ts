@@ -37,8 +37,8 @@ export interface ProcessIdentity {
 export function startTimeOf(stat: string): number | undefined {
 	const close = stat.lastIndexOf(')');
 	if (close < 0) return undefined;
-	const field = stat.slice(close + 1).trim().split(/\s+/)[19];
-	return field !== undefined && /^\d+$/.test(field) && Number.isSafeInteger(Number(field)) ? Number(field) : undefined;
+	const field = String(stat.slice(close + 1).trim().split(/\s+/)[19]); // "undefined" when there is none
+	return /^\d+$/.test(field) && Number.isSafeInteger(Number(field)) ? Number(field) : undefined;
 }
 
 /**

@@ -173,8 +173,9 @@ export function operationTarget(platform: Platform, operation: Operation, path: 
 	// Stryker disable next-line StringLiteral: unreachable
 	if (named.length > 0) return named.join(', ');
 	let json: unknown;
-	// Stryker disable ConditionalExpression,BlockStatement: equivalent
 	try {
+		// From here: JSON.parse throws on undefined, and the catch's block without its line leaves json undefined.
+		// Stryker disable ConditionalExpression,BlockStatement: equivalent
 		json = body === undefined ? undefined : JSON.parse(body);
 	} catch {
 		json = undefined;

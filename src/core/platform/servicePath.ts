@@ -106,7 +106,7 @@ const LOGS_IN = 'These tools never log in: the service\'s login and refresh rout
 export function namesLogin(path: string): boolean {
 	const forms = routedSegments(path);
 	if (forms === undefined) return true;
-	return forms.some((segments) => segments.some((segment, i) => /^auth[. ]*$/i.test(segment) && /^(log-?in|refresh)/i.test(segments[i + 1] ?? '')));
+	return forms.some((segments) => segments.slice(1).some((next, i) => /^auth[. ]*$/i.test(segments[i]!) && /^(log-?in|refresh)/i.test(next)));
 }
 
 /** Query keys some servers route as another method than the one sent (`?_method=DELETE`), in lower case. */

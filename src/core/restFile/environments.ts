@@ -42,7 +42,7 @@ export type EnvironmentReadings = Map<string, Map<string, EnvironmentValue>>;
 function add(readings: EnvironmentReadings, name: string, value: unknown, environment: string): void {
 	const text = typeof value === 'string' && value.length <= MAX_VALUE_CHARS ? value : undefined;
 	const values = readings.get(name) ?? readings.set(name, new Map()).get(name)!;
-	const key = text === undefined ? `${environment}\u0000` : `${environment}\n${text}`;
+	const key = JSON.stringify([environment, text ?? null]);
 	// Stryker disable next-line ConditionalExpression: equivalent
 	if (!values.has(key)) values.set(key, { value: text, environment });
 }
@@ -51,11 +51,11 @@ function add(readings: EnvironmentReadings, name: string, value: unknown, enviro
 export function readEnvironmentObject(value: unknown, into: EnvironmentReadings = new Map()): EnvironmentReadings {
 	if (!isObject(value)) return into;
 	const environments = Object.entries(value);
-	if (environments.length > MAX_ENVIRONMENTS) add(into, UNREAD, undefined, '');
+	if (environments.length > MAX_ENVIRONMENTS) into.set(UNREAD, new Map());
 	for (const [environment, variables] of environments.slice(0, MAX_ENVIRONMENTS)) {
 		if (!isObject(variables)) continue;
 		const entries = Object.entries(variables);
-		if (entries.length > MAX_VARIABLES) add(into, UNREAD, undefined, environment);
+		if (entries.length > MAX_VARIABLES) into.set(UNREAD, new Map());
 		for (const [name, v] of entries.slice(0, MAX_VARIABLES)) add(into, name, v, environment);
 	}
 	return into;
@@ -64,14 +64,15 @@ export function readEnvironmentObject(value: unknown, into: EnvironmentReadings 
 /** JSON text, or undefined when it is too large or not JSON. */
 function parseBounded(text: string): unknown {
 	if (text.length > MAX_ENVIRONMENT_FILE_CHARS) return undefined;
-	// Stryker disable BlockStatement: equivalent
 	try {
+		// The catch's block, from here: without its return the function returns undefined all the same.
+		// Stryker disable BlockStatement: equivalent
 		return JSON.parse(text) as unknown;
 	} catch {
 		return undefined;
 	}
-	// Stryker restore BlockStatement
 }
+// Stryker restore BlockStatement
 
 /** `http-client.env.json` / `http-client.private.env.json`: `{ "env": { "name": "value" } }`. */
 export function readHttpClientEnv(text: string, into: EnvironmentReadings = new Map()): EnvironmentReadings {
@@ -88,7 +89,7 @@ export function readHttpyacJson(text: string, into: EnvironmentReadings = new Ma
 export function readDotenv(text: string, into: EnvironmentReadings = new Map(), environment = '.env'): EnvironmentReadings {
 	if (text.length > MAX_ENVIRONMENT_FILE_CHARS) return into;
 	const entries = Object.entries(parseDotenv(text));
-	if (entries.length > MAX_VARIABLES) add(into, UNREAD, undefined, environment);
+	if (entries.length > MAX_VARIABLES) into.set(UNREAD, new Map());
 	for (const [name, value] of entries.slice(0, MAX_VARIABLES)) add(into, name, value, environment);
 	return into;
 }
@@ -139,7 +140,7 @@ export function referencedNames(file: ParsedFile): Set<string> {
 	for (const { text } of file.lines) {
 		for (let open = text.indexOf('{{'); open >= 0;) {
 			const close = text.indexOf('}}', open + 2);
-			if (close < 0) break;
+			if (close === -1) break;
 			for (const word of text.slice(open + 2, close).match(/[\w.$-]+/g) ?? []) names.add(word);
 			open = text.indexOf('{{', close + 2);
 		}
