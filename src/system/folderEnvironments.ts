@@ -96,7 +96,6 @@ async function readingOf(folder: string, name: string, read: Reader): Promise<Re
 	if (result?.kind === 'missing') return undefined; // removed since lstat
 	// Stryker disable next-line OptionalChaining: unreachable
 	const reading = result?.kind === 'text' ? read(result.text) : `${name}, which the check does not read (a link, too large or not text)`;
-	// Stryker disable next-line ConditionalExpression,EqualityOperator: memory
 	if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
 	kept.set(file, { stamp, reading });
 	return reading;
@@ -164,7 +163,7 @@ export async function readFolderEnvironments(file: string, root: string | undefi
 					for (const [key, value] of values) merged.set(key, value);
 				}
 				// Stopped early to bound memory; the same check on all of them follows.
-				// Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: redundant
+				// Stryker disable next-line ConditionalExpression: redundant
 				if (valueCount(into) > MAX_ENVIRONMENT_VALUES) return { environments: new Map(), outside: 'the environments hold more values than the check reads' };
 			}
 		}

@@ -149,9 +149,44 @@ describe('the folder\'s environment files, as the host check reads them', () => 
 		assert.deepEqual(await read(), { environments: new Map(), outside: 'more environment files than the check reads' });
 	});
 
+	it('reads at most 4,096 values in all, whatever files they are spread over', async () => {
+		const file = (i: number, count: number) => Array.from({ length: count }, (_, j) => `v${i}_${j}=x`).join('\n');
+		write(Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`e${String(i).padStart(2, '0')}.env`, file(i, 64)])));
+		assert.equal((await read()).outside, undefined, '64 files of 64: 4,096 values');
+		write({ 'e00.env': file(0, 65) });
+		assert.deepEqual(await read(), { environments: new Map(), outside: 'the environments hold more values than the check reads' });
+	});
+
 	it('reads the files of a folder in the order of their names, whatever order the folder lists them in', async () => {
 		for (const name of ['e.env', 'd.env', 'c.env', 'b.env', 'a.env']) write({ [name]: 'h=x' });
 		assert.deepEqual(values(await read()).h, ['a.env=x', 'b.env=x', 'c.env=x', 'd.env=x', 'e.env=x']);
+	});
+
+	it('keeps the readings of the last 256 files read, no more: the oldest goes first', async () => {
+		let made = 0;
+		/** Reads `count` files never read before, from folders of at most 64. */
+		const readNew = async (count: number) => {
+			for (let left = count; left > 0; left -= 64) {
+				const folder = `f${made}`;
+				write(Object.fromEntries(Array.from({ length: Math.min(64, left) }, (_, i) => [`${folder}/e${i}.env`, `v${made}_${i}=x`])));
+				made++;
+				assert.equal((await read(`${folder}/requests.http`)).outside, undefined);
+			}
+		};
+		const target = path.join(ws, 't', '.env');
+		const swap = (text: string) => {
+			fs.mkdirSync(path.dirname(target), { recursive: true });
+			fs.writeFileSync(target, text);
+			fs.utimesSync(target, 1_000_000, 1_000_000);
+		};
+		await readNew(256); // whatever was kept before is gone
+		swap('h=aaaa');
+		assert.deepEqual(values(await read('t/requests.http')).h, ['.env=aaaa']);
+		await readNew(255);
+		swap('h=bbbb');
+		assert.deepEqual(values(await read('t/requests.http')).h, ['.env=aaaa'], 'the 256th newest is kept');
+		await readNew(1);
+		assert.deepEqual(values(await read('t/requests.http')).h, ['.env=bbbb'], 'the 257th newest is read again');
 	});
 
 	it('reads a file again when it changes, and keeps the reading of one that did not', async () => {
