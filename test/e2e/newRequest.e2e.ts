@@ -76,7 +76,7 @@ describe('New Request, sent with REST Client and httpyac (real VS Code in Chromi
 	 */
 	async function saveWithDemoValues(): Promise<string> {
 		const wb = env.workbench;
-		await wb.page.keyboard.press('Control+S');
+		await wb.save();
 		await waitFor('the file saved', async () => fs.readFileSync(file(), 'utf8'), (t) => t.includes(TRIPS));
 		const text = forTheDemoUser(fs.readFileSync(file(), 'utf8'));
 		fs.writeFileSync(file(), text);
@@ -144,7 +144,7 @@ describe('New Request, sent with REST Client and httpyac (real VS Code in Chromi
 		for (let i = 0; i < rows.findIndex((r) => r.includes("Send admin's token")); i++) await wb.page.keyboard.press('ArrowDown');
 		await wb.page.keyboard.press('Enter');
 		await waitFor('the admin\'s reference again', () => wb.editorText(), (t) => t.includes('TELEMATICS_TOKEN_ADMIN') && !t.includes('TELEMATICS_TOKEN_USER'));
-		await wb.page.keyboard.press('Control+S');
+		await wb.save();
 		await waitFor('the fix saved', async () => fs.readFileSync(file(), 'utf8'), (t) => t.includes('TELEMATICS_TOKEN_ADMIN'));
 		assert.equal(await sendWithRestClient(), 200, 'REST Client: 200 after the fix');
 	});
@@ -174,7 +174,7 @@ describe('New Request, sent with REST Client and httpyac (real VS Code in Chromi
 		assert.match(admin ?? '', /PRODUCTION/, `the picker says it: ${accounts.join(' | ')}`);
 		await wb.chooseRow(admin!);
 		await waitFor('the note in the editor', async () => (await wb.editorText()).replace(/\u00a0/g, ' '), (t) => t.includes('# @note Delete the user and all their data: this cannot be undone (production account).'));
-		await wb.page.keyboard.press('Control+S');
+		await wb.save();
 		await waitFor('the file saved', async () => fs.readFileSync(danger, 'utf8'), (t) => t.includes('# @note'));
 		fs.writeFileSync(danger, fs.readFileSync(danger, 'utf8').replace('/v1/Management/users/00000000-0000-0000-0000-000000000000', `/v1/Management/users/${target}`));
 		await waitFor('the demo user in the editor', () => wb.editorText(), (t) => t.includes(target));

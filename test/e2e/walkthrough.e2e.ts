@@ -103,7 +103,8 @@ describe('The first day: from the installed VSIX to a first request (real VS Cod
 		await act(() => container.getByText('Choose how other tools get the token', { exact: true }).click());
 		await act(() => container.getByText('Choose…', { exact: true }).click());
 		await wb.waitForQuickInput(/How should other tools get the live token/);
-		await act(() => page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Process environment' }).first().click());		await waitFor('the tools step done', () => stepDone(page, 'Choose how other tools get the token'), (done) => done);
+		await act(() => page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Process environment' }).first().click());
+		await waitFor('the tools step done', () => stepDone(page, 'Choose how other tools get the token'), (done) => done);
 		await wb.screenshot('walkthrough-4-tools.png');
 
 		// The sample, saved, sent by a real REST client: 200 with the live token.

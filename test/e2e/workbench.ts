@@ -26,8 +26,14 @@ export function waitFor<T>(what: string, read: () => Promise<T>, accept: (value:
 	return until(what, read, { accept, timeoutMs, everyMs: 200 });
 }
 
+/** The windows open now, for a failed test's report (runE2e). */
+export const openWorkbenches = new Set<Workbench>();
+
 export class Workbench {
-	constructor(readonly page: Page) {}
+	constructor(readonly page: Page) {
+		openWorkbenches.add(this);
+		page.on('close', () => openWorkbenches.delete(this));
+	}
 
 	/** Opens the workbench at `url` and waits until our extension's status bar item shows. */
 	async open(url: string): Promise<void> {
@@ -220,6 +226,31 @@ export class Workbench {
 		await row.dblclick();
 		await this.page.waitForSelector(`.tabs-container .tab.active:has-text("${name}")`, { timeout: 90_000 });
 		await this.page.waitForSelector('.editor-instance .monaco-editor .view-lines');
+	}
+
+	/**
+	 * Saves the active editor with File: Save from the palette, which acts on the active editor wherever the
+	 * keyboard's focus is (a Ctrl+S pressed as a menu or widget closes can go to it, and was lost on a busy
+	 * machine), and waits until its tab is no longer marked dirty: the save done.
+	 */
+	async save(): Promise<void> {
+		await this.runCommand('File: Save');
+		await waitFor('the active editor saved', () => this.page.locator('.tabs-container .tab.active.dirty').count(), (n) => n === 0);
+	}
+
+	/**
+	 * What the window shows now, for a failed test's report: the active tab, the modal dialog, the quick
+	 * input and the notifications (a dialog left open, or an error toast, explains most later failures).
+	 */
+	async describe(): Promise<string> {
+		const shown = async (selector: string) => (await this.page.locator(selector).allInnerTexts().catch(() => [] as string[])).map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
+		const tab = await this.page.locator('.tabs-container .tab.active').first().getAttribute('class', { timeout: 2_000 }).then((c) => (c ?? '').includes('dirty') ? ' (dirty)' : '', () => '');
+		return [
+			`active tab: ${(await shown('.tabs-container .tab.active .label-name'))[0] ?? '(none)'}${tab}`,
+			`dialog: ${(await shown('.monaco-dialog-box')).join(' | ') || '(none)'}`,
+			`quick input: ${(await this.page.locator(QUICK_INPUT).isVisible().catch(() => false)) ? await this.quickInputText().catch(() => '?') : '(closed)'}`.replace(/\s+/g, ' '),
+			`notifications: ${(await this.notifications().catch(() => [])).map((n) => `[${n.severity}] ${n.text}`).join(' | ') || '(none)'}`,
+		].join('\n');
 	}
 
 	/** The active editor's text as drawn (fine for small files that fit on screen). */

@@ -2,7 +2,9 @@
 // `N passed, N failed`. Arguments: file name filters (e.g. `login`), `--grep TEXT`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as os from 'node:os';
 import Mocha from 'mocha';
+import { openWorkbenches } from '../e2e/workbench';
 import { ensureTestHost } from './install';
 import { projectRoot } from './paths';
 import { printSuiteTimes } from '../support/suiteTimes';
@@ -25,7 +27,7 @@ async function main(): Promise<number> {
 		console.error(`[e2e] no e2e test matched in ${dir}`);
 		return 1;
 	}
-	const mocha = new Mocha({ ui: 'bdd', timeout: 180_000, slow: 30_000, color: false, reporter: 'spec' });
+	const mocha = new Mocha({ ui: 'bdd', timeout: 180_000, slow: 30_000, color: false, reporter: 'spec', rootHooks: { afterEach: reportFailure } });
 	if (grep) mocha.grep(grep);
 	for (const f of files) mocha.addFile(path.join(dir, f));
 	const timer = setTimeout(() => {
@@ -44,6 +46,19 @@ async function main(): Promise<number> {
 		});
 		printSuiteTimes(runner, (line) => console.log(line));
 	});
+}
+
+/** After a failed test: what each open window shows, in the log, and its picture in a temporary folder. */
+async function reportFailure(this: Mocha.Context): Promise<void> {
+	if (this.currentTest?.state !== 'failed') return;
+	const dir = path.join(os.tmpdir(), 'telematics-e2e-failures');
+	fs.mkdirSync(dir, { recursive: true });
+	for (const wb of openWorkbenches) {
+		const picture = path.join(dir, `${this.currentTest.fullTitle().replace(/[^\w-]+/g, '-').slice(0, 100)}-${Date.now()}.png`);
+		const shown = await wb.describe().catch((e: unknown) => `(not read: ${String(e)})`);
+		await wb.page.screenshot({ path: picture, timeout: 10_000 }).catch(() => undefined);
+		console.log(`      [failed] the window showed:\n${shown.replace(/^/gm, '        ')}\n        picture: ${picture}`);
+	}
 }
 
 main().then((code) => process.exit(code), (e: unknown) => {
