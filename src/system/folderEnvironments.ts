@@ -133,6 +133,8 @@ export async function readFolderEnvironments(file: string, root: string | undefi
 	if (!reachedRoot) return { environments: new Map(), outside: 'the file is deeper below its workspace folder than the check looks' };
 	let files = 0;
 	const inside = new Set(folders);
+	// The workspace folder as the system resolves it: it may be opened through a link (macOS's /tmp is one).
+	const realRoot = root && (await realpath(root).catch(() => undefined));
 	for (const dir of [...folders, ...foldersAbove(folders.at(-1)!)]) {
 		for (const folder of [dir, join(dir, 'env')]) {
 			const names = await readdir(folder).catch(() => undefined);
@@ -140,7 +142,7 @@ export async function readFolderEnvironments(file: string, root: string | undefi
 			// A folder reached through a link that leads out of the workspace folder is not read: it does not say.
 			if (root !== undefined && inside.has(dir)) {
 				const leadsOut = { environments: new Map(), outside: 'a folder that leads out of the workspace folder' };
-				const [real, realRoot] = await Promise.all([realpath(folder).catch(() => undefined), realpath(root).catch(() => undefined)]);
+				const real = await realpath(folder).catch(() => undefined);
 				// Either is gone since it was listed: a race with whoever removed it.
 				// Stryker disable next-line ConditionalExpression,LogicalOperator: race
 				if (real === undefined || realRoot === undefined) return leadsOut;

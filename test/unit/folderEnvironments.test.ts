@@ -136,6 +136,13 @@ describe('the folder\'s environment files, as the host check reads them', () => 
 		assert.equal((await read('alias/requests.http')).outside, undefined, 'a link inside the workspace folder is read');
 	});
 
+	it('a workspace folder opened through a link (macOS\'s /tmp is one) is read as the folder it leads to', async () => {
+		write({ '.env': 'h=a' });
+		fs.symlinkSync(ws, path.join(base, 'opened'));
+		const read = await readFolderEnvironments(path.join(base, 'opened', 'requests.http'), path.join(base, 'opened'));
+		assert.deepEqual([read.outside, values(read).h], [undefined, ['.env=a']]);
+	});
+
 	it('an environment file that is a link does not say', async () => {
 		write({ 'target.txt': 'h=http://127.0.0.2' }, base);
 		fs.symlinkSync(path.join(base, 'target.txt'), path.join(ws, '.env'));

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
 import { parseRestFile } from '../../src/core/restFile/requestParser';
-import { foreignSends, receivingDestinationsAt, requestsReached, requestsSending, SCAN_BUDGET, type AccountToken } from '../../src/core/restFile/tokenReach';
+import { foreignSends, offsetsByAccount, receivingDestinationsAt, requestsReached, requestsSending, SCAN_BUDGET, type AccountToken } from '../../src/core/restFile/tokenReach';
 import { requestTarget, targetHosts, variableReadings } from '../../src/core/restFile/requestHost';
 import { lineAt, requestAt, type ParsedFile } from '../../src/core/restFile/requestParser';
 
@@ -94,6 +94,31 @@ describe('the hosts a token in the file reaches', () => {
 		assert.deepEqual(reached(file(Math.ceil(SCAN_BUDGET / big.length) + 1)), ['big.example'], 'past it: taken as reading it; a request without references still not');
 	});
 
+	it('reads a reference no more once its reader is taken, and only those under the name\'s rarest word: a file that reads exactly the budget gets the exact answer; one character more, the generous one', () => {
+		// The token in tok. A reads it and is named common-carrier; B reads A by that name; D reads tok and holds
+		// common-carrier too, with the rest of the budget in one word; C holds the common word only, E words that
+		// only start like the name's, F no reference. Read: tok's word (A, D), then carrier's (rarer than common,
+		// though second in the name): B, and D no more. Any more reading passes the budget.
+		const readsB = 'common-carrier.response.body.$';
+		const heldByD = 'tok common-carrier ';
+		const text = (filler: number) => [
+			'@tok = eyJ.a.b', '',
+			'### a', '# @name common-carrier', 'GET https://a.example/', 'X: {{tok}}', '',
+			'### b', 'GET https://b.example/', `X: {{${readsB}}}`, '',
+			'### c', 'GET https://c.example/', 'X: {{common}}', '',
+			'### d', 'GET https://d.example/', `X: {{${heldByD}${'x'.repeat(filler)}}}`, '',
+			'### e', 'GET https://e.example/', 'X: {{commonly carriers}}', '',
+			'### f', 'GET https://f.example/', '',
+		].join('\n');
+		const exact = SCAN_BUDGET - 'tok'.length - heldByD.length - readsB.length;
+		const hosts = (filler: number) => {
+			const file = parseRestFile(text(filler));
+			return requestsSending(file, { variables: ['tok'] }).flatMap((r) => targetHosts(requestTarget(file, r), variableReadings(file)));
+		};
+		assert.deepEqual(hosts(exact), ['a.example', 'b.example', 'd.example'], 'exactly the budget read: the exact answer');
+		assert.deepEqual(hosts(exact + 1), ['a.example', 'b.example', 'c.example', 'd.example', 'e.example'], 'one character more: every request with a reference');
+	});
+
 	it('a variable that reads itself, or two that read each other, end the search', () => {
 		const loop = parseRestFile('@a = {{b}}\n@b = {{a}}\n\n###\nGET https://x.example/{{a}}\n');
 		assert.equal(requestsSending(loop, { variables: ['b'] }).length, 1);
@@ -126,6 +151,31 @@ describe('the hosts a token in the file reaches', () => {
 			}
 		}
 		assert.ok(checked > 100, `only ${checked} uses of a file variable read`);
+	});
+});
+
+describe('the hosts a token at an offset reaches (receivingDestinationsAt)', () => {
+	const hostsFrom = (lines: string[], token: string) => {
+		const text = lines.join('\n');
+		return receivingDestinationsAt(parseRestFile(text), [text.indexOf(token)]).map((d) => d.host);
+	};
+
+	it('a token in a file variable defined in a request\'s block reaches the requests that read the variable, not that request', () => {
+		assert.deepEqual(hostsFrom(['### a', '@tok = eyJ.a.b', 'GET https://a.example/', '', '### c', 'GET https://c.example/{{tok}}', ''], 'eyJ'), ['c.example']);
+	});
+
+	it('a token in a request reaches it, not the requests that read the file\'s other variables', () => {
+		assert.deepEqual(hostsFrom(['@other = x', '', '### a', 'GET https://a.example/', 'Authorization: Bearer eyJ.a.b', '', '### b', 'GET https://b.example/{{other}}', ''], 'eyJ'), ['a.example']);
+	});
+});
+
+describe('each account\'s tokens in a file (Update Tokens, the host check)', () => {
+	it('lists where each account\'s tokens start, in file order, under the account that owns them; a token of no account under none', () => {
+		const text = 'A1 x B1 y A2 z A1';
+		const jwts = [...text.matchAll(/[A-Z]\d/g)].map((m) => ({ token: m[0], start: m.index, end: m.index + 2, context: 'other' as const, line: 0 }));
+		const owners: Record<string, string> = { A1: 'alice', A2: 'alice' }; // B1: a token of no logged-in account
+		assert.deepEqual([...offsetsByAccount(jwts, (token) => owners[token])], [['alice', [0, 10, 15]]]);
+		assert.deepEqual([...offsetsByAccount(jwts, () => undefined)], []);
 	});
 });
 

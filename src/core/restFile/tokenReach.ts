@@ -22,8 +22,7 @@ function references(text: string): string[] {
 	const found: string[] = [];
 	for (let open = text.indexOf('{{'); open >= 0;) {
 		const close = text.indexOf('}}', open + 2);
-		// Stryker disable next-line EqualityOperator: equivalent
-		if (close < 0) break;
+		if (close === -1) break;
 		found.push(text.slice(open + 2, close));
 		open = text.indexOf('{{', close + 2);
 	}
@@ -37,19 +36,13 @@ function references(text: string): string[] {
 export const SCAN_BUDGET = 10_000_000;
 
 /** Runs of letters, digits, `_` and `$`: a name found as a whole word holds its own runs as whole runs. */
-// Stryker disable next-line Regex: speed
 const WORDS = /[\w$]+/g;
 
 /** A request's name (`# @name trips`, `// @name=trips`), which other requests read its headers by. */
 const REQUEST_NAME = /^\s*(?:#|\/\/)\s*@name\s*[=\s]\s*(\S+)\s*$/;
 
 function requestName(file: ParsedFile, request: ParsedRequest): string | undefined {
-	// Stryker disable next-line EqualityOperator: equivalent
-	for (let line = request.blockStart; line < request.requestLine; line++) {
-		const name = REQUEST_NAME.exec(file.lines[line]!.text)?.[1];
-		if (name) return name;
-	}
-	return undefined;
+	return file.lines.slice(request.blockStart, request.requestLine).map((line) => REQUEST_NAME.exec(line.text)?.[1]).find((name) => name !== undefined);
 }
 
 /** Where a token is: in these requests, in these file variables, or in the environment. */
@@ -84,27 +77,22 @@ interface Reader {
  * question).
  *
  * How: a worklist of names that carry the token. A reader (a definition's value, or a request's block)
- * is taken at most once: taking a definition puts its name on the worklist, taking a request adds it
- * to the answer and puts its `# @name` on the worklist. For each name taken off the list, only the
- * readers indexed under its rarest word (an index word → readers, built once from the runs of `[\w$]`
- * in every reference) are read for the name as a whole word. So a file of thousands of requests that
- * read each other in a chain takes one pass, not one per link. The index, the rarest-word pick and the
- * `taken` marks save time only: any superset of candidates gives the same answer (the `speed` marks
- * below). Past SCAN_BUDGET characters read, every reader with a reference is taken at once.
+ * is read until it is taken: taking a definition puts its name on the worklist, taking a request adds it
+ * to the answer and puts its `# @name` on the worklist. For each name on the list, only the readers
+ * indexed under its rarest word (an index word → readers, built once from the runs of `[\w$]` in every
+ * reference) are read for the name as a whole word. So a file of thousands of requests that read each
+ * other in a chain takes one pass, not one per link. Past SCAN_BUDGET characters read, every reader with
+ * a reference is taken at once; so the index, the rarest-word pick and reading a reader no more once it
+ * is taken decide how large a file still gets the exact answer.
  */
 export function requestsSending(file: ParsedFile, places: TokenPlaces): ParsedRequest[] {
 	const sending = new Set<ParsedRequest>();
+	// The names that carry the token, and the worklist: a Set's walk visits what is added to it meanwhile.
 	const names = new Set<string>();
-	// Stryker disable next-line ArrayDeclaration: equivalent
-	const queue: string[] = [];
 	const addName = (name: string | undefined): void => {
-		if (name === undefined || names.has(name)) return;
-		names.add(name);
-		queue.push(name);
+		if (name !== undefined) names.add(name);
 	};
 	const addRequest = (request: ParsedRequest): void => {
-		// Stryker disable next-line ConditionalExpression: equivalent
-		if (sending.has(request)) return;
 		sending.add(request);
 		addName(requestName(file, request));
 	};
@@ -119,50 +107,33 @@ export function requestsSending(file: ParsedFile, places: TokenPlaces): ParsedRe
 	];
 	const byWord = new Map<string, Reader[]>();
 	for (const reader of readers) {
-		// Stryker disable next-line ArrayDeclaration: equivalent
-		for (const word of new Set(reader.references.flatMap((reference) => reference.match(WORDS) ?? []))) {
+		for (const word of new Set(reader.references.flatMap((reference) => Array.from(reference.matchAll(WORDS), ([run]) => run)))) {
 			const list = byWord.get(word);
 			if (list) list.push(reader);
 			else byWord.set(word, [reader]);
 		}
 	}
-	// Stryker disable next-line ArrayDeclaration: equivalent
-	for (const request of places.requests ?? []) addRequest(request);
-	// Stryker disable next-line ArrayDeclaration: equivalent
-	for (const name of places.variables ?? []) addName(name);
+	places.requests?.forEach((request) => addRequest(request));
+	places.variables?.forEach((name) => addName(name));
+	const take = (reader: Reader): void => {
+		reader.taken = true;
+		reader.take();
+	};
 	if (places.environment) {
-		for (const reader of readers) {
-			if (reader.taken || !reader.references.some((reference) => INDIRECT_ENVIRONMENT.test(reference))) continue;
-			// Stryker disable next-line BooleanLiteral: speed
-			reader.taken = true;
-			reader.take();
-		}
+		for (const reader of readers) if (reader.references.some((reference) => INDIRECT_ENVIRONMENT.test(reference))) take(reader);
 	}
 	let budget = SCAN_BUDGET;
 	const reads = (reader: Reader, name: string): boolean => reader.references.some((reference) => {
 		budget -= reference.length;
 		return holdsWord(reference, name);
 	});
-	for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
-		// Its rarest word: a reader that holds the name holds each of its words.
-		// Stryker disable next-line LogicalOperator: speed
-		const lists = (name.match(WORDS) ?? []).map((word) => byWord.get(word) ?? []);
-		// Stryker disable next-line ConditionalExpression,EqualityOperator: speed
-		const candidates = lists.length === 0 ? readers : lists.reduce((a, b) => (b.length < a.length ? b : a));
-		for (const reader of candidates) {
-			if (reader.taken || !reads(reader, name)) continue;
-			// Stryker disable next-line BooleanLiteral: speed
-			reader.taken = true;
-			reader.take();
-		}
-		// Stryker disable next-line EqualityOperator: boundary
+	for (const name of names) {
+		// The readers under its rarest word (a reader that holds the name holds each of its words); all of them for a name without a word.
+		const [rarest = readers] = Array.from(name.matchAll(WORDS), ([word]) => byWord.get(word!) ?? []).sort((a, b) => a.length - b.length);
+		for (const reader of rarest) if (!reader.taken && reads(reader, name)) take(reader);
 		if (budget < 0) {
-			for (const reader of readers) {
-				if (reader.taken || reader.references.length === 0) continue;
-				// Stryker disable next-line BooleanLiteral: speed
-				reader.taken = true;
-				reader.take();
-			}
+			// Taking a reader twice adds nothing: its name is in the set, its request in the answer.
+			for (const reader of readers) if (reader.references.length > 0) reader.take();
 			break;
 		}
 	}
@@ -181,20 +152,14 @@ export function requestsReached(file: ParsedFile, places: TokenPlaces): ParsedRe
 
 /** Where the tokens at `offsets` are: a file variable's value, a request, or elsewhere. */
 function placesAt(file: ParsedFile, offsets: readonly number[]): { requests: ParsedRequest[]; variables: string[]; elsewhere: boolean } {
-	let elsewhere = false;
-	// Stryker disable next-line ArrayDeclaration: equivalent
-	const requests: ParsedRequest[] = [];
-	// Stryker disable next-line ArrayDeclaration: equivalent
-	const variables: string[] = [];
-	for (const offset of offsets) {
-		const line = lineAt(file.lines, offset);
-		const variable = file.variables.find((v) => v.line === line);
-		const request = variable ? undefined : requestAt(file, offset);
-		if (variable) variables.push(variable.name);
-		else if (request) requests.push(request);
-		else elsewhere = true;
-	}
-	return { requests, variables, elsewhere };
+	const lines = offsets.map((offset) => lineAt(file.lines, offset));
+	const variableLines = new Set(file.variables.map((v) => v.line));
+	const around = offsets.filter((_, i) => !variableLines.has(lines[i]!)).map((offset) => requestAt(file, offset));
+	return {
+		requests: around.filter((request) => request !== undefined),
+		variables: file.variables.filter((v) => lines.includes(v.line)).map((v) => v.name),
+		elsewhere: around.includes(undefined),
+	};
 }
 
 /**
@@ -210,7 +175,6 @@ export function offsetsByAccount(jwts: readonly FoundJwt[], ownerOf: (token: str
 	const offsets = new Map<string, number[]>();
 	for (const jwt of jwts) {
 		const accountId = ownerOf(jwt.token);
-		// Stryker disable next-line ConditionalExpression: equivalent
 		if (accountId === undefined) continue;
 		const list = offsets.get(accountId);
 		if (list) list.push(jwt.start);
