@@ -119,6 +119,11 @@ describe('the hosts a token in the file reaches', () => {
 		assert.deepEqual(hosts(exact + 1), ['a.example', 'b.example', 'c.example', 'd.example', 'e.example'], 'one character more: every request with a reference');
 	});
 
+	it('follows a request whose name has no letter or digit (# @name ---): every reader is read for it', () => {
+		const text = ['### a', '# @name ---', 'GET https://a.example/', 'Authorization: Bearer eyJ.a.b', '', '### b', 'GET https://b.example/{{---.response.body.$}}', '', '### c', 'GET https://c.example/{{x}}', ''].join('\n');
+		assert.deepEqual(receivingHostsAt(parseRestFile(text), [text.indexOf('eyJ')]), ['a.example', 'b.example']);
+	});
+
 	it('a variable that reads itself, or two that read each other, end the search', () => {
 		const loop = parseRestFile('@a = {{b}}\n@b = {{a}}\n\n###\nGET https://x.example/{{a}}\n');
 		assert.equal(requestsSending(loop, { variables: ['b'] }).length, 1);
