@@ -248,7 +248,7 @@ export class Workbench {
 		return [
 			`active tab: ${(await shown('.tabs-container .tab.active .label-name'))[0] ?? '(none)'}${tab}`,
 			`dialog: ${(await shown('.monaco-dialog-box')).join(' | ') || '(none)'}`,
-			`quick input: ${(await this.page.locator(QUICK_INPUT).isVisible().catch(() => false)) ? await this.quickInputText().catch(() => '?') : '(closed)'}`.replace(/\s+/g, ' '),
+			`quick input: ${(await this.quickInputText().catch(() => '')).replace(/\s+/g, ' ') || '(closed)'}`,
 			`notifications: ${(await this.notifications().catch(() => [])).map((n) => `[${n.severity}] ${n.text}`).join(' | ') || '(none)'}`,
 		].join('\n');
 	}

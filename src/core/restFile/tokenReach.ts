@@ -156,10 +156,11 @@ export function requestsReached(file: ParsedFile, places: TokenPlaces): ParsedRe
 function placesAt(file: ParsedFile, offsets: readonly number[]): { requests: ParsedRequest[]; variables: string[]; elsewhere: boolean } {
 	const lines = offsets.map((offset) => lineAt(file.lines, offset));
 	const variableLines = new Set(file.variables.map((v) => v.line));
+	const tokenLines = new Set(lines);
 	const around = offsets.filter((_, i) => !variableLines.has(lines[i]!)).map((offset) => requestAt(file, offset));
 	return {
 		requests: around.filter((request) => request !== undefined),
-		variables: file.variables.filter((v) => lines.includes(v.line)).map((v) => v.name),
+		variables: file.variables.filter((v) => tokenLines.has(v.line)).map((v) => v.name),
 		elsewhere: around.includes(undefined),
 	};
 }
