@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
+import * as vscode from 'vscode';
 import { format } from 'node:util';
 import { SUITE_ENV } from '../support/hostileFolder';
 import { printSuiteTimes } from '../support/suiteTimes';
@@ -36,10 +37,19 @@ function installOutput(): (line: string) => void {
 	return write;
 }
 
+/**
+ * After each test, the workbench's notifications are cleared, as a person closes them: the tests read what
+ * was shown from the extension, and every toast left open is laid out again (a forced reflow each) whenever
+ * another one comes or goes, which made the notifications most of the workbench's own work in a pass.
+ */
+async function clearNotifications(): Promise<void> {
+	await vscode.commands.executeCommand('notifications.clearAll');
+}
+
 export function run(): Promise<void> {
 	const write = installOutput();
 	if (process.env.TELEMATICS_TEST_CA_DIR) trustTestRootLikeTheOsStore(process.env.TELEMATICS_TEST_CA_DIR);
-	const mocha = new Mocha({ ui: 'bdd', timeout: 120_000, color: false, reporter: 'spec' });
+	const mocha = new Mocha({ ui: 'bdd', timeout: 120_000, color: false, reporter: 'spec', rootHooks: { afterEach: clearNotifications } });
 	const grep = process.env.TELEMATICS_TEST_GREP;
 	if (grep) mocha.grep(grep);
 	// The httpyac pass (httpYac for VS Code installed) runs httpyac/, the restricted pass (a hostile folder in
