@@ -70,18 +70,29 @@ describe('New Request, sent with REST Client and httpyac (real VS Code in Chromi
 	}
 
 	/**
-	 * Saves the editor, then makes its body real on disk and reverts the editor to it. Not left to VS Code's
-	 * watcher: a change that lands between VS Code's write and its look at the file it wrote is taken for
-	 * its own save, and never shown (seen on a busy machine).
+	 * Puts `text` in the editor as a person pastes it, and saves it: httpyac reads the file, REST Client the
+	 * editor. Not written to disk for VS Code to reload: its watcher's reload and a Revert can both apply
+	 * their edits to the model, which left the old text's tail under the new one (seen with the e2e and
+	 * integration runs side by side), and a change that lands just after VS Code's own save is taken for it.
 	 */
+	async function pasteAndSave(text: string, saved = file()): Promise<void> {
+		const wb = env.workbench;
+		// In the page, where the clipboard is (the tests' types have no DOM).
+		await wb.page.evaluate((t) => (globalThis as unknown as { navigator: { clipboard: { writeText(t: string): Promise<void> } } }).navigator.clipboard.writeText(t), text);
+		await wb.page.locator('.editor-instance .monaco-editor .view-line').first().click({ position: { x: 400, y: 5 } });
+		await wb.page.keyboard.press('Control+A');
+		await wb.page.keyboard.press('Control+V');
+		await wb.save();
+		await waitFor('the pasted text saved', async () => fs.readFileSync(saved, 'utf8'), (t) => t === text);
+	}
+
+	/** Saves the editor, then makes its body real for the demo user; the text sent. */
 	async function saveWithDemoValues(): Promise<string> {
 		const wb = env.workbench;
 		await wb.save();
 		await waitFor('the file saved', async () => fs.readFileSync(file(), 'utf8'), (t) => t.includes(TRIPS));
 		const text = forTheDemoUser(fs.readFileSync(file(), 'utf8'));
-		fs.writeFileSync(file(), text);
-		await wb.runCommand('File: Revert File');
-		await waitFor('the editor showing the demo user', () => wb.editorText(), (t) => t.includes(USER.deviceToken));
+		await pasteAndSave(text);
 		return text;
 	}
 
@@ -176,8 +187,7 @@ describe('New Request, sent with REST Client and httpyac (real VS Code in Chromi
 		await waitFor('the note in the editor', async () => (await wb.editorText()).replace(/\u00a0/g, ' '), (t) => t.includes('# @note Delete the user and all their data: this cannot be undone (production account).'));
 		await wb.save();
 		await waitFor('the file saved', async () => fs.readFileSync(danger, 'utf8'), (t) => t.includes('# @note'));
-		fs.writeFileSync(danger, fs.readFileSync(danger, 'utf8').replace('/v1/Management/users/00000000-0000-0000-0000-000000000000', `/v1/Management/users/${target}`));
-		await waitFor('the demo user in the editor', () => wb.editorText(), (t) => t.includes(target));
+		await pasteAndSave(fs.readFileSync(danger, 'utf8').replace('/v1/Management/users/00000000-0000-0000-0000-000000000000', `/v1/Management/users/${target}`), danger);
 
 		// The file's one request: REST Client's Send Request lens.
 		env.emulator.resetStats();
