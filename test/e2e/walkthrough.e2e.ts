@@ -90,6 +90,8 @@ describe('The first day: from the installed VSIX to a first request (real VS Cod
 
 		// 3. The sample .http file, and the header inserted into it.
 		await act(() => container.getByText('Insert the header into a request', { exact: true }).click());
+		// The step open before its button is pressed: a press while it still unfolds went nowhere (a busy machine).
+		await container.locator('.getting-started-step[aria-expanded="true"]', { hasText: 'Insert the header into a request' }).waitFor({ state: 'visible', timeout: 90_000 });
 		await act(() => container.getByText('Open the Sample', { exact: true }).click());
 		await waitFor('the sample', async () => fs.existsSync(path.join(server.workspace, SAMPLE)), (ok) => ok);
 		// As a person would: the sample is on screen before they click the next link.
