@@ -40,7 +40,7 @@ function installOutput(): (line: string) => void {
 /**
  * After each test, the workbench's notifications are cleared, as a person closes them: the tests read what
  * was shown from the extension, and every toast left open is laid out again (a forced reflow each) whenever
- * another one comes or goes, which made the notifications most of the workbench's own work in a pass.
+ * another one comes or goes: 30 of the 85 s of the workbench's script in a trusted pass.
  */
 async function clearNotifications(): Promise<void> {
 	await vscode.commands.executeCommand('notifications.clearAll');
