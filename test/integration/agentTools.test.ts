@@ -204,6 +204,9 @@ describe('Language-model tools for the agent (real VS Code, vscode.lm.invokeTool
 		} finally {
 			await settings().update('agentTools.enabled', undefined, vscode.ConfigurationTarget.Global);
 		}
+		// Turned on again, the chat offers the tools again: the window applies the tools' `when` clause after
+		// the setting changed, so this waits for it rather than reading the list at once.
+		await until('the tools offered again', () => vscode.lm.tools.filter((t) => t.name.startsWith('telematics_')).length === 3, 30_000);
 	});
 	describe('the platform (issue 43)', () => {
 		const day = (offset: number): string => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
