@@ -9,9 +9,6 @@ import { until } from '../support/until';
 export const EXTENSION_ID = 'telematics-tools.telematics-auth';
 export const STATUS_ITEM_SELECTOR = `.statusbar-item[id="${EXTENSION_ID}.telematicsAuth.status"]`;
 
-/** Our view container's icon in the activity bar: the window has read the extension's contributions. */
-const ACTIVITY_ITEM_SELECTOR = '.activitybar .action-item a[aria-label^="Telematics"], .activitybar .action-item[aria-label^="Telematics"]';
-
 const QUICK_INPUT = '.quick-input-widget';
 export const QUICK_INPUT_BOX = `${QUICK_INPUT} .quick-input-box input`;
 
@@ -38,20 +35,16 @@ export class Workbench {
 		page.on('close', () => openWorkbenches.delete(this));
 	}
 
-	/** Opens the workbench at `url` and waits until it shows its status bar. */
+	/** Opens the workbench at `url` and waits until our extension's status bar item shows. */
 	async open(url: string): Promise<void> {
 		await this.page.goto(url);
 		await this.ready();
 	}
 
-	/**
-	 * Waits until the window knows our extension (its Telematics view in the activity bar, its commands in the
-	 * palette), as a person waits for the window before acting. The extension itself activates once VS Code's
-	 * start has finished (3-5 s later), or at once for the person's first command or view: a test that needs
-	 * our status bar item waits for it (`waitForStatus`).
-	 */
+	/** Waits for the workbench and the extension's status bar item (the extension activated). */
 	async ready(timeoutMs = 90_000): Promise<void> {
-		await this.page.waitForSelector(ACTIVITY_ITEM_SELECTOR, { timeout: timeoutMs });
+		await this.page.waitForSelector('.monaco-workbench', { timeout: timeoutMs });
+		await this.page.waitForSelector(STATUS_ITEM_SELECTOR, { timeout: timeoutMs });
 	}
 
 	async reload(): Promise<void> {

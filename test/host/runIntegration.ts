@@ -45,30 +45,21 @@ async function main(): Promise<number> {
 		}
 	}
 	await ensureTestHost();
-	makeTestCa(TEST_CA_DIR); // made once, before two passes read it
-	// The trusted pass prints as it goes; the two short passes run beside it, one after the other, and
-	// print when it ends. Each pass waits much of its time (refresh floors, VS Code's start).
-	const later: string[] = [];
-	const codes = await Promise.all([
-		runPass('trusted', (line) => console.log(line)),
-		(async () => [
-			// httpYac for VS Code beside us (test/integration/httpyac/): in the trusted pass it would read every
-			// REST file the other suites open, about 40 s of the two cores.
-			await runPass('httpyac', (line) => later.push(line)),
-			// The same host with workspace trust on and a hostile folder opened in Restricted Mode
-			// (test/integration/restricted/): its git config would start a program, its .env and
-			// .gitignore are symlinks out of the folder.
-			await runPass('restricted', (line) => later.push(line)),
-		])(),
-	]);
-	for (const line of later) console.log(line);
-	return codes.flat().find((code) => code !== 0) ?? 0;
+	const codes = [
+		await runPass('trusted'),
+		// httpYac for VS Code beside us (test/integration/httpyac/): in the trusted pass it would read every REST
+		// file the other suites open, about 40 s of the two cores.
+		await runPass('httpyac'),
+		// The same host with workspace trust on and a hostile folder opened in Restricted Mode
+		// (test/integration/restricted/): its git config would start a program, its .env and
+		// .gitignore are symlinks out of the folder.
+		await runPass('restricted'),
+	];
+	return codes.find((code) => code !== 0) ?? 0;
 }
 
-const TEST_CA_DIR = path.join(projectRoot, '.cache', 'test-ca');
-
-/** Runs one pass of the suite in a fresh code-server, its lines to `print`; its exit code. */
-async function runPass(suite: IntegrationSuite, print: (line: string) => void): Promise<number> {
+/** Runs one pass of the suite in a fresh code-server; its exit code. */
+async function runPass(suite: IntegrationSuite): Promise<number> {
 	const started = Date.now();
 	const serverStarted = Date.now();
 	const hostile = suite === 'restricted' ? path.join(makeTempDir('hostile'), 'outside') : undefined;
@@ -82,12 +73,12 @@ async function runPass(suite: IntegrationSuite, print: (line: string) => void): 
 	if (!fs.existsSync(httpyac)) throw new Error(`${httpyac} is missing: the httpYac tests send requests with it.`);
 	const outputFile = path.join(makeTempDir('itest'), 'mocha.log');
 	fs.writeFileSync(outputFile, '');
-	const mochaOutput = follow(outputFile, print);
+	const mochaOutput = follow(outputFile, (line) => console.log(line));
 	// A company root CA that only "the OS store" holds: for VS Code's fetch, the certificate list
 	// it loads with the OS store (index.ts adds the root there); for our own client, SSL_CERT_FILE
 	// names a bundle of this machine's roots plus the test root. NODE_EXTRA_CA_CERTS (preset on
 	// this machine, not on users') is removed, so nothing else makes Node trust the test root.
-	const ca = makeTestCa(TEST_CA_DIR);
+	const ca = makeTestCa(path.join(projectRoot, '.cache', 'test-ca'));
 	// VS Code reads HTTPS_PROXY once, when its extension host starts: the host gets a proxy
 	// address that the corporate-network test listens on while it runs (loopback goes direct).
 	const envProxy = `http://127.0.0.1:${await freePort()}`;
@@ -108,9 +99,9 @@ async function runPass(suite: IntegrationSuite, print: (line: string) => void): 
 		// In Restricted Mode REST Client (which declares no untrustedWorkspaces support) runs only where the
 		// person allows it, as this setting does: the restricted pass sends with it from the untrusted folder.
 		...(hostile ? { restrictedMode: true, settings: { 'extensions.supportUntrustedWorkspaces': { 'humao.rest-client': { supported: true } } }, prepareWorkspace: (workspace: string) => plantHostileFolder(workspace, hostile) } : {}),
-		onOutput: verbose ? (line) => print(`[server] ${line}`) : undefined,
+		onOutput: verbose ? (line) => console.log(`[server] ${line}`) : undefined,
 	});
-	print(`[integration] ${suite} pass: code-server ${server.url} up in ${((Date.now() - serverStarted) / 1000).toFixed(1)} s`);
+	console.log(`[integration] ${suite} pass: code-server ${server.url} up in ${((Date.now() - serverStarted) / 1000).toFixed(1)} s`);
 	const browser = await launchBrowser({ origin: server.url });
 	const poll = setInterval(() => mochaOutput.flush(), 200);
 	let timer: NodeJS.Timeout | undefined;
@@ -120,13 +111,13 @@ async function runPass(suite: IntegrationSuite, print: (line: string) => void): 
 			void page.exposeFunction('codeAutomationExit', (code: number) => resolve(code));
 		});
 		await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
-			if (verbose) print(`[workbench:${type}] ${Array.isArray(args) ? args.map(String).join(' ') : String(args)}`);
+			if (verbose) console.log(`[workbench:${type}] ${Array.isArray(args) ? args.map(String).join(' ') : String(args)}`);
 		});
-		if (verbose) page.on('console', (msg) => print(`[console:${msg.type()}] ${msg.text()}`));
-		page.on('pageerror', (err) => print(`[integration] page error: ${err.message}`));
+		if (verbose) page.on('console', (msg) => console.log(`[console:${msg.type()}] ${msg.text()}`));
+		page.on('pageerror', (err) => console.error(`[integration] page error: ${err.message}`));
 		const timeout = new Promise<number>((resolve) => {
 			timer = setTimeout(() => {
-				print(`[integration] TIMEOUT: the suite did not finish within ${OVERALL_TIMEOUT_MS / 1000} s`);
+				console.error(`[integration] TIMEOUT: the suite did not finish within ${OVERALL_TIMEOUT_MS / 1000} s`);
 				resolve(124);
 			}, OVERALL_TIMEOUT_MS);
 		});
@@ -141,12 +132,12 @@ async function runPass(suite: IntegrationSuite, print: (line: string) => void): 
 			const content = fs.readFileSync(outputFile, 'utf8');
 			if (!/\d+ passed, \d+ failed/.test(content)) {
 				// the suite never reported: show the server's log so the cause is visible
-				print('[integration] the suite did not report results; code-server output follows');
-				print(server.output().split('\n').slice(-80).join('\n'));
-				print('0 passed, 1 failed');
+				console.error('[integration] the suite did not report results; code-server output follows');
+				console.error(server.output().split('\n').slice(-80).join('\n'));
+				console.log('0 passed, 1 failed');
 			}
 		}
-		print(`[integration] ${suite} pass finished with exit code ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+		console.log(`[integration] ${suite} pass finished with exit code ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 		return code;
 	} finally {
 		clearTimeout(timer);
