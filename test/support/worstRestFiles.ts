@@ -12,5 +12,6 @@ export function worstShapes(size: number, token: string): Record<string, string>
 		'JWTs on one request': fill('GET https://collector.example/\n\n', `${token}\n`),
 		'method lines after a body line': fill('POST https://x.example\nContent-Type: text/plain\n\nhello\n', 'hello\nGET a\n', token),
 		'requests reading the token through variables': fill(`@a = https://collector.example\n@t = ${token}\n`, 'GET {{a}}/{{t}}\n'),
+		'a host line padded with spaces, then a word': fill(`GET https://x.example\nAuthorization: Bearer ${token}\n\n###\nlocalhost`, ' ', 'x\n'),
 	};
 }

@@ -64,6 +64,17 @@ describe('parseRestFile', () => {
 		}
 		assert.equal(parseRestFile('POST https://x/a\n\nbody ## not one\nGET https://y/b\n').requests.length, 1);
 	});
+
+	it('a host line padded with spaces up to the watched bound is read as any other line: a request with its version, none with a word after', () => {
+		// Before, a run of spaces after a host was tried two ways at each length: 8,000 spaces took half a
+		// second, 200,000 minutes of the extension host. Now this test ends in milliseconds, not at its timeout.
+		const spaces = ' '.repeat(200_000);
+		for (const host of ['localhost', 'api.example.com:8443/v1']) {
+			assert.deepEqual(summary(`${host}${spaces}HTTP/1.1\n`).map((r) => r.request.trim()), [`${host}${spaces}HTTP/1.1`]);
+			assert.deepEqual(summary(`${host}${spaces}x\n`), []);
+			assert.deepEqual(summary(`${host}${spaces}\n`).map((r) => r.request.trim()), [host]);
+		}
+	});
 });
 
 describe('splitLines and detectEol', () => {

@@ -67,7 +67,9 @@ const INDENTED = /^[ \t]+\S/;
  * kulala speak) followed by a space, or a URL on its own (REST Client's `GET` default).
  */
 const METHOD_LINE = /^\s*(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|CONNECT|PROPFIND|PROPPATCH|MKCOL|COPY|MOVE|LOCK|UNLOCK|SEARCH|REPORT|GRAPHQL|GRPC|WS|WSS|WEBSOCKET|SSE|MQTT|AMQP|RABBITMQ)[ \t]+\S/i;
-const URL_LINE = /^\s*((https?|wss?|grpcs?):\/\/\S|\{\{[^{}\s]+\}\}\S*(\/|\?|:\d)|(localhost|[\w-]+(\.[\w-]+)+)(:\d+)?(\/\S*)?\s*(HTTP\/[\d.]+)?\s*$|\/\S)/i;
+// The version is one `\s+` away from the target: `\s*(HTTP…)?\s*$` split a run of spaces two ways at each
+// length, so a host line padded with 200 KB of spaces held the extension host for minutes.
+const URL_LINE = /^\s*((https?|wss?|grpcs?):\/\/\S|\{\{[^{}\s]+\}\}\S*(\/|\?|:\d)|(localhost|[\w-]+(\.[\w-]+)+)(:\d+)?(\/\S*)?(\s+HTTP\/[\d.]+)?\s*$|\/\S)/i;
 /** One-line directives before a request: `@xpath_ns …` and other `@` lines, kulala's `import`/`run`, httpYac's `proto <`. */
 const DIRECTIVE = /^\s*(@\S|import\s|run\s|proto\s*<)/;
 /** A pre-request script file: `< ./script.js` (before the request line only; after it, a body file). */
