@@ -61,7 +61,8 @@ export function bearerValue(value: AuthValue): string {
  * Digest, `{{$aadToken}}`, another tool's variable or token) belongs to someone else.
  */
 export function isOurAuthorization(value: string, variableName: string = DEFAULT_TOKEN_VARIABLE): boolean {
-	const match = /^Bearer\s+(.+?)\s*$/i.exec(value.trim());
+	// `(.*\S|.)\s*$` reads what `(.+?)\s*$` reads, without trying the end at every space of a long run.
+	const match = /^Bearer\s+(.*\S|.)\s*$/i.exec(value.trim());
 	if (!match) return false;
 	const credential = match[1]!;
 	return isJwtShaped(credential) || OUR_REFERENCES.has(credential) || NAMED_REFERENCE.test(credential) || credential === `{{${variableName}}}`;

@@ -23,15 +23,20 @@ const REFERENCE = /\{\{\s*([A-Za-z_][\w-]*)\s*\}\}/y;
 const AUTHORITY = /^(https?):\/\/([^/?#]*)([/?#]|$)/i;
 /** An authority both clients read alike: no userinfo, whitespace, backslash, control character, brace or escape. */
 const PLAIN_AUTHORITY = /^[^\s@\\{}%\x00-\x1f\x7f]+$/;
-/** A request line's ` HTTP/1.1` version. */
-const VERSION = /\s+HTTP\/\d+(\.\d+)?\s*$/i;
+/**
+ * A request line's ` HTTP/1.1` version. Only from the start of a run of whitespace (`(?<!\s)`): tried
+ * from every space of a long run, the search was quadratic in it.
+ */
+const VERSION = /(?<!\s)\s+HTTP\/\d+(\.\d+)?\s*$/i;
 /** A method before the target. */
 const METHOD = /^[A-Za-z]+[ \t]+/;
 /**
  * Any line that defines a variable, as REST Client reads them: on every line of the file, bodies
  * included, with any name that holds no space or `=`.
  */
-const ANY_DEFINITION = /^\s*@([^\s=]+)\s*=\s*(.*?)\s*$/;
+const ANY_DEFINITION = /^\s*@([^\s=]+)\s*=([^]*)$/;
+/** What REST Client's `.` in `=\s*(.*?)\s*$` does not take: such a character inside the value means no definition. */
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
 
 /** Every value each name is given anywhere in the file: a client may take any of them. */
 export type VariableReadings = ReadonlyMap<string, readonly string[]>;
@@ -50,7 +55,10 @@ export function anyDefinitions(file: ParsedFile): { line: number; name: string; 
 	const found: { line: number; name: string; value: string }[] = [];
 	file.lines.forEach(({ text }, line) => {
 		const m = ANY_DEFINITION.exec(text);
-		if (m) found.push({ line, name: m[1]!, value: m[2]! });
+		// REST Client's `=\s*(.*?)\s*$`, read in one pass: the lazy `(.*?)` tried the end at every character
+		// of a run of spaces, quadratic in it. Its value is the rest trimmed, with no line break inside.
+		const value = m?.[2]!.trim();
+		if (m && !LINE_BREAK.test(value!)) found.push({ line, name: m[1]!, value: value! });
 	});
 	return found;
 }

@@ -39,7 +39,8 @@ export const SCAN_BUDGET = 10_000_000;
 const WORDS = /[\w$]+/g;
 
 /** A request's name (`# @name trips`, `// @name=trips`), which other requests read its headers by. */
-const REQUEST_NAME = /^\s*(?:#|\/\/)\s*@name\s*[=\s]\s*(\S+)\s*$/;
+// `(?:\s*=|\s)\s*` is `\s*[=\s]\s*` without three ways to split one run of spaces.
+const REQUEST_NAME = /^\s*(?:#|\/\/)\s*@name(?:\s*=|\s)\s*(\S+)\s*$/;
 
 function requestName(file: ParsedFile, request: ParsedRequest): string | undefined {
 	return file.lines.slice(request.blockStart, request.requestLine).map((line) => REQUEST_NAME.exec(line.text)?.[1]).find((name) => name !== undefined);

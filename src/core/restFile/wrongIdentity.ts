@@ -62,7 +62,8 @@ export interface WrongIdentity {
 
 /** The Authorization credential: `Bearer ` then a reference to one of our variables or a JWT. */
 const REFERENCE = /^\{\{\s*(\$(?:processEnv|dotenv)\s+)?(TELEMATICS_TOKEN(?:_[A-Z0-9_]{1,64})?)\s*\}\}$/;
-const BEARER = /^(\s*authorization\s*:\s*bearer\s+)(.+?)\s*$/i;
+// `(.*\S|.)\s*$`, not `(.+?)\s*$`: the same credential, without trying the end at every space of a long run.
+const BEARER = /^(\s*authorization\s*:\s*bearer\s+)(.*\S|.)\s*$/i;
 const METHOD = /^\s*([A-Za-z]+)[ \t]+/;
 
 /** The operation a request is, on the hosts of `accounts` (every key with the URL's origin: on the demo, one origin serves them all). */
