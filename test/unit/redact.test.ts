@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import * as fc from 'fast-check';
 import { clipText, MAX_CLIP, maskSecret, redact } from '../../src/core/util/redact';
 
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJkZW1vIn0.c2lnbmF0dXJlX2hlcmU';
@@ -81,5 +82,22 @@ describe('clipText', () => {
 describe('redact: every short JWT in a text, not only the first', () => {
 	it('two JWTs whose parts are short are both masked', () => {
 		assert.equal(redact('x eyJhbGc.eyJzdWI.sig and eyJhbGd.eyJzdWJ.sih end'), 'x *** and *** end');
+	});
+});
+
+describe('redact: glued JWTs, read in one pass', () => {
+	it('a JWT glued after any run of part characters, even one of eyJ, loses its claims and signature, and what comes after it stays (generated)', () => {
+		fc.assert(fc.property(fc.array(fc.constantFrom('eyJ', 'a', '_', '-', '9'), { maxLength: 12 }).map((p) => p.join('')), fc.constantFrom('', ' next', '&y=1'), (before, after) => {
+			const masked = redact(`${before}${JWT}${after}`);
+			assert.ok(!masked.includes('eyJzdWIiOiJkZW1vIn0') && !masked.includes('c2lnbmF0dXJl'), JSON.stringify(masked));
+			assert.ok(masked.endsWith(`***${after}`), JSON.stringify(masked));
+		}));
+	});
+
+	it('a service\'s answer of one long run of eyJ (a megabyte) is redacted and ends: once tried from every eyJ, it held the extension host for an hour', () => {
+		// Proves the pass ends; how fast is not asserted (it is milliseconds; quadratic, it is not within the timeout).
+		const run = 'eyJ'.repeat(350_000);
+		assert.equal(redact(`${run} x`), `${run} x`);
+		assert.equal(redact(`${run}.${'a'.repeat(10)}.sig`), '***');
 	});
 });

@@ -23,7 +23,32 @@ const SECRET_NAMES = [
 /** A JWT anywhere in the text. */
 const JWT = new RegExp(`\\b${JWT_SHAPE}`, 'g');
 /** One glued to the characters before it (`abceyJ…`), where `\b` finds no start: long parts only, so a word such as `keyJson.a.b` stays. */
-const GLUED_JWT = /eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*/g;
+const GLUED_JWT_AT = /eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*/y;
+/** A run of the characters of a JWT's part. */
+const PART_RUN = /[A-Za-z0-9_-]+/g;
+
+/**
+ * Masks each glued JWT, trying only the first `eyJ` of each run of part characters: a later `eyJ` in
+ * the same run reaches the same `.`, with less before it, so it matches only where the first does.
+ * Searched from every `eyJ`, a service's answer of one long run of them (a megabyte) held the extension
+ * host for an hour.
+ */
+function maskGluedJwts(text: string): string {
+	let out = '';
+	let done = 0;
+	PART_RUN.lastIndex = 0;
+	for (let run = PART_RUN.exec(text); run; run = PART_RUN.exec(text)) {
+		const first = run[0].indexOf('eyJ');
+		if (first < 0) continue;
+		GLUED_JWT_AT.lastIndex = run.index + first;
+		const jwt = GLUED_JWT_AT.exec(text);
+		if (!jwt) continue;
+		out += text.slice(done, jwt.index) + MASK;
+		done = jwt.index + jwt[0].length;
+		PART_RUN.lastIndex = done;
+	}
+	return out + text.slice(done);
+}
 const BEARER = /\b(Bearer)\s+[^\s"',;]+/gi;
 /** `"Password": "value"` (value may contain escaped quotes). */
 const JSON_FIELD = new RegExp(`("(?:${SECRET_NAMES})"\\s*:\\s*")(?:\\\\.|[^"\\\\])*(")`, 'gi');
@@ -90,9 +115,7 @@ export function redact(text: string, knownSecrets: Iterable<string> = []): strin
 		// Case-insensitive: percent-encoders differ in hex case; masking a look-alike is harmless.
 		out = out.replace(new RegExp(forms.map(escapeRegExp).join('|'), 'gi'), MASK);
 	}
-	return out
-		.replace(JWT, MASK)
-		.replace(GLUED_JWT, MASK)
+	return maskGluedJwts(out.replace(JWT, MASK))
 		.replace(BEARER, `$1 ${MASK}`)
 		.replace(JSON_FIELD, `$1${MASK}$2`)
 		.replace(ESCAPED_JSON_FIELD, `$1${MASK}$2`)
