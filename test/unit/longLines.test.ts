@@ -13,6 +13,7 @@ import { anyDefinitions, fileOutsideAllowList, requestDestinations, variableRead
 import { parseRestFile } from '../../src/core/restFile/requestParser';
 import { foreignSends } from '../../src/core/restFile/tokenReach';
 import { wrongIdentities } from '../../src/core/restFile/wrongIdentity';
+import { withoutTrailingSlashes } from '../../src/core/util/url';
 import { fakeJwt } from '../support/doubles/fakeTokenService';
 
 const EXPIRES = Date.UTC(2030, 0, 1);
@@ -74,5 +75,15 @@ describe('definitions read in one pass, as REST Client reads them', () => {
 			const ours = anyDefinitions(file).filter((d) => d.line === 0);
 			assert.deepEqual(ours.map((d) => [d.name, d.value]), theirs ? [[theirs[1], theirs[2]]] : [], JSON.stringify(line));
 		}), { numRuns: 5000 });
+	});
+});
+
+describe('trailing slashes are cut in one pass', () => {
+	it('a URL with a long run of slashes inside or at its end (a proxy, a service path) is cut as before, and the pass ends', () => {
+		const run = '/'.repeat(200_000);
+		assert.equal(withoutTrailingSlashes(`https://host${run}x`), `https://host${run}x`);
+		assert.equal(withoutTrailingSlashes(`https://host/a${run}`), 'https://host/a');
+		assert.equal(withoutTrailingSlashes('https://host/'), 'https://host');
+		assert.equal(withoutTrailingSlashes(run), '');
 	});
 });

@@ -4,6 +4,7 @@
 // OpenAPI reader (its own bundle) share it. Pure: no I/O, no `vscode`.
 import type { HostKey, PlatformHosts } from './hosts';
 import type { Checked } from '../util/checked';
+import { withoutTrailingSlashes } from '../util/url';
 
 const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
 
@@ -74,7 +75,7 @@ export function serviceUrlFor(serviceUrl: string, path: string, query?: Record<s
 	}
 	const refusal = pathRefusal(path);
 	if (refusal !== undefined) return fail(refusal);
-	const root = service.pathname.replace(/\/+$/, '');
+	const root = withoutTrailingSlashes(service.pathname);
 	const href = `${service.origin}${root}${path}`;
 	// Stryker disable next-line ConditionalExpression: unreachable
 	if (!staysOnService(href, service.origin, root)) return fail(LEAVES_THE_SERVICE);
