@@ -3,7 +3,6 @@
 // that goes to its own service, directly or through the proxy the person set, with certificate checks
 // on, goes with no question; anything else is asked about, naming the account, the destination and why.
 // Pure: no `vscode`, no I/O.
-import { withoutTrailingSlashes } from '../util/url';
 
 /** An account's live tokens and where they may go. */
 export interface HeldAccount {
@@ -110,7 +109,8 @@ export function personProxyFrom(httpProxy: string | undefined, env: Readonly<Rec
 /** A proxy address as written, compared without case in its scheme and host and without a trailing slash. */
 function sameProxy(a: string, b: string): boolean {
 	const norm = (p: string): string => {
-		const trimmed = withoutTrailingSlashes(p.trim());
+		// util/url's withoutTrailingSlashes, written here: the httpYac plugin's bundle holds this file alone.
+		const trimmed = p.trim().replace(/(?<!\/)\/+$/, '');
 		try {
 			const u = new URL(trimmed);
 			return `${u.protocol}//${u.username}:${u.password}@${u.host}`;
