@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import * as fc from 'fast-check';
 import * as vscode from 'vscode';
 import type { RiggedEmulator } from '../emulator/rig';
+import { MCP_TOOLS } from '../../src/core/terminal/protocol';
 import { RequestTool } from '../../src/features/agentTools/agentTools';
 import type { TestApi } from './testApi';
 import { logIn, ScriptedPrompter, settings, until, useEmulatorSuite } from './loginHelpers';
@@ -206,7 +207,7 @@ describe('Language-model tools for the agent (real VS Code, vscode.lm.invokeTool
 		}
 		// Turned on again, the chat offers the tools again: the window applies the tools' `when` clause after
 		// the setting changed, so this waits for it rather than reading the list at once.
-		await until('the tools offered again', () => vscode.lm.tools.filter((t) => t.name.startsWith('telematics_')).length === 3, 30_000);
+		await until('the tools offered again', () => MCP_TOOLS.every((name) => vscode.lm.tools.some((t) => t.name === name)), 30_000);
 	});
 	describe('the platform (issue 43)', () => {
 		const day = (offset: number): string => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);

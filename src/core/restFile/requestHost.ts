@@ -35,8 +35,8 @@ const METHOD = /^[A-Za-z]+[ \t]+/;
  * included, with any name that holds no space or `=`.
  */
 const ANY_DEFINITION = /^\s*@([^\s=]+)\s*=([^]*)$/;
-/** What REST Client's `.` in `=\s*(.*?)\s*$` does not take: such a character inside the value means no definition. */
-const LINE_BREAK = /[\n\r\u2028\u2029]/;
+/** What a pattern's `.` does not take (REST Client's `=\s*(.*?)\s*$`): one inside the value means no definition. */
+const NOT_DOT = /[\n\r\u2028\u2029]/;
 
 /** Every value each name is given anywhere in the file: a client may take any of them. */
 export type VariableReadings = ReadonlyMap<string, readonly string[]>;
@@ -55,10 +55,11 @@ export function anyDefinitions(file: ParsedFile): { line: number; name: string; 
 	const found: { line: number; name: string; value: string }[] = [];
 	file.lines.forEach(({ text }, line) => {
 		const m = ANY_DEFINITION.exec(text);
+		if (!m) return;
 		// REST Client's `=\s*(.*?)\s*$`, read in one pass: the lazy `(.*?)` tried the end at every character
-		// of a run of spaces, quadratic in it. Its value is the rest trimmed, with no line break inside.
-		const value = m?.[2]!.trim();
-		if (m && !LINE_BREAK.test(value!)) found.push({ line, name: m[1]!, value: value! });
+		// of a run of spaces, quadratic in it. Its value is the rest trimmed, with nothing `.` refuses inside.
+		const value = m[2]!.trim();
+		if (!NOT_DOT.test(value)) found.push({ line, name: m[1]!, value });
 	});
 	return found;
 }
