@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
-import { isSameSite, requestDestinations, requestTarget, targetHosts } from '../../src/core/restFile/requestHost';
+import { anyDefinitions, isSameSite, requestDestinations, requestTarget, targetHosts } from '../../src/core/restFile/requestHost';
 import { parseRestFile, requestAt } from '../../src/core/restFile/requestParser';
 
 /** The host one request line names with these single-valued variables, when every reading agrees; else undefined. */
@@ -143,6 +143,19 @@ describe('the host a request goes to, read as REST Client and httpYac read it (i
 		['benign: a variable defined twice alike', `@base = ${SERVICE}\n\n###\nGET {{base}}/a\n\n###\n@base = ${SERVICE}\nGET {{base}}/b\n`, ['user.telematicssdk.com']],
 	];
 	for (const [name, text, hosts] of cases) it(`${name} → ${hosts.join(', ')}`, () => assert.deepEqual(reached(text), hosts));
+});
+
+describe('variable definitions, as REST Client reads them (`=\\s*(.*?)\\s*$`)', () => {
+	const read = (line: string) => anyDefinitions(parseRestFile(line)).map((d) => [d.name, d.value]);
+
+	// A lone CR ends the line for VS Code's text model and our parser alike; these two do not.
+	it('a value holding U+2028 or U+2029 (which a pattern\'s `.` refuses) defines nothing; at the value\'s ends they are trimmed as spaces', () => {
+		for (const separator of ['\u2028', '\u2029']) {
+			assert.deepEqual(read(`@host = a${separator}b`), [], JSON.stringify(separator));
+			assert.deepEqual(read(`@host =${separator}ab${separator}`), [['host', 'ab']], JSON.stringify(separator));
+		}
+		assert.deepEqual(read('@host =  a b '), [['host', 'a b']]);
+	});
 });
 
 describe('the same site as the service', () => {

@@ -57,6 +57,8 @@ describe('which requests send a token (table)', () => {
 		['a name inside a comment of other text is none', '//x # @name me\nGET https://a/\n\n###\nGET https://c/?h={{me.x}}\n', firstRequest, ['GET https://a/']],
 		['a name after other words is none', '# see @name me\nGET https://a/\n\n###\nGET https://c/?h={{me.x}}\n', firstRequest, ['GET https://a/']],
 		['@named is not @name', '# @named me\nGET https://a/\n\n###\nGET https://c/?h={{me.x}}\n', firstRequest, ['GET https://a/']],
+		['@named= is not @name=', '# @named=me\nGET https://a/\n\n###\nGET https://c/?h={{me.x}}\n', firstRequest, ['GET https://a/']],
+		['spaces before its =', '# @name  =me\nGET https://a/\n\n###\nGET https://c/?h={{me.x}}\n', firstRequest, ['GET https://a/', 'GET https://c/?h={{me.x}}']],
 		['a name of two words is none', '# @name me too\nGET https://a/\n\n###\nGET https://c/?h={{me.x}}\n', firstRequest, ['GET https://a/']],
 		['a name under the request line is not its name', 'GET https://a/\n# @name me\n\n###\nGET https://c/?h={{me.x}}\n', firstRequest, ['GET https://a/']],
 		// The environment, through a name the file does not say.

@@ -34,7 +34,7 @@ const METHOD = /^[A-Za-z]+[ \t]+/;
  * Any line that defines a variable, as REST Client reads them: on every line of the file, bodies
  * included, with any name that holds no space or `=`.
  */
-const ANY_DEFINITION = /^\s*@([^\s=]+)\s*=([^]*)$/;
+const ANY_DEFINITION = /^\s*@([^\s=]+)\s*=([^]*)/;
 /** What a pattern's `.` does not take (REST Client's `=\s*(.*?)\s*$`): one inside the value means no definition. */
 const NOT_DOT = /[\n\r\u2028\u2029]/;
 
