@@ -92,8 +92,8 @@ describe('shipped bundles', function () {
 		const libraries = new Set(inputs.get('extension.js')!.filter((f) => f.includes('node_modules/')).map((f) => f.split('node_modules/')[1]!.split('/')[0]));
 		assert.deepEqual([...libraries].sort(), ['dotenv', 'jwt-decode'], 'the extension loads no library but jwt-decode and dotenv');
 		assert.ok(inputs.get('tokenClient.js')!.every((f) => /^src\/features\/terminal\/(client|channelClient)\.ts$/.test(f) || f.startsWith('src/core/')), 'the terminal command is small: no library, nothing of the VS Code layer but itself');
-		// The plugin for httpYac loads only once httpYac runs: activation holds none of it, and it holds nothing of ours but itself and its decision.
-		assert.deepEqual(inputs.get('httpyac.js')!.filter((f) => f.startsWith('src/')).sort(), ['src/core/httpyac/liveVariables.ts', 'src/core/httpyac/sendCheck.ts', 'src/features/httpyac/httpyacPlugin.ts']);
+		// The plugin for httpYac loads only once httpYac runs: activation holds none of it, and it holds nothing of ours but itself and its decisions.
+		assert.deepEqual(inputs.get('httpyac.js')!.filter((f) => f.startsWith('src/')).sort(), ['src/core/httpyac/door.ts', 'src/core/httpyac/liveVariables.ts', 'src/core/httpyac/plugin.ts', 'src/core/httpyac/sendCheck.ts', 'src/features/httpyac/httpyacPlugin.ts']);
 		assert.ok(!inputs.get('extension.js')!.some((f) => f.includes('/httpyac/') && !f.endsWith('features/httpyac/index.ts')), 'the plugin is in extension.js');
 		// The MCP SDK (and zod, its schemas) only in telematics-mcp's own process: never loaded by the extension.
 		for (const [bundle, files] of inputs) {

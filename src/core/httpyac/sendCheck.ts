@@ -107,7 +107,7 @@ export function personProxyFrom(httpProxy: string | undefined, env: Readonly<Rec
 }
 
 /** A proxy address as written, compared without case in its scheme and host and without a trailing slash. */
-function sameProxy(a: string, b: string): boolean {
+export function sameProxy(a: string, b: string): boolean {
 	const norm = (p: string): string => {
 		// util/url's withoutTrailingSlashes, written here: the httpYac plugin's bundle holds this file alone.
 		const trimmed = p.trim().replace(/(?<!\/)\/+$/, '');
