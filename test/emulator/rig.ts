@@ -23,6 +23,8 @@ export interface EmulatorRequestRecord {
 	/** The HTTP status sent; 0 when the request was hung or reset by a fault. */
 	status: number;
 	at: number;
+	/** The query as sent (`?…`, or empty). */
+	query: string;
 	/** The `role` claim of the bearer token sent (`user`, `admin`), read without checking it; absent without one. */
 	bearerRole?: string;
 }
@@ -132,10 +134,11 @@ class Rig extends EmulatorServer implements RiggedEmulator {
 	}
 
 	protected override record(req: IncomingMessage, status: number): void {
-		const path = new URL(req.url ?? '/', 'http://emulator').pathname;
+		const url = new URL(req.url ?? '/', 'http://emulator');
+		const path = url.pathname;
 		if (path.toLowerCase() === ME_PATH) this.stats.lastMeAuthorization = header(req, 'authorization') ?? null;
 		const role = bearerRole(header(req, 'authorization'));
-		this.stats.requests.push({ method: req.method ?? 'GET', path, status, at: Date.now(), ...(role && { bearerRole: role }) });
+		this.stats.requests.push({ method: req.method ?? 'GET', path, query: url.search, status, at: Date.now(), ...(role && { bearerRole: role }) });
 		if (this.stats.requests.length > MAX_RECORDS) this.stats.requests.splice(0, this.stats.requests.length - MAX_RECORDS);
 	}
 
@@ -200,6 +203,11 @@ class Rig extends EmulatorServer implements RiggedEmulator {
 		if (method === 'POST' && !isJsonContentType(req.headers['content-type'])) return this.unsupportedMediaType(req, res, false);
 		if (method === 'GET' && route === '/__emulator/stats') return this.sendJson(req, res, 200, this.stats, false);
 		if (method === 'GET' && route === '/__emulator/faults') return this.sendJson(req, res, 200, this.faults.current(), false);
+		// A service that answers with a redirect elsewhere (`?to=` the address): what a client then carries along.
+		if (method === 'GET' && route === '/__emulator/redirect') {
+			res.writeHead(307, { location: new URL(req.url ?? '/', 'http://emulator').searchParams.get('to') ?? '/' }).end();
+			return;
+		}
 		if (method !== 'POST') return this.sendJson(req, res, 404, failure(404), false);
 		const text = await this.readBody(req, res);
 		if (text === undefined) return;

@@ -4,36 +4,13 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RiggedEmulator } from '../emulator/rig';
 import type { TestApi } from './testApi';
+import { logFiles, readText } from './logFiles';
 import { adminCredentials, lastError, logIn, ScriptedPrompter, settings, until, useEmulatorSuite, userCredentials } from './loginHelpers';
 
 function assertFree(where: string, text: string, secrets: readonly string[]): void {
 	for (const secret of secrets) {
 		assert.ok(!text.includes(secret), `${where} contains a secret (${secret.slice(0, 4)}…)`);
 	}
-}
-
-async function readText(uri: vscode.Uri): Promise<string | undefined> {
-	try {
-		return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-	} catch {
-		return undefined;
-	}
-}
-
-async function logFiles(folder: vscode.Uri): Promise<vscode.Uri[]> {
-	let entries: [string, vscode.FileType][];
-	try {
-		entries = await vscode.workspace.fs.readDirectory(folder);
-	} catch {
-		return [];
-	}
-	const files: vscode.Uri[] = [];
-	for (const [name, type] of entries) {
-		const uri = vscode.Uri.joinPath(folder, name);
-		if (type === vscode.FileType.Directory) files.push(...await logFiles(uri));
-		else if (name.endsWith('.log')) files.push(uri);
-	}
-	return files;
 }
 
 function mementoText(memento: vscode.Memento): string {
