@@ -60,6 +60,11 @@ async function hostCheckBench(): Promise<BenchRow[]> {
 	return mod.benchHostCheck();
 }
 
+async function httpyacDoorBench(): Promise<BenchRow[]> {
+	const mod = await import('./httpyacDoorBench');
+	return mod.benchHttpyacDoor();
+}
+
 const BENCHES: Bench[] = [
 	{ name: 'hostile service (fuzz)', run: hostileBench },
 	{ name: 'hostile folder (fuzz)', run: hostileFolderBench },
@@ -76,6 +81,7 @@ const BENCHES: Bench[] = [
 	{ name: 'platform description on first use', run: benchPlatform },
 	{ name: 'the platform in REST files', run: benchRestPlatform },
 	{ name: 'host check over the worst folder', run: hostCheckBench },
+	{ name: 'httpYac at Send (the check and the door)', run: httpyacDoorBench },
 ];
 
 function table(rows: BenchRow[]): string {

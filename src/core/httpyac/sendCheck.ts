@@ -67,8 +67,12 @@ export function originOf(url: string): string | undefined {
 	}
 }
 
-/** `text` and its percent-decoded form (a token written `%2E`-escaped is still the token). */
+/**
+ * `text` and its percent-decoded form (a token written `%2E`-escaped is still the token). A text without
+ * `%` is its own decoding: decodeURIComponent over a 1 MB body took 5 ms at every send.
+ */
 function readings(text: string): string[] {
+	if (!text.includes('%')) return [text];
 	try {
 		const decoded = decodeURIComponent(text);
 		return decoded === text ? [text] : [text, decoded];
