@@ -7,6 +7,7 @@
 import vscode = require('./system/vscodeApi');
 import { createServiceClient } from './core/api/serviceClient';
 import { PrompterSlot } from './core/models/prompter';
+import { EarlierTokens } from './core/sessions/earlierTokens';
 import { Lease } from './core/sessions/lease';
 import { LoginBudget } from './core/login/loginBudget';
 import { RefreshScheduler } from './core/sessions/refreshScheduler';
@@ -31,6 +32,7 @@ import { StatusBar } from './features/statusBar/statusBar';
 import { TerminalToken } from './features/terminal/terminalToken';
 import { McpAnswers } from './features/mcp/mcpAnswers';
 import { registerMcpServer } from './features/mcp/registerMcp';
+import { startRestClientHistoryGuard } from './features/restClient/historyGuard';
 import { startHttpyacPlugin } from './features/httpyac/index';
 import { registerExposureCommand } from './features/exposure/exposureCommand';
 import { registerBindEnvironmentCommand } from './features/exposure/bindEnvironmentCommand';
@@ -94,7 +96,10 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 	const ticker = new Ticker(systemClock);
 	add(ticker);
 	const loginBudget = new LoginBudget(context.globalState, systemClock);
-	const services: Services = { context, config, log, output, clock: systemClock, ticker, store, scheduler, api, loginBudget, prompts: new PrompterSlot(new ScreenPrompter()), ready };
+	const earlierTokens = new EarlierTokens();
+	add(store.onDidChange(() => earlierTokens.noteSessions(store.list())));
+	void ready.then(() => earlierTokens.noteSessions(store.list()));
+	const services: Services = { context, config, log, output, clock: systemClock, ticker, store, scheduler, api, loginBudget, earlierTokens, prompts: new PrompterSlot(new ScreenPrompter()), ready };
 	const recentMessages = testMode ? recordMessages() : () => [];
 
 	const statusBar = new StatusBar(services);
@@ -148,6 +153,8 @@ export function activate(context: vscode.ExtensionContext): Promise<TestHandles>
 			onFirstRestDocument(() => add(startDocumentFeatures(services))),
 			// httpYac, when installed: its plugin (dist/httpyac.js) loads once httpYac runs.
 			startHttpyacPlugin(services),
+			// REST Client, when installed: its request history keeps no token of ours.
+			startRestClientHistoryGuard(services),
 		);
 		return { services, statusBar, accountsView, recentMessages, mcp, liveTracking };
 	});

@@ -9,6 +9,7 @@ import type { Clock } from './core/util/clock';
 import type { Ticker } from './core/util/ticker';
 import type { PrompterSlot } from './core/models/prompter';
 import type { LoginBudget } from './core/login/loginBudget';
+import type { EarlierTokens } from './core/sessions/earlierTokens';
 
 export interface Services {
 	readonly context: vscode.ExtensionContext;
@@ -28,6 +29,8 @@ export interface Services {
 	readonly loginBudget: LoginBudget;
 	/** Asks the person: the login steps and the confirmations (a test may answer instead). */
 	readonly prompts: PrompterSlot;
+	/** Each account's access tokens from before its refreshes, until they expire (memory only). */
+	readonly earlierTokens: EarlierTokens;
 	/** Settles once the stored sessions have been read (commands wait for it: registerCommand.ts). */
 	readonly ready: Promise<void>;
 }

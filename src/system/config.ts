@@ -99,6 +99,11 @@ export class Config implements vscode.Disposable {
 		return this.value('autoRefresh', isBoolean);
 	}
 
+	/** Whether REST Client's history file is kept free of tokens (features/restClient/historyGuard.ts). */
+	cleanRestClientHistory(): boolean {
+		return this.value('cleanRestClientHistory', isBoolean);
+	}
+
 	/** User settings only (`application` scope, restricted): a workspace cannot turn "reference only" back into a token. */
 	insertStyle(): InsertStyle {
 		return this.value('insertStyle', isInsertStyle);

@@ -181,12 +181,33 @@ describe('REST Client sends the live token from the process environment (real VS
 		const afterLogout = await sendWithRestClient();
 		assert.ok(!afterLogout?.includes(last) && !/eyJ/.test(afterLogout ?? ''), `no token after logout: ${afterLogout}`);
 
-		// What stays outside our reach, as REST Client's source says: its history keeps every header it sent
-		// (here in the temporary home the test host gave it), so a logout cannot take a sent token back.
-		const history = await until('REST Client\'s history', () => {
-			const file = path.join(os.homedir(), '.rest-client', 'history.json');
-			return fs.existsSync(file) && fs.readFileSync(file, 'utf8');
-		});
-		assert.ok(history.includes(last), 'REST Client\'s history holds the token it sent');
+		// REST Client's history keeps every request it sent, headers resolved (here in the temporary home the test
+		// host gave it); Telematics Auth takes the tokens out again (issue 65), the logged-out account's too.
+		const file = path.join(os.homedir(), '.rest-client', 'history.json');
+		const history = await until('REST Client\'s history without the tokens it sent', () => fs.existsSync(file) && fs.readFileSync(file, 'utf8'),
+			{ accept: (text) => typeof text === 'string' && /token of user|TELEMATICS_TOKEN_USER/.test(text) && !text.includes(last) && !text.includes(before) });
+		assert.ok((JSON.parse(history) as unknown[]).length >= 3, 'every request REST Client recorded is still there');
+	});
+
+	it('REST Client\'s Request History replays a recorded request with the live token, and the file holds none (issue 65)', async () => {
+		await settings().update('exposeToken', 'environment', vscode.ConfigurationTarget.Global);
+		const session = await logIn(api, emu, 'user');
+		const token = api.services.store.get(session.account.id)!.tokens!.accessToken;
+		await until('the token in the environment', () => process.env.TELEMATICS_TOKEN_USER === token);
+		assert.equal(await sendWithRestClient(), `Bearer ${token}`);
+		const file = path.join(os.homedir(), '.rest-client', 'history.json');
+		await until('the history to hold the reference, not the token', () => fs.readFileSync(file, 'utf8'), { accept: (text) => !text.includes(token) && text.includes('{{$processEnv TELEMATICS_TOKEN_USER}}') });
+		// The person's way: Request History, the newest entry, then Send Request in the document it opens.
+		void vscode.commands.executeCommand('rest-client.history');
+		const replay = await until('REST Client to open the recorded request', async () => {
+			await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+			return vscode.window.activeTextEditor?.document.getText().includes('TELEMATICS_TOKEN_USER') && vscode.window.activeTextEditor;
+		}, { timeoutMs: 20_000, everyMs: 250 });
+		assert.ok(!replay.document.getText().includes(token), 'the replayed request holds the reference');
+		emu.resetStats();
+		await vscode.commands.executeCommand('rest-client.request');
+		await until('the replay to reach the service', () => emu.stats.lastMeAuthorization, 90_000);
+		assert.equal(emu.stats.lastMeAuthorization, `Bearer ${token}`, 'replayed with the live token');
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 	});
 });

@@ -298,15 +298,15 @@ describe('the door\'s parts', () => {
 		assert.equal(options.headers.authorization, 'Basic abc');
 	});
 
-	it('earlier tokens are known until they expire, and forgotten with their account', () => {
+	it('earlier tokens are known until they expire, a logged-out account\'s too (the service revokes none)', () => {
 		const earlier = new EarlierTokens();
-		earlier.note('u', 'old', 1_000);
+		earlier.note('u', 'old', 1_000, 'user');
 		earlier.note('u', 'new', 5_000);
-		earlier.note('a', 'admin', 5_000);
+		earlier.note('a', 'admin', 5_000, 'admin');
 		assert.deepEqual(earlier.of('u', 999), ['old', 'new']);
 		assert.deepEqual(earlier.of('u', 1_000), ['new']);
-		earlier.keepOnly(new Set(['u']));
-		assert.deepEqual(earlier.of('a', 0), []);
+		assert.deepEqual(earlier.accounts(1_000), [{ id: 'u', name: 'user', tokens: ['new'] }, { id: 'a', name: 'admin', tokens: ['admin'] }]);
+		assert.deepEqual(earlier.accounts(5_000), [], 'gone at their expiry');
 		for (let i = 0; i < 100; i++) earlier.note('u', `t${i}`, 9_000);
 		assert.equal(earlier.of('u', 0).length, 64, 'bounded');
 	});

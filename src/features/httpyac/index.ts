@@ -12,7 +12,6 @@ import { TOKEN_KEY } from '../../core/restFile/envFiles';
 import { caughtText } from '../../core/util/caughtText';
 import { isRestDocument } from '../../core/restFile/restDocument';
 import { onFirstDocument } from '../shared/firstDocument';
-import { EarlierTokens } from '../../core/sessions/earlierTokens';
 import type { PluginHost } from './httpyacPlugin';
 
 export const HTTPYAC_EXTENSION_ID = 'anweber.vscode-httpyac';
@@ -23,14 +22,14 @@ export function httpyacInstalled(): boolean {
 }
 
 /** What the plugin may know of the accounts and the person, given from here so its bundle shares no module with ours. */
-function pluginHost(services: Services, earlier: EarlierTokens): PluginHost {
-	const { store, config, log, prompts, clock } = services;
+function pluginHost(services: Services): PluginHost {
+	const { store, config, log, prompts, clock, earlierTokens: earlier } = services;
 	return {
 		log,
 		activeVariable: TOKEN_KEY,
 		accounts: () => {
 			const activeId = store.active()?.account.id;
-			noteTokens(services, earlier);
+			earlier.noteSessions(store.list());
 			return store.list().map((s) => ({
 				id: s.account.id,
 				name: s.account.name ?? '',
@@ -48,13 +47,6 @@ function pluginHost(services: Services, earlier: EarlierTokens): PluginHost {
 	};
 }
 
-/** Notes each account's current access token, so it is still known after a refresh until it expires. */
-function noteTokens(services: Services, earlier: EarlierTokens): void {
-	const sessions = services.store.list();
-	for (const s of sessions) if (s.tokens) earlier.note(s.account.id, s.tokens.accessToken, s.tokens.expiresAt);
-	earlier.keepOnly(new Set(sessions.map((s) => s.account.id)));
-}
-
 /** httpYac sends from REST files and from markdown and asciidoc code blocks. */
 function isHttpyacDocument(document: vscode.TextDocument): boolean {
 	return isRestDocument(document) || document.languageId === 'markdown' || document.languageId === 'asciidoc';
@@ -68,9 +60,6 @@ export function startHttpyacPlugin(services: Services): vscode.Disposable {
 	let registered: vscode.Disposable | undefined;
 	let waiting: vscode.Disposable | undefined;
 	let disposed = false;
-	// The access tokens each account held before a refresh, while httpYac is there (a literal one is still live).
-	const earlier = new EarlierTokens();
-	let noting: vscode.Disposable | undefined;
 
 	const register = async (extension: vscode.Extension<unknown>): Promise<void> => {
 		try {
@@ -78,11 +67,7 @@ export function startHttpyacPlugin(services: Services): vscode.Disposable {
 			if (disposed || registered) return;
 			const { registerPlugin } = await import('./httpyacPlugin');
 			if (disposed || registered) return;
-			registered = registerPlugin(exports, String((extension.packageJSON as { version?: unknown }).version ?? ''), pluginHost(services, earlier));
-			if (registered) {
-				noteTokens(services, earlier);
-				noting = services.store.onDidChange(() => noteTokens(services, earlier));
-			}
+			registered = registerPlugin(exports, String((extension.packageJSON as { version?: unknown }).version ?? ''), pluginHost(services));
 		} catch (e) {
 			services.log.warn(`httpYac is installed, but Telematics Auth could not add its plugin: ${caughtText(e)}`);
 		}
@@ -107,6 +92,5 @@ export function startHttpyacPlugin(services: Services): vscode.Disposable {
 		installs.dispose();
 		waiting?.dispose();
 		registered?.dispose();
-		noting?.dispose();
 	});
 }
