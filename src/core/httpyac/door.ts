@@ -10,7 +10,7 @@
 // and keeps holds the reference. An intact reference anywhere else is asked about (decideDoor); a
 // reference that was cut or encoded is no token and goes as it is. Pure: no `vscode`.
 import { randomBytes } from 'node:crypto';
-import { originOf, proxyShown, sameProxy, type OutgoingRequest, type SendReason, type TokenPlace } from './sendCheck';
+import { hostHeaderDiffers, originOf, proxyShown, sameProxy, type OutgoingRequest, type SendReason, type TokenPlace } from './sendCheck';
 
 /** An account as the door sees it: its reference and the origins its token may go to. */
 export interface ReferenceAccount {
@@ -71,6 +71,8 @@ export interface DoorDecision {
 	destination: string | undefined;
 	/** Accounts of which only a piece of the reference is in the request: it goes as it is. */
 	altered: ReferenceAccount[];
+	/** Accounts whose reference goes whole by a protocol the door does not see (WebSocket, gRPC, MQTT, SSE): as it is. */
+	unseen: ReferenceAccount[];
 }
 
 /** `Bearer <reference>`, the one form the door swaps (the scheme in any case, one space or more). */
@@ -90,13 +92,14 @@ function bearerOf(value: string, reference: string): boolean {
 export function decideDoor(request: OutgoingRequest, accounts: readonly ReferenceAccount[], personProxy: string | undefined, http: boolean): DoorDecision {
 	const destination = originOf(request.url);
 	const siteReasons = (account: ReferenceAccount): SendReason[] => [
-		...(destination !== undefined && account.platformOrigins.includes(destination) ? [] : [{ kind: 'otherSite' as const }]),
+		...(destination !== undefined && account.platformOrigins.includes(destination) && !otherHost ? [] : [{ kind: 'otherSite' as const }]),
 		...(request.proxy && !(personProxy && sameProxy(request.proxy, personProxy)) ? [{ kind: 'proxy' as const, proxy: proxyShown(request.proxy) }] : []),
 		...(request.certificatesOff ? [{ kind: 'certificatesOff' as const }] : []),
 		...(request.unreadOptions && request.unreadOptions.length > 0 ? [{ kind: 'options' as const, keys: [...request.unreadOptions] }] : []),
 	];
 	const authorizations = request.headers.filter(([name]) => name.toLowerCase() === 'authorization');
-	const decision: DoorDecision = { asked: [], destination, altered: [] };
+	const decision: DoorDecision = { asked: [], destination, altered: [], unseen: [] };
+	const otherHost = hostHeaderDiffers(request);
 	for (const account of accounts) {
 		const ref = account.reference;
 		const atDoor = http && authorizations.length === 1 && bearerOf(authorizations[0]![1], ref);
@@ -106,6 +109,11 @@ export function decideDoor(request: OutgoingRequest, accounts: readonly Referenc
 			...(request.body?.includes(ref) ? ['body' as const] : []),
 		];
 		const reasons = siteReasons(account);
+		const whole = elsewhere.length > 0 || authorizations.some(([, value]) => value.includes(ref));
+		if (!http) {
+			if (whole) decision.unseen.push(account);
+			continue;
+		}
 		if (atDoor && reasons.length === 0 && elsewhere.length === 0 && decision.swap === undefined) {
 			decision.swap = account;
 		} else if (atDoor || elsewhere.length > 0) {
@@ -148,7 +156,7 @@ export interface DoorHooks {
  * httpYac logs the redirect), `afterResponse` and `beforeError` put the reference back in the headers
  * got keeps, which httpYac records.
  */
-export function doorHooks(reference: string, token: string, origins: readonly string[]): DoorHooks {
+export function doorHooks(reference: string, token: string, origins: readonly string[], throughProxy: boolean): DoorHooks {
 	const withToken = `Bearer ${token}`;
 	const withReference = `Bearer ${reference}`;
 	const putBack = (headers: Record<string, unknown> | undefined): void => {
@@ -158,13 +166,12 @@ export function doorHooks(reference: string, token: string, origins: readonly st
 		const headers = (o as GotOptions | undefined)?.headers;
 		return typeof headers === 'object' && headers !== null ? headers : undefined;
 	};
-	return {
+	const hooks: DoorHooks = {
 		beforeRequest: (options) => {
 			const headers = headersOf(options);
 			const current = headers?.authorization;
 			if (!headers || typeof current !== 'string' || !(current === withToken || bearerOf(current, reference))) return;
-			const url = options.url instanceof URL ? options.url.origin : originOf(String(options.url ?? ''));
-			headers.authorization = url !== undefined && origins.includes(url) ? withToken : withReference;
+			headers.authorization = goesToItsOwn(options) ? withToken : withReference;
 		},
 		beforeRedirect: (options) => putBack(headersOf(options)),
 		afterResponse: (response) => {
@@ -175,5 +182,63 @@ export function doorHooks(reference: string, token: string, origins: readonly st
 			putBack(headersOf((error as { options?: unknown } | undefined)?.options));
 			return error;
 		},
+	};
+	/**
+	 * What got is about to open, read again as it opens it: one of the account's origins, the Host header the
+	 * URL's, no agent but the person's proxy, certificate checks on, and no hook after ours that could still
+	 * change the request (something that ran after the check, such as another plugin's interceptor).
+	 */
+	function goesToItsOwn(options: GotOptions): boolean {
+		const o = options as GotOptions & { agent?: unknown; https?: { rejectUnauthorized?: unknown }; rejectUnauthorized?: unknown; request?: unknown; hooks?: { beforeRequest?: unknown[] } };
+		const url = o.url instanceof URL ? o.url.href : String(o.url ?? '');
+		const origin = originOf(url);
+		if (origin === undefined || !origins.includes(origin)) return false;
+		const headers = Object.entries(headersOf(o) ?? {}).map(([name, value]) => [name, String(value)] as [string, string]);
+		if (hostHeaderDiffers({ url, headers })) return false;
+		if (o.https?.rejectUnauthorized === false || o.rejectUnauthorized === false || o.request !== undefined) return false;
+		const agents = typeof o.agent === 'object' && o.agent !== null ? Object.values(o.agent).filter(Boolean) : [];
+		if (agents.length > 0 && !throughProxy) return false;
+		const later = o.hooks?.beforeRequest;
+		return !Array.isArray(later) || later[later.length - 1] === hooks.beforeRequest;
+	}
+	return hooks;
+}
+
+/**
+ * "Send Anyway" put tokens in as text: got's hooks for that one request. A redirect is another request,
+ * so none is followed; and the tokens are put back out of the headers and body got hands to httpYac's records.
+ */
+export function anywayHooks(swapped: ReadonlyArray<{ token: string; reference: string }>): Pick<DoorHooks, 'afterResponse' | 'beforeError'> {
+	const putBack = (o: unknown): void => {
+		const options = o as { headers?: Record<string, unknown>; body?: unknown } | undefined;
+		const out = (text: string): string => swapped.reduce((t, { token, reference }) => t.split(token).join(reference), text);
+		for (const [name, value] of Object.entries(options?.headers ?? {})) if (typeof value === 'string') options!.headers![name] = out(value);
+		if (options && typeof options.body === 'string') options.body = out(options.body);
+	};
+	return {
+		afterResponse: (response) => {
+			putBack((response as { request?: { options?: unknown } } | undefined)?.request?.options);
+			return response;
+		},
+		beforeError: (error) => {
+			putBack((error as { options?: unknown } | undefined)?.options);
+			return error;
+		},
+	};
+}
+
+/**
+ * A token written in the request goes only where it was allowed to go: on every request got opens (a
+ * redirect too), one that would carry one of `tokens` in a header, the URL or a text body to an origin not
+ * in `allowed` fails with `stopped(origin)` instead (got keeps custom headers and a 307's body on any
+ * redirect, and Authorization when only the scheme changes).
+ */
+export function literalGuard(tokens: readonly string[], allowed: readonly string[], stopped: (origin: string) => string): (options: GotOptions & { body?: unknown }) => void {
+	return (options) => {
+		const url = options.url instanceof URL ? options.url.href : String(options.url ?? '');
+		const origin = originOf(url) ?? url;
+		if (allowed.includes(origin)) return;
+		const texts = [url, ...Object.values(options.headers ?? {}).flat().map(String), typeof options.body === 'string' ? options.body : ''];
+		if (texts.some((text) => tokens.some((token) => text.includes(token)))) throw new Error(stopped(origin));
 	};
 }

@@ -13,8 +13,8 @@
 //   in at the door (door.ts), or asked about when it would go anywhere else. On Cancel nothing is sent.
 // Pure: no `vscode` (the words go through `t`), so tests register it in httpYac's own library.
 import { liveVariables } from './liveVariables';
-import { decideSend, gotOptionsRead, personProxyFrom, turnsCertificatesOff, type HeldAccount, type OutgoingRequest } from './sendCheck';
-import { decideDoor, doorHooks, fitsHeader, mintReference, withTokens, type DoorAsked, type DoorReason, type ReferenceAccount } from './door';
+import { decideSend, gotOptionsRead, personProxyFrom, tokenPlaces, turnsCertificatesOff, type HeldAccount, type OutgoingRequest } from './sendCheck';
+import { anywayHooks, decideDoor, doorHooks, fitsHeader, literalGuard, mintReference, withTokens, type DoorAsked, type DoorReason, type ReferenceAccount } from './door';
 import type { Translate } from '../util/translate';
 
 /** The name the plugin has in httpYac's plugin store. */
@@ -141,6 +141,11 @@ export function telematicsPlugin(host: PluginHost, t: Translate, isActive: () =>
 		return reference;
 	};
 	const toldAltered = new Set<string>();
+	const toldUnseen = new Set<string>();
+	// httpYac merges an imported file's interceptors into the request's hooks, so ours may run once a file: once a request.
+	const handled = new WeakSet<object>();
+	// The person's proxy from the environment as the extension host started: a script can change process.env.
+	const startEnv = { HTTPS_PROXY: process.env.HTTPS_PROXY, https_proxy: process.env.https_proxy, HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy };
 	const referenceAccounts = (): ReferenceAccount[] => host.accounts().filter((a) => references.has(a.id)).map((a) => ({ id: a.id, name: a.name, label: a.label, reference: referenceOf(a), platformOrigins: a.platformOrigins }));
 
 	return (api) => {
@@ -166,11 +171,16 @@ export function telematicsPlugin(host: PluginHost, t: Translate, isActive: () =>
 		api.hooks.onRequest.addInterceptor({
 			id: PLUGIN_NAME,
 			afterLoop: async ({ args: [request, context] }) => {
-				if (!isActive()) return true;
+				if (!isActive() || handled.has(request)) return true;
+				handled.add(request);
 				const outgoing = await readRequest(request, context?.config?.request);
-				const personProxy = personProxyFrom(host.httpProxy(), process.env);
+				const personProxy = personProxyFrom(host.httpProxy(), startEnv);
 				// A token written in the request (Insert, pasted, an exposed variable): today's check.
-				const decision = decideSend(outgoing, heldAccounts(host), personProxy);
+				const held = heldAccounts(host);
+				const places = tokenPlaces(outgoing, held);
+				const decision = decideSend(outgoing, held, personProxy, places);
+				const literal = places.map(({ account }) => account);
+				let approved: string | undefined;
 				if (decision.kind === 'ask') {
 					const destination = decision.destination ?? t('an address that is not a URL');
 					const names = decision.accounts.map((a) => `${a.name} (${a.label})`).join(', ');
@@ -180,6 +190,12 @@ export function telematicsPlugin(host: PluginHost, t: Translate, isActive: () =>
 						return false;
 					}
 					host.log.info(`httpYac sent a request with ${decision.accounts.map((a) => a.name).join(', ')}'s token to ${destination} after the person said so.`);
+					approved = decision.destination;
+				}
+				// A written token goes nowhere else on a redirect (got keeps custom headers, a 307's body, and Authorization when only the scheme changes).
+				if (literal.length > 0 && request.protocol === 'HTTP') {
+					const allowed = [...new Set([...literal.flatMap((a) => a.platformOrigins), ...(approved ? [approved] : [])])];
+					addHooks(request, { beforeRequest: [literalGuard(literal.flatMap((a) => a.tokens), allowed, (origin) => t('Telematics Auth stopped a redirect to {0}: it would carry the token of {1}. Nothing was sent there.', origin, literal.map((a) => a.label).join(', ')))] });
 				}
 				// A reference: in at the door, or asked about.
 				const door = decideDoor(outgoing, referenceAccounts(), personProxy, request.protocol === 'HTTP');
@@ -187,6 +203,13 @@ export function telematicsPlugin(host: PluginHost, t: Translate, isActive: () =>
 					if (toldAltered.has(account.id)) continue;
 					toldAltered.add(account.id);
 					const note = t('Telematics Auth: a request carries a piece or an encoding of the reference for {0} ({1}), not the token: it goes as it is, and no service takes it.', account.name, account.label);
+					httpyacLog?.warn(note);
+					host.log.info(note);
+				}
+				for (const account of door.unseen) {
+					if (toldUnseen.has(account.id)) continue;
+					toldUnseen.add(account.id);
+					const note = t('Telematics Auth: a {0} request carries the reference for {1} ({2}), not the token: only HTTP requests get the token at the door. For the realtime service, use Live Tracking.', String(request.protocol ?? ''), account.name, account.label);
 					httpyacLog?.warn(note);
 					host.log.info(note);
 				}
@@ -200,12 +223,16 @@ export function telematicsPlugin(host: PluginHost, t: Translate, isActive: () =>
 					const tokens = await tokensOf(door.asked.map((a) => a.account));
 					if (!tokens) return false;
 					putTokensIn(request, door.asked.map((a) => a.account), tokens);
+					// This one request: no redirect followed, and the tokens out of what httpYac records.
+					const hooks = anywayHooks(door.asked.map(({ account }) => ({ token: tokens.get(account.id)!, reference: account.reference })));
+					addHooks(request, { afterResponse: [hooks.afterResponse], beforeError: [hooks.beforeError] }, { followRedirect: false });
 					host.log.info(`httpYac sent a request with ${door.asked.map((a) => a.account.name).join(', ')}'s token to ${destination} after the person said so.`);
 				}
 				if (door.swap) {
 					const tokens = await tokensOf([door.swap]);
 					if (!tokens) return false;
-					addDoorHooks(request, doorHooks(door.swap.reference, tokens.get(door.swap.id)!, door.swap.platformOrigins));
+					const hooks = doorHooks(door.swap.reference, tokens.get(door.swap.id)!, door.swap.platformOrigins, outgoing.proxy !== undefined);
+					addHooks(request, { beforeRequest: [hooks.beforeRequest], beforeRedirect: [hooks.beforeRedirect], afterResponse: [hooks.afterResponse], beforeError: [hooks.beforeError] });
 				}
 				return true;
 			},
@@ -241,15 +268,20 @@ export function telematicsPlugin(host: PluginHost, t: Translate, isActive: () =>
 	};
 }
 
-/** Puts the door's got hooks in the request's options: ours last in beforeRequest, first in beforeRedirect (before httpYac logs a redirect). */
-function addDoorHooks(request: HttpyacRequest, hooks: ReturnType<typeof doorHooks>): void {
-	const options = (typeof request.options === 'object' && request.options !== null ? request.options : (request.options = {})) as { hooks?: Record<string, unknown[]> };
+/**
+ * Adds got hooks to the request's options: `beforeRequest` last (it reads the request as got opens it);
+ * every other first, so ours put the reference back before any other sees the headers (httpYac logs a
+ * redirect in its own `beforeRedirect`). `more`: other got options for this request.
+ */
+function addHooks(request: HttpyacRequest, hooks: Record<string, unknown[]>, more: Record<string, unknown> = {}): void {
+	const options = (typeof request.options === 'object' && request.options !== null ? request.options : (request.options = {})) as { hooks?: Record<string, unknown[]> } & Record<string, unknown>;
+	Object.assign(options, more);
 	const got = options.hooks ??= {};
-	const list = (name: string): unknown[] => (Array.isArray(got[name]) ? got[name] : (got[name] = []));
-	list('beforeRequest').push(hooks.beforeRequest);
-	list('beforeRedirect').unshift(hooks.beforeRedirect);
-	list('afterResponse').push(hooks.afterResponse);
-	list('beforeError').push(hooks.beforeError);
+	for (const [name, added] of Object.entries(hooks)) {
+		const list = Array.isArray(got[name]) ? got[name] : (got[name] = []);
+		if (name === 'beforeRequest') list.push(...added);
+		else list.unshift(...added);
+	}
 }
 
 /** "Send Anyway" for references: each intact reference in the URL, the headers and a text body becomes its token, for this request. */

@@ -126,17 +126,58 @@ export function sameProxy(a: string, b: string): boolean {
 }
 
 /**
+ * Whether a `Host` header names another host than the URL: shared front ends (a CDN, an ingress) route by
+ * it, and TLS takes its server name from it, so the request goes where it says, not where the URL does.
+ */
+export function hostHeaderDiffers(request: Pick<OutgoingRequest, 'url' | 'headers'>): boolean {
+	const hosts = request.headers.filter(([name]) => name.toLowerCase() === 'host').map(([, value]) => value.trim().toLowerCase());
+	if (hosts.length === 0) return false;
+	let url: URL;
+	try {
+		url = new URL(request.url);
+	} catch {
+		return true;
+	}
+	return hosts.some((host) => {
+		try {
+			return new URL(`${url.protocol}//${host}`).host !== url.host;
+		} catch {
+			return true;
+		}
+	});
+}
+
+/**
  * Send, or ask (and about what): every account whose live token appears in the URL, a header (name or
  * value) or the body, when the destination's origin is not one of that account's platform origins, when
  * the request goes through a proxy other than `personProxy` (VS Code's `http.proxy`), or when
  * certificate checks are off. A body that could not be read counts as holding every account's tokens.
  */
-export function decideSend(request: OutgoingRequest, accounts: readonly HeldAccount[], personProxy: string | undefined): SendDecision {
+export function decideSend(request: OutgoingRequest, accounts: readonly HeldAccount[], personProxy: string | undefined, places = tokenPlaces(request, accounts)): SendDecision {
 	const origin = originOf(request.url);
+	const otherHost = hostHeaderDiffers(request);
+	const asked: AskedAccount[] = [];
+	for (const { account, places: where } of places) {
+		const reasons: SendReason[] = [
+			...(origin !== undefined && account.platformOrigins.includes(origin) && !otherHost ? [] : [{ kind: 'otherSite' as const }]),
+			...(request.proxy && !(personProxy && sameProxy(request.proxy, personProxy)) ? [{ kind: 'proxy' as const, proxy: proxyShown(request.proxy) }] : []),
+			...(request.certificatesOff ? [{ kind: 'certificatesOff' as const }] : []),
+			...(request.unreadOptions && request.unreadOptions.length > 0 ? [{ kind: 'options' as const, keys: [...request.unreadOptions] }] : []),
+		];
+		if (reasons.length > 0) asked.push({ name: account.name, label: account.label, places: where, reasons });
+	}
+	return asked.length === 0 ? { kind: 'send' } : { kind: 'ask', destination: origin, accounts: asked };
+}
+
+/**
+ * Where each account's live tokens are in the request: the URL, a header (name or value, each base64 word
+ * too), the body (or a body that could not be read); also percent-decoded. Accounts with none are left out.
+ */
+export function tokenPlaces(request: OutgoingRequest, accounts: readonly HeldAccount[]): Array<{ account: HeldAccount; places: TokenPlace[] }> {
 	const urlTexts = readings(request.url);
 	const headerTexts = request.headers.flatMap(([name, value]) => [...readings(name), ...readings(value), ...readings(value).flatMap(base64Readings)]);
 	const bodyTexts = request.body === undefined ? [] : readings(request.body);
-	const asked: AskedAccount[] = [];
+	const found: Array<{ account: HeldAccount; places: TokenPlace[] }> = [];
 	for (const account of accounts) {
 		const tokens = account.tokens.filter((t) => t.length >= MIN_TOKEN_CHARS);
 		if (tokens.length === 0) continue;
@@ -146,16 +187,9 @@ export function decideSend(request: OutgoingRequest, accounts: readonly HeldAcco
 			...(holds(headerTexts) ? ['header' as const] : []),
 			...(holds(bodyTexts) || request.bodyUnread ? ['body' as const] : []),
 		];
-		if (places.length === 0) continue;
-		const reasons: SendReason[] = [
-			...(origin !== undefined && account.platformOrigins.includes(origin) ? [] : [{ kind: 'otherSite' as const }]),
-			...(request.proxy && !(personProxy && sameProxy(request.proxy, personProxy)) ? [{ kind: 'proxy' as const, proxy: proxyShown(request.proxy) }] : []),
-			...(request.certificatesOff ? [{ kind: 'certificatesOff' as const }] : []),
-			...(request.unreadOptions && request.unreadOptions.length > 0 ? [{ kind: 'options' as const, keys: [...request.unreadOptions] }] : []),
-		];
-		if (reasons.length > 0) asked.push({ name: account.name, label: account.label, places, reasons });
+		if (places.length > 0) found.push({ account, places });
 	}
-	return asked.length === 0 ? { kind: 'send' } : { kind: 'ask', destination: origin, accounts: asked };
+	return found;
 }
 
 /** Whether got-style request options turn certificate checks off (`rejectUnauthorized: false`, at the top or under `https`). */
@@ -177,6 +211,17 @@ const READ_OPTION_KEYS = new Set(['timeout', 'retry', 'throwHttpErrors', 'decomp
 const READ_HTTPS_KEYS = new Set(['rejectUnauthorized', 'certificate', 'key', 'pfx', 'passphrase']);
 /** The hooks httpYac adds itself, at most as many as it adds: redirect logging, post-redirect-get, digest auth. */
 const HTTPYAC_HOOKS: Readonly<Record<string, number>> = { beforeRequest: 1, beforeRedirect: 2, afterResponse: 1 };
+
+/** Read keys whose values are data only: a function in them (`retry.calculateDelay`) runs inside got, where it sees the request. */
+const FUNCTION_FREE_KEYS = new Set(['timeout', 'retry', 'throwHttpErrors', 'decompress', 'allowGetBody', 'followRedirect', 'maxRedirects', 'method', 'http2', 'headers']);
+
+/** Whether `value` holds a function, at any depth (a bounded walk: past it, it counts as holding one). */
+function holdsFunction(value: unknown, budget = { left: 1000 }): boolean {
+	if (typeof value === 'function') return true;
+	if (typeof value !== 'object' || value === null) return false;
+	if (--budget.left < 0) return true;
+	return Object.values(value).some((v) => holdsFunction(v, budget));
+}
 
 /** What the check read of one set of got options. */
 export interface GotOptionsReading {
@@ -201,7 +246,7 @@ export function gotOptionsRead(options: unknown, url: string, holdsHttpyacHooks 
 	if (typeof options !== 'object') return { ...reading, unread: ['(options)'] };
 	for (const [key, value] of Object.entries(options as Record<string, unknown>)) {
 		if (value === undefined) continue;
-		if (!READ_OPTION_KEYS.has(key)) {
+		if (!READ_OPTION_KEYS.has(key) || (FUNCTION_FREE_KEYS.has(key) && holdsFunction(value))) {
 			reading.unread.push(key);
 		} else if (key === 'https') {
 			if (typeof value !== 'object' || value === null) reading.unread.push(key);
