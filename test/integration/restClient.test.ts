@@ -210,4 +210,35 @@ describe('REST Client sends the live token from the process environment (real VS
 		assert.equal(emu.stats.lastMeAuthorization, `Bearer ${token}`, 'replayed with the live token');
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 	});
+	it('a history of 50 entries rewritten while REST Client sends in a loop loses nothing and keeps no token (issue 65)', async () => {
+		await settings().update('exposeToken', 'environment', vscode.ConfigurationTarget.Global);
+		const session = await logIn(api, emu, 'user');
+		const token = api.services.store.get(session.account.id)!.tokens!.accessToken;
+		await until('the token in the environment', () => process.env.TELEMATICS_TOKEN_USER === token);
+		const file = path.join(os.homedir(), '.rest-client', 'history.json');
+		const seeded = Array.from({ length: 50 }, (_, i) => ({ method: 'GET', url: `${emu.url}/v1/Me?seed=${49 - i}`, headers: { 'X-Seed': String(49 - i) }, body: null, startTime: 1_700_000_000_000 + 49 - i }));
+		fs.writeFileSync(file, `${JSON.stringify(seeded)}\n`);
+		const sends = 10;
+		for (let n = 0; n < sends; n++) {
+			const own = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, `rest-client-loop-${n}.http`);
+			fs.writeFileSync(own, `GET ${emu.url}/v1/Me?loop=${n}\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN}}\n`);
+			try {
+				const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(own));
+				editor.selection = new vscode.Selection(0, 0, 0, 0);
+				await vscode.commands.executeCommand('rest-client.request');
+				await until('REST Client\'s request to reach the service', () => emu.stats.requests.some((r) => r.query === `?loop=${n}`), 90_000);
+			} finally {
+				await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+				fs.rmSync(own, { force: true });
+			}
+		}
+		const history = await until('the history with every send and no token', () => fs.readFileSync(file, 'utf8'), {
+			accept: (text) => !text.includes(token) && (JSON.parse(text) as Array<{ url: string }>)[0]?.url.endsWith(`loop=${sends - 1}`),
+			timeoutMs: 10_000,
+		});
+		const urls = (JSON.parse(history) as Array<{ url: string }>).map((e) => new URL(e.url).search);
+		assert.deepEqual(urls, [...Array.from({ length: sends }, (_, i) => `?loop=${sends - 1 - i}`), ...Array.from({ length: 50 - sends }, (_, i) => `?seed=${49 - i}`)], 'the 50 newest, newest first, none lost');
+		assert.ok(history.includes('{{$processEnv TELEMATICS_TOKEN_USER}}'), 'each send\'s token became the reference');
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+	});
 });
