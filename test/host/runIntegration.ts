@@ -95,7 +95,7 @@ async function runPass(suite: IntegrationSuite): Promise<number> {
 			HOME: makeTempDir('home'),
 			...(hostile ? { [HOSTILE_ENV]: hostile } : {}),
 		},
-		installExtensions: { trusted: [restClient], httpyac: [httpyac], restricted: [restClient, httpyac] }[suite],
+		installExtensions: { trusted: [restClient], httpyac: [restClient, httpyac], restricted: [restClient, httpyac] }[suite],
 		// In Restricted Mode REST Client (which declares no untrustedWorkspaces support) runs only where the
 		// person allows it, as this setting does: the restricted pass sends with it from the untrusted folder.
 		...(hostile ? { restrictedMode: true, settings: { 'extensions.supportUntrustedWorkspaces': { 'humao.rest-client': { supported: true } } }, prepareWorkspace: (workspace: string) => plantHostileFolder(workspace, hostile) } : {}),
