@@ -1,6 +1,6 @@
 // No token left behind (issue 65): a scripted day in a real VS Code with REST Client 0.25.0 and httpYac 6.16.7
-// beside the product (a login, a refresh, a send with each client, `telematics-token` in a terminal, a
-// logout), then HOME, VS Code's user-data folder and the temporary folder are read for every token the
+// beside the product (a login, a refresh, a send with each client, `telematics-token` in a terminal, Live
+// Tracking, a logout), then HOME, VS Code's user-data folder and the temporary folder are read for every token the
 // emulator issued (access and refresh; as written, base64, base64url). Only the secret store may hold one:
 // in the test host (code-server) it is the workbench's, encrypted in the browser's storage, so no file may.
 import * as assert from 'node:assert/strict';
@@ -115,7 +115,16 @@ describe('No token left behind after a day with both clients (real VS Code, REST
 		assert.equal((await inTerminal('telematics-token', terminalEnvironment(collection))).stdout.trim(), token);
 		terminal.dispose();
 
+		// Live Tracking, as the admin (the realtime service takes an admin's token).
+		const admin = await logIn(api, emu, 'admin');
+		note(admin.account.id);
+		await vscode.commands.executeCommand('telematicsAuth.openLiveTracking', { accountId: admin.account.id });
+		await until('Live Tracking live', () => api.livePanels().find((p) => p.accountId === admin.account.id)?.state === 'live', 30_000);
+		await until('a frame or two', () => emu.realtime.authenticateTokens.length > 0);
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+
 		// The end of the day: a logout.
+		await api.services.store.remove(admin.account.id);
 		await api.services.store.remove(session.account.id);
 		await until('no token in the environment', () => process.env.TELEMATICS_TOKEN === undefined);
 		fs.rmSync(restFile, { force: true });
