@@ -6,8 +6,9 @@
 // - the file is read through one handle and replaced only while the path still names that same, unchanged
 //   file; otherwise we start again from what is there now;
 // - after the rename, the handle on the file we replaced tells whether the other program was writing into
-//   it meanwhile (it had opened it before the rename): then, once its write is done, its text goes back
-//   to the path and is rewritten there.
+//   it meanwhile (it had opened it before the rename): then, once its write is done, its text is handed
+//   to the caller, who keeps what it holds (core/restClient/history.ts's HistoryKeeper), and the path is
+//   rewritten again.
 // Only a regular file with one link is touched (O_NOFOLLOW, decided on the handle).
 import { randomBytes } from 'node:crypto';
 import { constants, promises as fs, type Stats } from 'node:fs';
@@ -58,10 +59,11 @@ async function replaceWith(file: string, text: string, mode: number): Promise<vo
 }
 
 /**
- * Rewrites `file` with `rewrite`. `settleMs`: how long a file must stay unchanged to count as written (after
- * our rename, the file replaced; before it is read back).
+ * Rewrites `file` with `rewrite`. When the other program wrote into the file we replaced (it had opened it
+ * before our rename), its text, once whole, goes to `late` (the caller keeps what it holds) and the path is
+ * rewritten again. `settleMs`: how long a file must stay unchanged to count as written.
  */
-export async function rewriteSharedFile<T>(file: string, rewrite: (text: string) => TextRewrite<T>, settleMs = 150): Promise<RewriteResult<T>> {
+export async function rewriteSharedFile<T>(file: string, rewrite: (text: string) => TextRewrite<T>, late: (text: string) => void, settleMs = 150): Promise<RewriteResult<T>> {
 	let result: RewriteResult<T> = { kind: 'unchanged' };
 	for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
 		let handle: fs.FileHandle;
@@ -81,23 +83,30 @@ export async function rewriteSharedFile<T>(file: string, rewrite: (text: string)
 			const outcome = sameFile(before, after) ? rewrite(text) : ({ kind: 'again' } as const);
 			if (outcome.kind === 'none') return result;
 			if (outcome.kind === 'again') {
-				await pause(25 * (attempt + 1));
+				await pause(Math.min(50, 5 * (attempt + 1)));
 				continue;
 			}
 			const now = await fs.lstat(file).catch(() => undefined);
 			if (!now || !sameFile(now, after)) continue;
 			await replaceWith(file, outcome.text, after.mode & 0o777);
 			result = { kind: 'rewritten', detail: outcome.detail };
-			// Was the other program writing into the file we replaced? Wait for its write to end, then put it back.
+			// Was the other program writing into the file we replaced? Wait until its write is whole (unchanged
+			// for settleMs, and readable), hand it over, and rewrite the path again.
 			let last = after;
-			for (let look = 0; look < 40; look++) {
+			let handed = false;
+			for (let look = 0; look < 100 && !handed; look++) {
 				await pause(settleMs);
 				const replaced = await handle.stat();
-				if (sameFile(replaced, last)) break;
-				last = replaced;
+				if (!sameFile(replaced, last)) {
+					last = replaced;
+					continue;
+				}
+				if (sameFile(last, after)) return result;
+				const theirs = (await readWhole(handle)).text;
+				if (rewrite(theirs).kind === 'again') continue; // truncated and not yet written, or half written
+				late(theirs);
+				handed = true;
 			}
-			if (sameFile(last, after)) return result;
-			await replaceWith(file, (await readWhole(handle)).text, after.mode & 0o777);
 		} finally {
 			await handle.close();
 		}

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
-import { historyReplacements, restClientHistoryPath, rewriteHistory, type HistoryReplacement } from '../../src/core/restClient/history';
+import { historyReplacements, HistoryKeeper, restClientHistoryPath, rewriteHistory, type HistoryReplacement } from '../../src/core/restClient/history';
 import { rewriteSharedFile, type TextRewrite } from '../../src/system/sharedFile';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyIn0.c2lnbmF0dXJlLW9mLXRoZS11c2Vy';
@@ -81,6 +81,22 @@ describe('REST Client\'s history: the rewrite', () => {
 	});
 });
 
+describe('REST Client\'s history: the keeper', () => {
+	it('puts back an entry a write from an older read dropped, where it was; Clear Request History forgets them all', () => {
+		const keeper = new HistoryKeeper(() => replacements);
+		const text = (ns: number[]) => `${JSON.stringify(ns.map((n) => entry(n)))}\n`;
+		assert.equal(keeper.take(text([2, 1])).kind, 'rewritten', 'tokens replaced');
+		assert.ok(keeper.absorb(text([3, 2, 1])), 'a write to the file our rename replaced');
+		const restored = keeper.take(text([4, 2, 1]));
+		assert.equal(restored.kind, 'rewritten');
+		if (restored.kind === 'rewritten') assert.deepEqual((JSON.parse(restored.text) as Array<{ startTime: number }>).map((e) => e.startTime - 1_700_000_000_000), [4, 3, 2, 1]);
+		assert.equal(keeper.take('[]\n').kind, 'clean', 'a cleared history stays cleared');
+		const after = keeper.take(text([5]));
+		assert.ok(after.kind === 'rewritten' && (JSON.parse(after.text) as unknown[]).length === 1, 'nothing from before the clear comes back');
+		assert.equal(keeper.absorb('[{"half'), false);
+	});
+});
+
 describe('REST Client\'s history: rewritten while REST Client writes it', function () {
 	this.timeout(60_000);
 	let dir: string;
@@ -88,9 +104,13 @@ describe('REST Client\'s history: rewritten while REST Client writes it', functi
 	afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 	const rewrite = (text: string): TextRewrite<number> => {
-		const r = rewriteHistory(text, replacements);
+		const r = keeper.take(text);
 		return r.kind === 'rewritten' ? { kind: 'write', text: r.text, detail: r.tokens } : r.kind === 'unreadable' ? { kind: 'again' } : { kind: 'none' };
 	};
+
+	let keeper = new HistoryKeeper(() => replacements);
+	beforeEach(() => { keeper = new HistoryKeeper(() => replacements); });
+	const merge = (late: string): void => void keeper.absorb(late);
 
 	/** REST Client 0.25.0's addToRequestHistory: fs-extra's readJson (an unreadable file is []), unshift, keep 50, writeJson in place. */
 	async function restClientAdds(file: string, request: ReturnType<typeof entry>): Promise<void> {
@@ -115,16 +135,15 @@ describe('REST Client\'s history: rewritten while REST Client writes it', functi
 				await new Promise((resolve) => setImmediate(resolve));
 			}
 		})();
-		const rewrites: Array<Promise<unknown>> = [];
+		// One rewrite at a time, as the guard runs them (a change during one runs the next after it).
 		for (let i = 0; i < 40; i++) {
-			rewrites.push(rewriteSharedFile(file, rewrite, 5));
+			await rewriteSharedFile(file, rewrite, merge, 5);
 			await new Promise((resolve) => setTimeout(resolve, 3));
 		}
-		await Promise.all(rewrites);
 		sending = false;
 		await sender;
 		// The last send's token is cleaned by the rewrite its change starts.
-		await rewriteSharedFile(file, rewrite, 5);
+		await rewriteSharedFile(file, rewrite, merge, 5);
 		const final = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ startTime: number }>;
 		const numbers = final.map((e) => e.startTime - 1_700_000_000_000);
 		assert.equal(final.length, 50, 'still 50 entries');
@@ -139,18 +158,18 @@ describe('REST Client\'s history: rewritten while REST Client writes it', functi
 		const target = path.join(dir, 'target.json');
 		fs.writeFileSync(target, JSON.stringify([entry(1)]));
 		fs.symlinkSync(target, path.join(dir, 'link.json'));
-		assert.deepEqual(await rewriteSharedFile(path.join(dir, 'link.json'), rewrite), { kind: 'refused', reason: 'notRegular' });
+		assert.deepEqual(await rewriteSharedFile(path.join(dir, 'link.json'), rewrite, merge), { kind: 'refused', reason: 'notRegular' });
 		fs.linkSync(target, path.join(dir, 'hard.json'));
-		assert.deepEqual(await rewriteSharedFile(path.join(dir, 'hard.json'), rewrite), { kind: 'refused', reason: 'notRegular' });
+		assert.deepEqual(await rewriteSharedFile(path.join(dir, 'hard.json'), rewrite, merge), { kind: 'refused', reason: 'notRegular' });
 		assert.ok(fs.readFileSync(target, 'utf8').includes(TOKEN), 'untouched');
-		assert.deepEqual(await rewriteSharedFile(path.join(dir, 'none.json'), rewrite), { kind: 'missing' });
+		assert.deepEqual(await rewriteSharedFile(path.join(dir, 'none.json'), rewrite, merge), { kind: 'missing' });
 	});
 
 	it('keeps the file\'s mode', async () => {
 		const file = path.join(dir, 'history.json');
 		fs.writeFileSync(file, JSON.stringify([entry(1)]), { mode: 0o600 });
 		fs.chmodSync(file, 0o600);
-		assert.equal((await rewriteSharedFile(file, rewrite)).kind, 'rewritten');
+		assert.equal((await rewriteSharedFile(file, rewrite, merge)).kind, 'rewritten');
 		assert.equal(fs.statSync(file).mode & 0o777, 0o600);
 	});
 });

@@ -88,6 +88,65 @@ export function rewriteHistory(text: string, replacements: readonly HistoryRepla
 	return tokens === 0 ? { kind: 'clean' } : { kind: 'rewritten', text: `${JSON.stringify(entries)}\n`, tokens };
 }
 
+/** REST Client keeps this many requests (userDataManager.ts's historyItemsMaxCount). */
+export const HISTORY_MAX = 50;
+
+/**
+ * What the history should hold, across REST Client's writes. REST Client reads the whole file, puts its
+ * request first and writes it back in place; a read it made before one of our rewrites (or a write that
+ * went to the file our rename replaced) drops entries it never saw. The keeper remembers the entries seen
+ * lately (the newest 50, tokens replaced) and puts back any that a stale write dropped, each where it
+ * was: before the first entry older than it. An empty file (Clear Request History) forgets them all.
+ */
+export class HistoryKeeper {
+	private known: HistoryEntry[] = [];
+
+	constructor(private readonly replacements: () => readonly HistoryReplacement[]) { }
+
+	/** Takes in entries found elsewhere (a write to the file our rename replaced); false when `text` is not a whole list. */
+	absorb(text: string): boolean {
+		const entries = this.entries(text);
+		if (!entries) return false;
+		this.known = joined(entries, this.known);
+		return true;
+	}
+
+	/** The text the file should hold instead of `text`, with how many tokens were replaced. */
+	take(text: string): HistoryRewrite {
+		const rewritten = rewriteHistory(text, this.replacements());
+		if (rewritten.kind === 'unreadable' || rewritten.kind === 'foreign') return rewritten;
+		const entries = JSON.parse(rewritten.kind === 'rewritten' ? rewritten.text : text) as HistoryEntry[];
+		if (entries.length === 0) {
+			this.known = [];
+			return { kind: 'clean' };
+		}
+		this.known = joined(entries, this.known);
+		const tokens = rewritten.kind === 'rewritten' ? rewritten.tokens : 0;
+		if (tokens === 0 && JSON.stringify(this.known) === JSON.stringify(entries)) return { kind: 'clean' };
+		return { kind: 'rewritten', text: `${JSON.stringify(this.known)}\n`, tokens };
+	}
+
+	private entries(text: string): HistoryEntry[] | undefined {
+		const rewritten = rewriteHistory(text, this.replacements());
+		if (rewritten.kind === 'unreadable' || rewritten.kind === 'foreign') return undefined;
+		return JSON.parse(rewritten.kind === 'rewritten' ? rewritten.text : text) as HistoryEntry[];
+	}
+}
+
+/** `entries` in their order, each of `known` they lack put back before the first entry older than it; the newest 50. */
+function joined(entries: readonly HistoryEntry[], known: readonly HistoryEntry[]): HistoryEntry[] {
+	const out = [...entries];
+	const keys = new Set(out.map((e) => JSON.stringify(e)));
+	for (const entry of known) {
+		const key = JSON.stringify(entry);
+		if (keys.has(key)) continue;
+		keys.add(key);
+		const at = out.findIndex((e) => e.startTime < entry.startTime);
+		out.splice(at < 0 ? out.length : at, 0, entry);
+	}
+	return out.slice(0, HISTORY_MAX);
+}
+
 /** An account's tokens as the history rewrite needs them. */
 export interface HistoryAccount {
 	/** Its short name (`user`), empty when it has none. */

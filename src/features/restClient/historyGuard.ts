@@ -8,7 +8,7 @@ import { existsSync, unwatchFile, watchFile, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import vscode = require('../../system/vscodeApi');
 import type { Services } from '../../services';
-import { historyReplacements, restClientHistoryPath, rewriteHistory, type HistoryAccount } from '../../core/restClient/history';
+import { historyReplacements, HistoryKeeper, restClientHistoryPath, type HistoryAccount, type HistoryReplacement } from '../../core/restClient/history';
 import { tokenVariableFor } from '../../core/sessions/accountNames';
 import { rewriteSharedFile } from '../../system/sharedFile';
 import { caughtText } from '../../core/util/caughtText';
@@ -49,13 +49,16 @@ export function startRestClientHistoryGuard(services: Services): vscode.Disposab
 	let running: Promise<void> | undefined;
 	let again = false;
 	let toldForeign = false;
+	let replacements: HistoryReplacement[] = [];
+	// The entries seen lately: one a REST Client write based on an older read dropped is put back.
+	const keeper = new HistoryKeeper(() => replacements);
 
 	const clean = async (): Promise<void> => {
 		const list = accounts(services);
-		const replacements = historyReplacements(list);
+		replacements = historyReplacements(list);
 		if (replacements.length === 0) return;
 		const result = await rewriteSharedFile(file, (text) => {
-			const rewrite = rewriteHistory(text, replacements);
+			const rewrite = keeper.take(text);
 			if (rewrite.kind === 'rewritten') return { kind: 'write', text: rewrite.text, detail: rewrite.tokens };
 			if (rewrite.kind === 'unreadable') return { kind: 'again' };
 			if (rewrite.kind === 'foreign' && !toldForeign) {
@@ -63,7 +66,7 @@ export function startRestClientHistoryGuard(services: Services): vscode.Disposab
 				services.log.info(`REST Client's history (${file}) is not the list of requests REST Client 0.25 writes: Telematics Auth leaves it alone.`);
 			}
 			return { kind: 'none' };
-		});
+		}, (late) => keeper.absorb(late));
 		if (result.kind === 'rewritten') services.log.info(`Replaced ${result.detail} token(s) in REST Client's history (${file}) with references.`);
 		else if (result.kind === 'refused') services.log.warn(`REST Client's history (${file}) was left alone: ${result.reason === 'notRegular' ? 'it is not a regular file with one link' : result.reason === 'tooLarge' ? 'it is too large' : 'it kept changing; the next change tries again'}.`);
 	};
