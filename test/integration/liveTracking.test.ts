@@ -99,4 +99,25 @@ describe('Live Tracking (real VS Code, issue 53)', function () {
 		assert.equal(sharingCalls(), before + 1);
 		api.setPrompter(undefined);
 	});
+	it('after a tab switch the page gets every device at once, not at the next frame (issue 66)', async () => {
+		await vscode.commands.executeCommand('telematicsAuth.openLiveTracking', { accountId: admin.account.id });
+		await until('the panel live', () => panel()?.state === 'live', 20_000);
+		const doc = await vscode.workspace.openTextDocument({ content: 'another tab' });
+		await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Active });
+		const before = panel()!.posted.length;
+		await vscode.commands.executeCommand('telematicsAuth.openLiveTracking', { accountId: admin.account.id });
+		const full = await until('a full post as the page shows again', () => panel()!.posted.slice(before).map((m) => JSON.parse(m) as { fleet: { full: boolean; devices: unknown[] } }).find((m) => m.fleet.full), 5_000);
+		assert.equal(full.fleet.devices.length, 2, 'both devices, at once');
+	});
+
+	it('a user account is told what Live Tracking needs before anything connects (issue 66)', async () => {
+		const user = await logIn(api, emu, 'user');
+		const sockets = emu.realtime.openConnections;
+		const seen = api.messages().length;
+		const result = await vscode.commands.executeCommand('telematicsAuth.openLiveTracking', { accountId: user.account.id });
+		assert.equal(result, undefined);
+		assert.ok(api.messages().slice(seen).some((m) => /needs an admin account/.test(JSON.stringify(m))), JSON.stringify(api.messages().slice(seen)));
+		assert.equal(emu.realtime.openConnections, sockets, 'nothing connected');
+		assert.equal(api.livePanels().filter((p) => p.accountId === user.account.id).length, 0, 'no panel');
+	});
 });

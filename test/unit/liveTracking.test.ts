@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { authenticateMessage, MAX_FRAME_BYTES, MAX_TEXT, parseFrame, pongMessage } from '../../src/core/liveTracking/protocol';
-import { backoffMs, GOT_IN_AFTER_MS, LiveConnection, MAX_ATTEMPTS, type ConnectionState, type DeviceUpdate, type LiveSocket, type LiveToken, type SocketHandlers } from '../../src/core/liveTracking/connection';
+import { backoffMs, GOT_IN_AFTER_MS, AUTH_DEADLINE_MS, SILENCE_MS, MAX_CONNECTS_PER_HOUR, LiveConnection, MAX_ATTEMPTS, type ConnectionState, type DeviceUpdate, type LiveSocket, type LiveToken, type SocketHandlers } from '../../src/core/liveTracking/connection';
 import { maskSecret, redact } from '../../src/core/util/redact';
 import { Fleet, MAX_DEVICES, TRACK_POINTS } from '../../src/core/liveTracking/fleet';
 import { createTestClock, settle } from '../support/doubles/fakeClock';
@@ -110,7 +110,20 @@ describe('Live Tracking fleet', () => {
 		const fleet = new Fleet(maskSecret);
 		fleet.update(Array.from({ length: MAX_DEVICES + 3 }, (_, i) => ({ deviceToken: `device-${i}`, latitude: 0, longitude: 0 })), 2, 0);
 		assert.equal(fleet.view().devices.length, MAX_DEVICES);
-		assert.equal(fleet.view().dropped, 5);
+		assert.equal(fleet.view().dropped, 2, 'bad data only');
+		assert.equal(fleet.view().notShown, 3, 'devices past the bound are counted as not shown');
+	});
+
+	it('gives only what changed since a version, and everything for none', () => {
+		const fleet = new Fleet(maskSecret);
+		fleet.update([{ deviceToken: 'a-device-token', latitude: 1, longitude: 1 }, { deviceToken: 'b-device-token', latitude: 2, longitude: 2 }], 0, 0);
+		const first = fleet.view();
+		assert.deepEqual([first.full, first.devices.length], [true, 2]);
+		fleet.update([{ deviceToken: 'b-device-token', latitude: 3, longitude: 3 }], 0, 1);
+		const changed = fleet.view(first.version);
+		assert.deepEqual([changed.full, changed.devices.map((d) => d.id)], [false, [2]]);
+		assert.deepEqual(fleet.view(changed.version).devices, [], 'nothing since');
+		assert.equal(fleet.view(changed.version + 5).full, true, 'a version it never gave: everything');
 	});
 });
 
@@ -150,6 +163,7 @@ function rig(tokens: Array<LiveToken | undefined>) {
 			return socket;
 		},
 		token: async () => tokens[Math.min(tokenCalls++, tokens.length - 1)],
+		random: () => 1,
 		masked: (text) => redact(text, [SECRET, ...tokens.flatMap((t) => (t ? [t.accessToken] : []))]),
 	});
 	connection.listen({ state: (s) => states.push(s), update: (u) => updates.push(u), refused: () => undefined });
@@ -204,6 +218,7 @@ describe('Live Tracking reconnect plan (fake clock)', () => {
 		const r = rig([T1, T2, T2]);
 		r.connection.start();
 		let socket = await r.open();
+		socket.serverSends({ type: 'authenticated' });
 		socket.serverSends({ type: 'error', code: 'token_expired', message: 'Token expired' });
 		assert.ok(socket.closed, 'the connection closes the socket after an error');
 		assert.deepEqual(r.connection.state, { kind: 'waiting', attempt: 1, retryInMs: 1000, error: 'token_expired: Token expired' });
@@ -221,13 +236,16 @@ describe('Live Tracking reconnect plan (fake clock)', () => {
 		socket.serverSends({ type: 'authenticated' });
 		socket.serverSends({ type: 'device_update', device_token: 'd', position: { latitude: 1, longitude: 2 } });
 		socket.serverCloses();
-		assert.equal(r.connection.state.kind === 'waiting' && r.connection.state.attempt, 1, 'a connection that got a device update starts the backoff over');
-		r.timers.tick(1000);
+		assert.equal(r.connection.state.kind === 'waiting' && r.connection.state.attempt, 3, 'a device update alone does not start the backoff over');
+		r.timers.tick(4000);
 		socket = await r.open();
 		socket.serverSends({ type: 'authenticated' });
-		r.timers.tick(GOT_IN_AFTER_MS);
+		for (let s = 0; s < GOT_IN_AFTER_MS; s += 30_000) {
+			r.timers.tick(30_000);
+			socket.serverSends({ type: 'ping', timestamp: s });
+		}
 		socket.serverCloses();
-		assert.equal(r.connection.state.kind === 'waiting' && r.connection.state.attempt, 1, 'so does one that stayed live a minute');
+		assert.equal(r.connection.state.kind === 'waiting' && r.connection.state.attempt, 1, 'one that stayed live a minute does');
 		r.connection.dispose();
 	});
 
@@ -254,6 +272,7 @@ describe('Live Tracking reconnect plan (fake clock)', () => {
 		const r = rig([{ accessToken: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXZhbHVl', instanceId: 'inst' }]);
 		r.connection.start();
 		let socket = await r.open();
+		socket.serverSends({ type: 'authenticated' });
 		socket.serverSends({ type: 'error', code: 'bad', message: `token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXZhbHVl and ${SECRET} refused` });
 		const waiting = r.connection.state;
 		assert.ok(waiting.kind === 'waiting' && waiting.error?.startsWith('bad: token '), JSON.stringify(waiting));
@@ -261,6 +280,7 @@ describe('Live Tracking reconnect plan (fake clock)', () => {
 		assert.ok(!JSON.stringify(r.states).includes(SECRET), 'another session\'s secret is masked');
 		r.timers.tick(1000);
 		socket = await r.open();
+		socket.serverSends({ type: 'authenticated' });
 		socket.serverSends({ type: 'error', message: SECRET });
 		assert.ok(!JSON.stringify(r.connection.state).includes(SECRET));
 		r.connection.dispose();
@@ -298,19 +318,115 @@ describe('Live Tracking reconnect plan (fake clock)', () => {
 		r.connection.start();
 		for (let i = 1; i <= MAX_ATTEMPTS + 1; i++) {
 			const socket = await r.open();
-			socket.serverSends({ type: 'error', code: 'unauthorized' });
+			socket.serverCloses(1011);
 			r.timers.tick(backoffMs(i));
 		}
 		await settle();
-		assert.deepEqual(r.connection.state, { kind: 'stopped', reason: 'refused', error: 'unauthorized' });
+		assert.deepEqual(r.connection.state, { kind: 'stopped', reason: 'refused', error: 'closed (1011)' });
 		assert.equal(r.sockets.length, MAX_ATTEMPTS + 1);
 		r.timers.tick(10 * 60_000);
 		await settle();
 		assert.equal(r.sockets.length, MAX_ATTEMPTS + 1);
 	});
 
-	it('backoff doubles from 1 s and stays at 30 s', () => {
-		assert.deepEqual([1, 2, 3, 4, 5, 6, 7, 20].map(backoffMs), [1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+	it('backoff doubles from 1 s and stays at 30 s, jittered down to half', () => {
+		assert.deepEqual([1, 2, 3, 4, 5, 6, 7, 20].map((a) => backoffMs(a)), [1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+		assert.deepEqual([1, 6].map((a) => backoffMs(a, 0)), [500, 15000]);
+		assert.equal(backoffMs(3, 0.5), 3000);
+	});
+
+	it('a token the service refuses before authenticated stops and asks for a login; a new token resumes', async () => {
+		const r = rig([T1, T2]);
+		r.connection.start();
+		const socket = await r.open();
+		socket.serverSends({ type: 'error', code: 'unauthorized', message: 'invalid token' });
+		assert.deepEqual(r.connection.state, { kind: 'stopped', reason: 'needsLogin', error: 'unauthorized: invalid token' });
+		r.timers.tick(60 * 60_000);
+		r.connection.tokenChanged(T1);
+		await settle();
+		assert.equal(r.sockets.length, 1, 'neither time nor the same token sends it again');
+		r.connection.tokenChanged(T2);
+		const again = await r.open();
+		assert.equal(again.sent[0]!.access_token, 'token-2', 'a new token resumes');
+		r.connection.dispose();
+	});
+
+	it(`no authenticated within ${AUTH_DEADLINE_MS / 1000} s: the socket is replaced, and nothing sent before it is taken`, async () => {
+		const r = rig([T1]);
+		r.connection.start();
+		const socket = await r.open();
+		socket.serverSends({ type: 'device_update', device_token: 'd', position: { latitude: 1, longitude: 2 } });
+		assert.equal(r.updates.length, 0, 'an update before authenticated is not taken');
+		r.timers.tick(AUTH_DEADLINE_MS - 1);
+		assert.equal(r.connection.state.kind, 'authenticating');
+		r.timers.tick(1);
+		assert.ok(socket.closed);
+		assert.deepEqual(r.connection.state, { kind: 'waiting', attempt: 1, retryInMs: 1000, error: `no answer to authenticate within ${AUTH_DEADLINE_MS / 1000} s` });
+		r.connection.dispose();
+	});
+
+	it(`a socket silent for ${SILENCE_MS / 1000} s (after sleep, a VPN change) is replaced; pings keep it`, async () => {
+		const r = rig([T1]);
+		r.connection.start();
+		const socket = await r.open();
+		socket.serverSends({ type: 'authenticated' });
+		for (let i = 0; i < 10; i++) {
+			r.timers.tick(30_000);
+			socket.serverSends({ type: 'ping', timestamp: i });
+		}
+		assert.equal(r.connection.state.kind, 'live', 'a ping every 30 s keeps it live');
+		r.timers.tick(SILENCE_MS);
+		assert.ok(socket.closed);
+		assert.equal(r.connection.state.kind, 'waiting');
+		r.timers.tick(1000);
+		const next = await r.open();
+		next.serverSends({ type: 'authenticated' });
+		assert.equal((r.connection.state as ConnectionState).kind, 'live', 'and a new socket is live');
+		r.connection.dispose();
+	});
+
+	it('a service that authenticates, sends one update and closes gets a handful of reconnects in five minutes, then stops; a refresh resumes', async () => {
+		const r = rig([T1, T1, T1, T1, T1, T1, T1, T1, T1, T1, T2]);
+		r.connection.start();
+		const started = r.sockets.length;
+		for (let elapsed = 0; elapsed < 5 * 60_000 && r.connection.state.kind !== 'stopped'; elapsed += 1000) {
+			const socket = r.sockets.at(-1);
+			if (socket && !socket.closed && r.connection.state.kind === 'connecting') {
+				await r.open();
+				socket.serverSends({ type: 'authenticated' });
+				socket.serverSends({ type: 'device_update', device_token: 'd', position: { latitude: 1, longitude: 2 } });
+				socket.serverCloses(1000);
+			}
+			r.timers.tick(1000);
+			await settle();
+		}
+		const reconnects = r.sockets.length - started;
+		assert.ok(reconnects <= MAX_ATTEMPTS + 1, `${reconnects} sockets in five minutes`);
+		assert.equal(r.connection.state.kind, 'stopped');
+		r.connection.tokenChanged(T2);
+		await settle();
+		assert.equal((r.connection.state as ConnectionState).kind, 'connecting', 'the next refresh resumes');
+		r.connection.dispose();
+	});
+
+	it(`opens at most ${MAX_CONNECTS_PER_HOUR} sockets in an hour, whatever got in`, async () => {
+		const r = rig([T1]);
+		r.connection.start();
+		for (let i = 0; i < MAX_CONNECTS_PER_HOUR + 5; i++) {
+			const socket = await r.open();
+			if (r.connection.state.kind === 'stopped') break;
+			socket.serverSends({ type: 'authenticated' });
+			for (let s = 0; s < GOT_IN_AFTER_MS; s += 30_000) {
+				r.timers.tick(30_000);
+				socket.serverSends({ type: 'ping', timestamp: s });
+			}
+			socket.serverCloses(1000);
+			r.timers.tick(1000);
+		}
+		await settle();
+		assert.ok(r.sockets.length <= MAX_CONNECTS_PER_HOUR, `${r.sockets.length} sockets`);
+		assert.equal(r.connection.state.kind === 'stopped' && r.connection.state.reason, 'refused');
+		r.connection.dispose();
 	});
 
 	it('a disposed connection closes its socket and ignores what comes after', async () => {

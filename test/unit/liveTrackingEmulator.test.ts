@@ -91,16 +91,17 @@ describe('Live Tracking against the emulator (loopback socket)', function () {
 		assert.equal(waiting.kind === 'waiting' && waiting.error, 'token_expired: The access token expired. Authenticate again.');
 	});
 
-	it('a token the emulator did not sign, or for another instance, is refused', async () => {
+	it('a token the emulator did not sign, or for another instance, is refused: stopped, asking for a login, no retry', async () => {
 		em = await startEmulator({});
 		const tokens = await logInAdmin(em);
 		const { states } = connect(() => ({ accessToken: tokens.AccessToken.Token, instanceId: 'another-instance' }));
-		const waiting = await until('refused', () => states.find((s) => s.kind === 'waiting'));
-		assert.match(waiting.kind === 'waiting' ? waiting.error ?? '' : '', /^access_denied/);
+		const stopped = await until('refused', () => states.find((s) => s.kind === 'stopped'));
+		assert.ok(stopped.kind === 'stopped' && stopped.reason === 'needsLogin' && /^access_denied/.test(stopped.error ?? ''), JSON.stringify(stopped));
+		assert.ok(!states.some((s) => s.kind === 'waiting'), 'no retry');
 		connection!.dispose();
 		const forged = connect(() => ({ accessToken: 'e30.e30.x', instanceId: ADMIN.instanceId }));
-		const refused = await until('refused', () => forged.states.find((s) => s.kind === 'waiting'));
-		assert.match(refused.kind === 'waiting' ? refused.error ?? '' : '', /^unauthorized/);
+		const refused = await until('refused', () => forged.states.find((s) => s.kind === 'stopped'));
+		assert.match(refused.kind === 'stopped' ? refused.error ?? '' : '', /^unauthorized/);
 	});
 
 	it('hostile frames: markup kept as text, bad coordinates dropped and counted, oversized and non-JSON frames refused, the drives unaffected', async () => {

@@ -5,8 +5,10 @@ import type { DevicePosition } from './protocol';
 
 /** Points kept per device for its track. */
 export const TRACK_POINTS = 60;
-/** Devices kept; updates for more are dropped and counted. */
-export const MAX_DEVICES = 200;
+/** Devices kept and shown; more are counted as not shown (never as bad data). */
+export const MAX_DEVICES = 1000;
+/** Distinct devices counted past MAX_DEVICES (a bound on what a hostile stream can make us remember). */
+const MAX_NOT_SHOWN_COUNTED = 100_000;
 
 export interface DeviceView {
 	/** A stable id for the page (the order first seen), not the device token. */
@@ -25,15 +27,23 @@ export interface DeviceView {
 
 /** What the webview is sent: nothing in it is a token. */
 export interface FleetView {
+	/** Every device, or (`full: false`) only those changed since the version asked for. */
 	devices: DeviceView[];
-	/** Devices dropped from frames (bad coordinates, no device token, too many devices). */
+	full: boolean;
+	/** The fleet's version: ask for what changed since it next time. */
+	version: number;
+	/** Devices dropped from frames (bad coordinates, no device token). */
 	dropped: number;
+	/** Devices past MAX_DEVICES: not shown. */
+	notShown: number;
 	/** Frames refused unread (too large, not JSON, unknown type). */
 	refused: number;
 }
 
 interface DeviceTrack {
 	id: number;
+	/** The fleet's version when it last changed. */
+	version: number;
 	latest: DevicePosition;
 	updatedAt: number;
 	track: Array<[number, number]>;
@@ -43,6 +53,8 @@ export class Fleet {
 	private readonly devices = new Map<string, DeviceTrack>();
 	private dropped = 0;
 	private refused = 0;
+	private version = 0;
+	private readonly notShown = new Set<string>();
 
 	/** `mask`: how a device token is shown (core/util/redact.ts's maskSecret, as everywhere else). */
 	constructor(private readonly mask: (deviceToken: string) => string) { }
@@ -50,16 +62,18 @@ export class Fleet {
 	/** Takes a frame's devices; `now` stands in for a fix without a time. */
 	update(devices: readonly DevicePosition[], dropped: number, now: number): void {
 		this.dropped += dropped;
+		this.version++;
 		for (const device of devices) {
 			let entry = this.devices.get(device.deviceToken);
 			if (!entry) {
 				if (this.devices.size >= MAX_DEVICES) {
-					this.dropped++;
+					if (this.notShown.size < MAX_NOT_SHOWN_COUNTED) this.notShown.add(device.deviceToken);
 					continue;
 				}
-				entry = { id: this.devices.size + 1, latest: device, updatedAt: now, track: [] };
+				entry = { id: this.devices.size + 1, version: this.version, latest: device, updatedAt: now, track: [] };
 				this.devices.set(device.deviceToken, entry);
 			}
+			entry.version = this.version;
 			entry.latest = device;
 			entry.updatedAt = device.timestamp ?? now;
 			entry.track.push([device.latitude, device.longitude]);
@@ -74,11 +88,16 @@ export class Fleet {
 
 	refusedFrame(): void {
 		this.refused++;
+		this.version++;
 	}
 
-	view(): FleetView {
+	/** Every device, or only those changed since `since` (a version an earlier view gave). */
+	view(since?: number): FleetView {
+		const full = since === undefined || since > this.version;
 		return {
-			devices: [...this.devices.values()].map(({ id, latest, updatedAt, track }) => ({
+			full,
+			version: this.version,
+			devices: [...this.devices.values()].filter((d) => full || d.version > since).map(({ id, latest, updatedAt, track }) => ({
 				id,
 				label: this.mask(latest.deviceToken),
 				latitude: latest.latitude,
@@ -89,6 +108,7 @@ export class Fleet {
 				track: track.map(([lat, lon]) => [lat, lon] as [number, number]),
 			})),
 			dropped: this.dropped,
+			notShown: this.notShown.size,
 			refused: this.refused,
 		};
 	}

@@ -14,7 +14,10 @@ export interface PageLabels {
 	waiting: string;
 	kmh: string;
 	dropped: string;
+	notShown: string;
 	refused: string;
+	/** `{0}`: the seconds since the last device update. */
+	lastUpdate: string;
 }
 
 /** JSON that is safe inside a <script> element. */
@@ -44,7 +47,7 @@ export function livePage(nonce: string, labels: PageLabels): string {
 </head>
 <body>
 <h2 id="title"></h2>
-<div><span id="state" data-kind="connecting"></span> <button id="action" hidden></button></div>
+<div><span id="state" data-kind="connecting"></span> <span id="since"></span> <button id="action" hidden></button></div>
 <svg id="map" viewBox="0 0 1000 420" preserveAspectRatio="xMidYMid meet" role="img"></svg>
 <h3 id="devicesTitle"></h3>
 <p id="empty"></p>
@@ -55,6 +58,7 @@ export function livePage(nonce: string, labels: PageLabels): string {
 	const LABELS = ${scriptJson(labels)};
 	const vscode = acquireVsCodeApi();
 	const SVG = 'http://www.w3.org/2000/svg';
+	const MAX_MAP_LABELS = 50;
 	const COLORS = ['#4fc1ff', '#f9826c', '#b5cea8', '#dcdcaa', '#c586c0', '#ce9178'];
 	const byId = (id) => document.getElementById(id);
 	byId('title').textContent = LABELS.title;
@@ -102,6 +106,7 @@ export function livePage(nonce: string, labels: PageLabels): string {
 			dot.setAttribute('fill', color);
 			dot.setAttribute('data-device', String(d.id));
 			map.appendChild(dot);
+			if (i >= MAX_MAP_LABELS) return; // a thousand names over one map say nothing; the list has them all
 			const label = document.createElementNS(SVG, 'text');
 			label.setAttribute('x', (x(d.longitude) + 10).toFixed(1));
 			label.setAttribute('y', (y(d.latitude) - 10).toFixed(1));
@@ -112,30 +117,46 @@ export function livePage(nonce: string, labels: PageLabels): string {
 		});
 	}
 
+	// Rows are kept by the device's page id and updated in place: a focused Share button, or a click on
+	// one, survives every update.
+	const rows = new Map();
 	function drawList(devices) {
 		const table = byId('devices');
 		const body = table.querySelector('tbody');
-		while (body.firstChild) body.removeChild(body.firstChild);
 		table.hidden = devices.length === 0;
 		byId('empty').hidden = devices.length > 0;
+		const seen = new Set();
 		for (const d of devices) {
-			const row = document.createElement('tr');
-			row.setAttribute('data-device', String(d.id));
-			const cells = [String(d.label), finite(d.speed) ? d.speed.toFixed(1) + ' ' + LABELS.kmh : '—', finite(d.updatedAt) ? new Date(d.updatedAt).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '—'];
-			for (const text of cells) {
-				const cell = document.createElement('td');
-				cell.textContent = text;
-				row.appendChild(cell);
+			seen.add(d.id);
+			let row = rows.get(d.id);
+			if (!row) {
+				row = document.createElement('tr');
+				row.setAttribute('data-device', String(d.id));
+				for (let i = 0; i < 3; i++) row.appendChild(document.createElement('td'));
+				const shareCell = document.createElement('td');
+				const share = document.createElement('button');
+				share.textContent = LABELS.share;
+				const id = d.id;
+				share.addEventListener('click', () => vscode.postMessage({ type: 'share', id }));
+				shareCell.appendChild(share);
+				row.appendChild(shareCell);
+				body.appendChild(row);
+				rows.set(d.id, row);
 			}
-			const shareCell = document.createElement('td');
-			const share = document.createElement('button');
-			share.textContent = LABELS.share;
-			share.addEventListener('click', () => vscode.postMessage({ type: 'share', id: d.id }));
-			shareCell.appendChild(share);
-			row.appendChild(shareCell);
-			body.appendChild(row);
+			const cells = [String(d.label), finite(d.speed) ? d.speed.toFixed(1) + ' ' + LABELS.kmh : '—', finite(d.updatedAt) ? new Date(d.updatedAt).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '—'];
+			cells.forEach((text, i) => { if (row.cells[i].textContent !== text) row.cells[i].textContent = text; });
 		}
+		for (const [id, row] of rows) if (!seen.has(id)) { row.remove(); rows.delete(id); }
 	}
+
+	// The devices the page holds, by id: a post carries all of them (full) or only those that changed.
+	const devicesById = new Map();
+	let lastUpdateAt;
+	function showSince() {
+		const since = byId('since');
+		since.textContent = finite(lastUpdateAt) ? LABELS.lastUpdate.replace('{0}', String(Math.max(0, Math.round((Date.now() - lastUpdateAt) / 1000)))) : '';
+	}
+	setInterval(showSince, 1000);
 
 	window.addEventListener('message', (event) => {
 		const message = event.data;
@@ -143,15 +164,20 @@ export function livePage(nonce: string, labels: PageLabels): string {
 		const state = byId('state');
 		state.textContent = String(message.state.text);
 		state.setAttribute('data-kind', String(message.state.kind));
+		lastUpdateAt = message.state.lastUpdateAt;
+		showSince();
 		actionKind = message.state.action === 'reconnect' || message.state.action === 'logIn' ? message.state.action : undefined;
 		action.hidden = !actionKind;
 		action.textContent = actionKind === 'logIn' ? LABELS.logIn : LABELS.reconnect;
-		const devices = Array.isArray(message.fleet.devices) ? message.fleet.devices : [];
+		if (message.fleet.full === true) devicesById.clear();
+		for (const d of Array.isArray(message.fleet.devices) ? message.fleet.devices : []) if (d && finite(d.id)) devicesById.set(d.id, d);
+		const devices = [...devicesById.values()].sort((a, b) => a.id - b.id);
 		drawMap(devices);
 		drawList(devices);
-		byId('counts').textContent = message.fleet.dropped > 0 || message.fleet.refused > 0
-			? LABELS.dropped + ' ' + Number(message.fleet.dropped) + ' · ' + LABELS.refused + ' ' + Number(message.fleet.refused)
-			: '';
+		const counts = [];
+		if (Number(message.fleet.dropped) > 0 || Number(message.fleet.refused) > 0) counts.push(LABELS.dropped + ' ' + Number(message.fleet.dropped) + ' · ' + LABELS.refused + ' ' + Number(message.fleet.refused));
+		if (Number(message.fleet.notShown) > 0) counts.push(LABELS.notShown + ' ' + Number(message.fleet.notShown));
+		byId('counts').textContent = counts.join(' · ');
 	});
 })();
 </script>

@@ -7,7 +7,7 @@
 import vscode = require('vscode');
 import { randomBytes } from 'node:crypto';
 import { LiveConnection, type ConnectionState, type LiveToken } from '../../core/liveTracking/connection';
-import { Fleet, type FleetView } from '../../core/liveTracking/fleet';
+import { Fleet, MAX_DEVICES, type FleetView } from '../../core/liveTracking/fleet';
 import { openWebSocket } from '../../core/api/webSocket';
 import type { ProxySettings } from '../../core/api/types';
 import type { Clock } from '../../core/util/clock';
@@ -73,7 +73,10 @@ class LivePanel {
 	private readonly posted: string[] = [];
 	/** The device tokens by the page's ids, kept here (the page never has them). */
 	private readonly tokensById = new Map<number, string>();
-	private postPending = false;
+	private postTimer: NodeJS.Timeout | undefined;
+	private lastPostAt = 0;
+	/** The fleet version the page holds (undefined: it holds nothing, e.g. after it was hidden). */
+	private pageVersion: number | undefined;
 	private disposed = false;
 
 	constructor(private readonly deps: LivePanelDeps, private readonly onDispose: () => void) {
@@ -96,7 +99,9 @@ class LivePanel {
 			waiting: vscode.l10n.t('Waiting for the first positions…'),
 			kmh: vscode.l10n.t('km/h'),
 			dropped: vscode.l10n.t('Devices dropped (bad coordinates):'),
+			notShown: vscode.l10n.t('Devices not shown (more than {0}):', MAX_DEVICES),
 			refused: vscode.l10n.t('Frames refused:'),
+			lastUpdate: vscode.l10n.t('last update {0} s ago'),
 		});
 		this.connection = new LiveConnection({
 			clock: deps.clock,
@@ -122,6 +127,12 @@ class LivePanel {
 		this.subscriptions.push(
 			deps.onTokenChanged((token) => this.connection.tokenChanged(token)),
 			this.panel.webview.onDidReceiveMessage((message: unknown) => this.received(message)),
+			// A hidden page is gone (no retained context): when it shows again it gets everything at once.
+			this.panel.onDidChangeViewState(({ webviewPanel }) => {
+				if (!webviewPanel.visible) return;
+				this.pageVersion = undefined;
+				this.post();
+			}),
 			this.panel.onDidDispose(() => this.dispose()),
 		);
 		this.connection.start();
@@ -139,6 +150,7 @@ class LivePanel {
 		if (this.disposed) return;
 		this.disposed = true;
 		this.connection.dispose();
+		if (this.postTimer) clearTimeout(this.postTimer);
 		for (const s of this.subscriptions) s.dispose();
 		this.panel.dispose();
 		this.onDispose();
@@ -154,22 +166,35 @@ class LivePanel {
 		}
 	}
 
-	/** Posts at most one message per turn of the event loop, however many frames came in it. */
+	/**
+	 * Posts what changed at most ten times a second, however many frames came in between (a thousand devices
+	 * at one update a second each is a thousand frames a second).
+	 */
 	private schedulePost(): void {
-		if (this.postPending || this.disposed) return;
-		this.postPending = true;
-		setImmediate(() => {
-			this.postPending = false;
-			if (this.disposed) return;
-			const view = this.fleet.view();
-			for (const [token, id] of this.fleet.ids()) this.tokensById.set(id, token);
-			const message = JSON.stringify({ type: 'view', state: pageState(this.connection.state), fleet: view });
-			this.posted.push(message);
-			if (this.posted.length > 50) this.posted.splice(0, this.posted.length - 50);
-			void this.panel.webview.postMessage(JSON.parse(message));
-		});
+		if (this.postTimer || this.disposed) return;
+		const wait = Math.max(0, this.lastPostAt + POST_INTERVAL_MS - Date.now());
+		this.postTimer = setTimeout(() => {
+			this.postTimer = undefined;
+			this.post();
+		}, wait);
+	}
+
+	/** Posts the state and the devices the page does not have yet (all of them when it has none). */
+	private post(): void {
+		if (this.disposed) return;
+		this.lastPostAt = Date.now();
+		const view = this.fleet.view(this.pageVersion);
+		for (const [token, id] of this.fleet.ids()) this.tokensById.set(id, token);
+		this.pageVersion = view.version;
+		const message = JSON.stringify({ type: 'view', state: { ...pageState(this.connection.state), lastUpdateAt: this.connection.lastUpdateAt }, fleet: view });
+		this.posted.push(message);
+		if (this.posted.length > 50) this.posted.splice(0, this.posted.length - 50);
+		void this.panel.webview.postMessage(JSON.parse(message));
 	}
 }
+
+/** At most this often a post to the page (ten a second). */
+const POST_INTERVAL_MS = 100;
 
 /** The connection's state in words for the page, and which button it offers. */
 function pageState(state: ConnectionState): { kind: ConnectionState['kind']; text: string; action?: 'reconnect' | 'logIn' } {
@@ -180,7 +205,7 @@ function pageState(state: ConnectionState): { kind: ConnectionState['kind']; tex
 		case 'reauthenticating': return { kind: state.kind, text: vscode.l10n.t('Re-authenticating with the refreshed token…') };
 		case 'waiting': return { kind: state.kind, text: vscode.l10n.t('Disconnected ({0}). Reconnecting in {1} s with a fresh token…', state.error ?? '', Math.round(state.retryInMs / 1000)), action: 'reconnect' };
 		case 'stopped':
-			if (state.reason === 'needsLogin') return { kind: state.kind, text: vscode.l10n.t('Stopped: the account needs a new login. Log in again to resume.'), action: 'logIn' };
+			if (state.reason === 'needsLogin') return { kind: state.kind, text: state.error ? vscode.l10n.t('Stopped: the service refused the token ({0}). Log in again to resume.', state.error) : vscode.l10n.t('Stopped: the account needs a new login. Log in again to resume.'), action: 'logIn' };
 			if (state.reason === 'refused') return { kind: state.kind, text: vscode.l10n.t('Stopped after repeated failures ({0}). Check the account and the network, then reconnect.', state.error ?? ''), action: 'reconnect' };
 			return { kind: state.kind, text: vscode.l10n.t('Stopped.') };
 	}

@@ -46,7 +46,15 @@ export function registerLiveTracking(services: Services): LiveTracking {
 			proxy: () => services.config.proxy(),
 			clock: services.clock,
 			log: services.log,
-			share: (deviceToken) => shareLiveLocation(services, session, portal, deviceToken),
+			// The account as it is when the person asks (renamed, marked production, logged out since the panel opened).
+			share: (deviceToken) => {
+				const now = services.store.get(account.id);
+				if (!now?.tokens) {
+					void notify('warning', vscode.l10n.t('{0} needs a new login before it can share a location.', account.label));
+					return Promise.resolve(undefined);
+				}
+				return shareLiveLocation(services, now, portal, deviceToken);
+			},
 			mask: maskSecret,
 			logIn: () => void vscode.commands.executeCommand(Command.loginAgain, { accountId: account.id }),
 		};
@@ -58,6 +66,12 @@ export function registerLiveTracking(services: Services): LiveTracking {
 		registerCommand(services, Command.openLiveTracking, async (arg) => {
 			const session = await resolveAccount(services, arg, { pick: true, placeHolder: vscode.l10n.t('Track the devices of which account?') });
 			if (!session) return undefined;
+			// Said before anything connects: the realtime service takes an admin's token for an instance.
+			const needs = liveTrackingNeeds(session);
+			if (needs) {
+				void notify('warning', needs);
+				return undefined;
+			}
 			const portal = portalOf(session);
 			if (!portal) {
 				void notify('warning', vscode.l10n.t('{0} is on a service that is not a platform this extension knows, so it has no live-tracking host. Set telematicsAuth.platformHosts to name its portal host.', session.account.label));
@@ -84,6 +98,13 @@ export function registerLiveTracking(services: Services): LiveTracking {
 			panels?.closeLivePanels();
 		},
 	};
+}
+
+/** What the account lacks for Live Tracking, in words; undefined when the realtime service takes it. */
+function liveTrackingNeeds(session: Session): string | undefined {
+	if (session.account.kind !== 'admin') return vscode.l10n.t('Live Tracking needs an admin account: the realtime service takes an admin\'s token, with its API InstanceID. {0} is a user account; log in as an admin (Telematics: Log In as Admin…).', session.account.label);
+	if (!session.account.instanceId) return vscode.l10n.t('Live Tracking needs the API InstanceID of the instance to watch, and {0} was logged in without one. Log in again as an admin with the API InstanceID.', session.account.label);
+	return undefined;
 }
 
 function deviceTokenArg(arg: unknown): string | undefined {
