@@ -94,6 +94,10 @@ describe('REST Client\'s history: the keeper', () => {
 		const after = keeper.take(text([5]));
 		assert.ok(after.kind === 'rewritten' && (JSON.parse(after.text) as unknown[]).length === 1, 'nothing from before the clear comes back');
 		assert.equal(keeper.absorb('[{"half'), false);
+		keeper.take(text([7, 6]));
+		const replaced = keeper.take(text([100, 99]));
+		assert.equal(replaced.kind, 'rewritten');
+		if (replaced.kind === 'rewritten') assert.deepEqual((JSON.parse(replaced.text) as Array<{ startTime: number }>).map((e) => e.startTime - 1_700_000_000_000), [100, 99], 'a file replaced whole is the history now');
 	});
 });
 

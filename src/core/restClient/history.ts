@@ -96,7 +96,8 @@ export const HISTORY_MAX = 50;
  * request first and writes it back in place; a read it made before one of our rewrites (or a write that
  * went to the file our rename replaced) drops entries it never saw. The keeper remembers the entries seen
  * lately (the newest 50, tokens replaced) and puts back any that a stale write dropped, each where it
- * was: before the first entry older than it. An empty file (Clear Request History) forgets them all.
+ * was: before the first entry older than it. An empty file (Clear Request History) forgets them all, and a
+ * file that shares no entry with them (replaced whole) starts them anew.
  */
 export class HistoryKeeper {
 	private known: HistoryEntry[] = [];
@@ -120,7 +121,10 @@ export class HistoryKeeper {
 			this.known = [];
 			return { kind: 'clean' };
 		}
-		this.known = joined(entries, this.known);
+		// A file that shares no entry with what we saw was replaced whole (another tool, a person): it is the
+		// history now. One that shares some is REST Client's next write, perhaps from an older read.
+		const keys = new Set(entries.map((e) => JSON.stringify(e)));
+		this.known = this.known.some((e) => keys.has(JSON.stringify(e))) ? joined(entries, this.known) : entries.slice(0, HISTORY_MAX);
 		const tokens = rewritten.kind === 'rewritten' ? rewritten.tokens : 0;
 		if (tokens === 0 && JSON.stringify(this.known) === JSON.stringify(entries)) return { kind: 'clean' };
 		return { kind: 'rewritten', text: `${JSON.stringify(this.known)}\n`, tokens };
