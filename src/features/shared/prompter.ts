@@ -87,6 +87,8 @@ export class ScreenPrompter implements Prompter {
 			question.terminalName === undefined
 				? vscode.l10n.t('Agents and tasks run their commands this way, so it is asked about every time. "Allow Once" gives it the live access token now.')
 				: vscode.l10n.t('"Allow for This Terminal" gives the live access token to any program in this terminal until it has not asked for 10 minutes, for 12 hours at most, or until the terminal closes.'),
+			// What the product cannot clean (issue 65), said where it applies.
+			vscode.l10n.t('What a program prints stays in the terminal\'s scrollback and in any file it writes: Telematics Auth cannot take a token back from there.'),
 		].join('\n\n');
 		const choice = await vscode.window.showWarningMessage(dialogText(message), { modal: true, detail: dialogText(detail) }, allow, deny);
 		return choice === allow;
