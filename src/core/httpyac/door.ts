@@ -10,7 +10,7 @@
 // and keeps holds the reference. An intact reference anywhere else is asked about (decideDoor); a
 // reference that was cut or encoded is no token and goes as it is. Pure: no `vscode`.
 import { randomBytes } from 'node:crypto';
-import { hostHeaderDiffers, originOf, proxyShown, sameProxy, type OutgoingRequest, type SendReason, type TokenPlace } from './sendCheck';
+import { hostHeaderDiffers, originOf, sendReasons, type OutgoingRequest, type SendReason, type TokenPlace } from './sendCheck';
 
 /** An account as the door sees it: its reference and the origins its token may go to. */
 export interface ReferenceAccount {
@@ -91,15 +91,8 @@ function bearerOf(value: string, reference: string): boolean {
  */
 export function decideDoor(request: OutgoingRequest, accounts: readonly ReferenceAccount[], personProxy: string | undefined, http: boolean): DoorDecision {
 	const destination = originOf(request.url);
-	const siteReasons = (account: ReferenceAccount): SendReason[] => [
-		...(destination !== undefined && account.platformOrigins.includes(destination) && !otherHost ? [] : [{ kind: 'otherSite' as const }]),
-		...(request.proxy && !(personProxy && sameProxy(request.proxy, personProxy)) ? [{ kind: 'proxy' as const, proxy: proxyShown(request.proxy) }] : []),
-		...(request.certificatesOff ? [{ kind: 'certificatesOff' as const }] : []),
-		...(request.unreadOptions && request.unreadOptions.length > 0 ? [{ kind: 'options' as const, keys: [...request.unreadOptions] }] : []),
-	];
 	const authorizations = request.headers.filter(([name]) => name.toLowerCase() === 'authorization');
 	const decision: DoorDecision = { asked: [], destination, altered: [], unseen: [] };
-	const otherHost = hostHeaderDiffers(request);
 	for (const account of accounts) {
 		const ref = account.reference;
 		const atDoor = http && authorizations.length === 1 && bearerOf(authorizations[0]![1], ref);
@@ -108,12 +101,12 @@ export function decideDoor(request: OutgoingRequest, accounts: readonly Referenc
 			...(request.headers.some(([name, value]) => name.includes(ref) || (value.includes(ref) && !(atDoor && name.toLowerCase() === 'authorization'))) ? ['header' as const] : []),
 			...(request.body?.includes(ref) ? ['body' as const] : []),
 		];
-		const reasons = siteReasons(account);
-		const whole = elsewhere.length > 0 || authorizations.some(([, value]) => value.includes(ref));
+		// Not HTTP: no place is the door (atDoor is false), so `elsewhere` holds every whole reference.
 		if (!http) {
-			if (whole) decision.unseen.push(account);
+			if (elsewhere.length > 0) decision.unseen.push(account);
 			continue;
 		}
+		const reasons = sendReasons(request, account.platformOrigins, personProxy);
 		if (atDoor && reasons.length === 0 && elsewhere.length === 0 && decision.swap === undefined) {
 			decision.swap = account;
 		} else if (atDoor || elsewhere.length > 0) {

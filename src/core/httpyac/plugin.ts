@@ -146,7 +146,7 @@ export function telematicsPlugin(host: PluginHost, t: Translate, isActive: () =>
 	const handled = new WeakSet<object>();
 	// The person's proxy from the environment as the extension host started: a script can change process.env.
 	const startEnv = { HTTPS_PROXY: process.env.HTTPS_PROXY, https_proxy: process.env.https_proxy, HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy };
-	const referenceAccounts = (): ReferenceAccount[] => host.accounts().filter((a) => references.has(a.id)).map((a) => ({ id: a.id, name: a.name, label: a.label, reference: referenceOf(a), platformOrigins: a.platformOrigins }));
+	const referenceAccounts = (accounts: readonly PluginAccount[]): ReferenceAccount[] => accounts.filter((a) => references.has(a.id)).map((a) => ({ id: a.id, name: a.name, label: a.label, reference: referenceOf(a), platformOrigins: a.platformOrigins }));
 
 	return (api) => {
 		const httpyacLog = api.log;
@@ -176,7 +176,8 @@ export function telematicsPlugin(host: PluginHost, t: Translate, isActive: () =>
 				const outgoing = await readRequest(request, context?.config?.request);
 				const personProxy = personProxyFrom(host.httpProxy(), startEnv);
 				// A token written in the request (Insert, pasted, an exposed variable): today's check.
-				const held = heldAccounts(host);
+				const accounts = host.accounts();
+				const held = heldAccounts(accounts);
 				const places = tokenPlaces(outgoing, held);
 				const decision = decideSend(outgoing, held, personProxy, places);
 				const literal = places.map(({ account }) => account);
@@ -198,7 +199,7 @@ export function telematicsPlugin(host: PluginHost, t: Translate, isActive: () =>
 					addHooks(request, { beforeRequest: [literalGuard(literal.flatMap((a) => a.tokens), allowed, (origin) => t('Telematics Auth stopped a redirect to {0}: it would carry the token of {1}. Nothing was sent there.', origin, literal.map((a) => a.label).join(', ')))] });
 				}
 				// A reference: in at the door, or asked about.
-				const door = decideDoor(outgoing, referenceAccounts(), personProxy, request.protocol === 'HTTP');
+				const door = decideDoor(outgoing, referenceAccounts(accounts), personProxy, request.protocol === 'HTTP');
 				for (const account of door.altered) {
 					if (toldAltered.has(account.id)) continue;
 					toldAltered.add(account.id);
@@ -303,8 +304,8 @@ function unansweredReference(variable: string, host: PluginHost, t: Translate): 
 		: t('{0}: Telematics Auth has no account named {1}. Nothing was sent.', `{{${variable}}}`, variable.slice(`${host.activeVariable}_`.length).toLowerCase());
 }
 
-function heldAccounts(host: PluginHost): HeldAccount[] {
-	return host.accounts().filter((a) => a.tokens.length > 0).map((a) => ({ name: a.name, label: a.label, tokens: a.tokens, platformOrigins: a.platformOrigins }));
+function heldAccounts(accounts: readonly PluginAccount[]): HeldAccount[] {
+	return accounts.filter((a) => a.tokens.length > 0).map((a) => ({ name: a.name, label: a.label, tokens: a.tokens, platformOrigins: a.platformOrigins }));
 }
 
 /** Text of a body part httpYac holds; undefined when it cannot be read to the end here (a stream). */

@@ -155,18 +155,27 @@ export function hostHeaderDiffers(request: Pick<OutgoingRequest, 'url' | 'header
  */
 export function decideSend(request: OutgoingRequest, accounts: readonly HeldAccount[], personProxy: string | undefined, places = tokenPlaces(request, accounts)): SendDecision {
 	const origin = originOf(request.url);
-	const otherHost = hostHeaderDiffers(request);
 	const asked: AskedAccount[] = [];
 	for (const { account, places: where } of places) {
-		const reasons: SendReason[] = [
-			...(origin !== undefined && account.platformOrigins.includes(origin) && !otherHost ? [] : [{ kind: 'otherSite' as const }]),
-			...(request.proxy && !(personProxy && sameProxy(request.proxy, personProxy)) ? [{ kind: 'proxy' as const, proxy: proxyShown(request.proxy) }] : []),
-			...(request.certificatesOff ? [{ kind: 'certificatesOff' as const }] : []),
-			...(request.unreadOptions && request.unreadOptions.length > 0 ? [{ kind: 'options' as const, keys: [...request.unreadOptions] }] : []),
-		];
+		const reasons = sendReasons(request, account.platformOrigins, personProxy);
 		if (reasons.length > 0) asked.push({ name: account.name, label: account.label, places: where, reasons });
 	}
 	return asked.length === 0 ? { kind: 'send' } : { kind: 'ask', destination: origin, accounts: asked };
+}
+
+/**
+ * Why a token's trip to `request`'s destination is asked about, for an account whose origins are
+ * `platformOrigins`: another site (or a Host header naming one), a proxy other than `personProxy`,
+ * certificate checks off, got options the check does not read. None: it may go.
+ */
+export function sendReasons(request: OutgoingRequest, platformOrigins: readonly string[], personProxy: string | undefined): SendReason[] {
+	const origin = originOf(request.url);
+	return [
+		...(origin !== undefined && platformOrigins.includes(origin) && !hostHeaderDiffers(request) ? [] : [{ kind: 'otherSite' as const }]),
+		...(request.proxy && !(personProxy && sameProxy(request.proxy, personProxy)) ? [{ kind: 'proxy' as const, proxy: proxyShown(request.proxy) }] : []),
+		...(request.certificatesOff ? [{ kind: 'certificatesOff' as const }] : []),
+		...(request.unreadOptions && request.unreadOptions.length > 0 ? [{ kind: 'options' as const, keys: [...request.unreadOptions] }] : []),
+	];
 }
 
 /**

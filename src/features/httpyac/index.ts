@@ -29,7 +29,6 @@ function pluginHost(services: Services): PluginHost {
 		activeVariable: TOKEN_KEY,
 		accounts: () => {
 			const activeId = store.active()?.account.id;
-			earlier.noteSessions(store.list());
 			return store.list().map((s) => ({
 				id: s.account.id,
 				name: s.account.name ?? '',
