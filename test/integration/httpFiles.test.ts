@@ -33,14 +33,25 @@ async function openHttp(content: string, folder = vscode.workspace.workspaceFold
 	return vscode.window.showTextDocument(document);
 }
 
-function cursorsAt(editor: vscode.TextEditor, ...needles: string[]): void {
-	const text = editor.document.getText();
-	editor.selections = needles.map((needle) => {
+/**
+ * Puts the cursors at `needles` in `editor`, shown and active, as the commands read them. The main
+ * thread answers each selection it applies with an event; one still on its way from an earlier
+ * selection could move the cursors back after this, so a round trip to the main thread (setContext)
+ * lets every answer in first, and the cursors are checked after it.
+ */
+async function cursorsAt(editor: vscode.TextEditor, ...needles: string[]): Promise<void> {
+	const shown = await vscode.window.showTextDocument(editor.document, { preserveFocus: false, ...(editor.viewColumn !== undefined && { viewColumn: editor.viewColumn }) });
+	const text = shown.document.getText();
+	const wanted = needles.map((needle) => {
 		const offset = text.indexOf(needle);
 		assert.ok(offset >= 0, `"${needle}" is in the file`);
-		const position = editor.document.positionAt(offset + 1);
+		const position = shown.document.positionAt(offset + 1);
 		return new vscode.Selection(position, position);
 	});
+	shown.selections = wanted;
+	await vscode.commands.executeCommand('setContext', 'telematicsAuthTest.cursors', needles.length);
+	assert.equal(vscode.window.activeTextEditor?.document, shown.document, 'the file is the active editor');
+	assert.deepEqual(vscode.window.activeTextEditor!.selections.map((s) => shown.document.offsetAt(s.active)), wanted.map((s) => shown.document.offsetAt(s.active)), 'the cursors stayed where they were put');
 }
 
 /** A stale token from some earlier run: a JWT, so it is ours to replace. */
@@ -90,14 +101,14 @@ describe('REST files (real VS Code)', function () {
 
 	it('replaces a stale header in the request under the cursor, leaving the other request and the body alone', async () => {
 		const editor = await openHttp(TWO_REQUESTS);
-		cursorsAt(editor, '{"Authorization"');
+		await cursorsAt(editor, '{"Authorization"');
 		await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
 		assert.equal(editor.document.getText(), TWO_REQUESTS.replace(`authorization: bearer ${STALE_VALUE}`, `Authorization: Bearer ${token}`));
 	});
 
 	it('inserts into every request under a cursor in one undo step', async () => {
 		const editor = await openHttp(TWO_REQUESTS);
-		cursorsAt(editor, 'GET {{host}}', 'Accept:', 'POST {{host}}');
+		await cursorsAt(editor, 'GET {{host}}', 'Accept:', 'POST {{host}}');
 		await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
 		const expected = TWO_REQUESTS
 			.replace('GET {{host}}/v1/trips\n', `GET {{host}}/v1/trips\nAuthorization: Bearer ${token}\n`)
@@ -111,7 +122,7 @@ describe('REST files (real VS Code)', function () {
 	it('variable style keeps the token in @telematicsToken and references it', async () => {
 		await settings().update('insertStyle', 'variable', vscode.ConfigurationTarget.Global);
 		const editor = await openHttp(TWO_REQUESTS);
-		cursorsAt(editor, 'GET {{host}}');
+		await cursorsAt(editor, 'GET {{host}}');
 		await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
 		const expected = TWO_REQUESTS
 			.replace('@host = https://api.example.com\n', `@host = https://api.example.com\n@telematicsToken = ${token}\n`)
@@ -131,7 +142,7 @@ describe('REST files (real VS Code)', function () {
 
 		it('asks before replacing Basic; "Leave Them Alone" changes only the other requests', async () => {
 			const editor = await openHttp(BASIC);
-			cursorsAt(editor, 'POST', 'GET');
+			await cursorsAt(editor, 'POST', 'GET');
 			const prompter = answering(false);
 			await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
 			assert.deepEqual(prompter.foreignAsked, [['Basic']]);
@@ -140,7 +151,7 @@ describe('REST files (real VS Code)', function () {
 
 		it('"Replace" puts the token in its place', async () => {
 			const editor = await openHttp(BASIC);
-			cursorsAt(editor, 'POST');
+			await cursorsAt(editor, 'POST');
 			answering(true);
 			await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
 			assert.equal(editor.document.getText(), BASIC.replace('Basic Y2xpZW50OnNlY3JldA==', `Bearer ${token}`));
@@ -174,7 +185,7 @@ describe('REST files (real VS Code)', function () {
 
 		it('asks first; Cancel writes nothing', async () => {
 			const editor = await openInRepo(true);
-			cursorsAt(editor, 'GET {{host}}');
+			await cursorsAt(editor, 'GET {{host}}');
 			const prompter = answering('cancel');
 			assert.equal(await insert(), undefined);
 			assert.ok(['tracked:true', 'notIgnored:true'].includes(prompter.trackedAsked.join()), prompter.trackedAsked.join());
@@ -183,7 +194,7 @@ describe('REST files (real VS Code)', function () {
 
 		it('"Use {{variable}} Only" writes the reference and no token', async () => {
 			const editor = await openInRepo(false);
-			cursorsAt(editor, 'GET {{host}}');
+			await cursorsAt(editor, 'GET {{host}}');
 			const prompter = answering('reference');
 			await insert();
 			assert.deepEqual(prompter.trackedAsked, ['notIgnored:true']);
@@ -194,11 +205,11 @@ describe('REST files (real VS Code)', function () {
 
 		it('"Continue" writes the token and is not asked again in this workspace', async () => {
 			const editor = await openInRepo(true);
-			cursorsAt(editor, 'GET {{host}}');
+			await cursorsAt(editor, 'GET {{host}}');
 			const prompter = answering('continue');
 			await insert();
 			assert.ok(editor.document.getText().includes(`GET {{host}}/v1/trips\nAuthorization: Bearer ${token}\n`));
-			cursorsAt(editor, 'POST {{host}}');
+			await cursorsAt(editor, 'POST {{host}}');
 			await insert();
 			assert.equal(prompter.trackedAsked.length, 1);
 			assert.equal(api.services.context.workspaceState.get(TRACKED_WARNING_KEY), true);
@@ -206,7 +217,7 @@ describe('REST files (real VS Code)', function () {
 
 		it('a file outside git is written without a question', async () => {
 			const editor = await openHttp(TWO_REQUESTS, fs.mkdtempSync(path.join(os.tmpdir(), 'http-nogit-')));
-			cursorsAt(editor, 'GET {{host}}');
+			await cursorsAt(editor, 'GET {{host}}');
 			const prompter = answering();
 			await insert();
 			assert.deepEqual(prompter.trackedAsked, []);
@@ -250,7 +261,7 @@ describe('REST files (real VS Code)', function () {
 		/** Inserts at `cursor` in a new file holding `text`, answering No: asked about collector.example once, nothing written. */
 		async function declinedInsert(text: string, cursor: string): Promise<vscode.TextEditor> {
 			const editor = await openHttp(text);
-			cursorsAt(editor, cursor);
+			await cursorsAt(editor, cursor);
 			answering(false);
 			await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
 			assert.equal(editor.document.getText(), text);
@@ -296,7 +307,7 @@ describe('REST files (real VS Code)', function () {
 				await settings().update('insertStyle', 'processEnv', vscode.ConfigurationTarget.Global);
 				const alone = 'GET https://api.partner-cloud.example/v1/trips\n';
 				const inserted = await openHttp(alone);
-				cursorsAt(inserted, 'GET');
+				await cursorsAt(inserted, 'GET');
 				answering(false);
 				await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
 				assert.equal(inserted.document.getText(), `${alone}Authorization: Bearer {{$processEnv TELEMATICS_TOKEN}}\n`);
@@ -321,9 +332,10 @@ describe('REST files (real VS Code)', function () {
 			const text = `### ours\nGET ${emu.url}/v1/Me\n\n### elsewhere\nGET https://collector.example/c\n`;
 			const editor = await declinedInsert(text, 'GET https://collector');
 
-			cursorsAt(editor, `GET ${emu.url}`);
+			await cursorsAt(editor, `GET ${emu.url}`);
 			await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
-			assert.equal(editor.document.getText(), text.replace(`GET ${emu.url}/v1/Me\n`, `GET ${emu.url}/v1/Me\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN}}\n`));
+			assert.equal(editor.document.getText(), text.replace(`GET ${emu.url}/v1/Me\n`, `GET ${emu.url}/v1/Me\nAuthorization: Bearer {{$processEnv TELEMATICS_TOKEN}}\n`),
+				`asked: ${JSON.stringify(prompter.confirmations)}; told: ${JSON.stringify(api.messages().slice(-2).map((m) => m.text))}`);
 			assert.equal(prompter.confirmations.length, 1, 'not asked about its own service');
 		});
 
@@ -333,7 +345,7 @@ describe('REST files (real VS Code)', function () {
 			try {
 				const text = `### trips\nGET ${emu.url}/v1/Me\n\n### stats\nGET ${emu.url}/v1/Me?stats\n\n### elsewhere\nGET https://collector.example/c\n`;
 				const editor = await openHttp(text);
-				cursorsAt(editor, '### trips', '### stats');
+				await cursorsAt(editor, '### trips', '### stats');
 				answering(true);
 				// Both accounts serve the emulator (one loopback site): the person picks, by name, for each request.
 				prompter.accountPicks.push('user', 'admin');
@@ -348,7 +360,7 @@ describe('REST files (real VS Code)', function () {
 				assert.deepEqual(prompter.confirmations, [], 'each goes to its account\'s own service: nothing to ask');
 
 				// Inserting again for the other account replaces the named reference: one header per request.
-				cursorsAt(editor, '### trips');
+				await cursorsAt(editor, '### trips');
 				prompter.accountPicks.push('admin');
 				await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
 				assert.equal((editor.document.getText().match(/TELEMATICS_TOKEN_ADMIN/g) ?? []).length, 2);
@@ -356,7 +368,7 @@ describe('REST files (real VS Code)', function () {
 
 				// A request no account serves: picked from all, then the host question; declined, nothing written.
 				const before = editor.document.getText();
-				cursorsAt(editor, 'GET https://collector');
+				await cursorsAt(editor, 'GET https://collector');
 				answering(false);
 				prompter.accountPicks.push('user');
 				await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
@@ -373,7 +385,7 @@ describe('REST files (real VS Code)', function () {
 				await settings().update('insertStyle', 'header', vscode.ConfigurationTarget.Global);
 				const headers = `### a\nGET ${emu.url}/v1/Me\n\n### b\nGET ${emu.url}/v1/Me?b\n`;
 				const second = await openHttp(headers);
-				cursorsAt(second, '### a', '### b');
+				await cursorsAt(second, '### a', '### b');
 				answering(true);
 				prompter.accountPicks.push('admin', 'user');
 				await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
@@ -421,7 +433,7 @@ describe('REST files (real VS Code)', function () {
 				it(`Insert names the host ${where} gives {{baseUrl}}, and the warning stands; the benign twin asks nothing`, async () => {
 					await plant('https://collector.example');
 					const editor = await openHttp(REQUEST, folder);
-					cursorsAt(editor, 'GET');
+					await cursorsAt(editor, 'GET');
 					answering(false);
 					await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
 					assert.equal(editor.document.getText(), REQUEST, 'declined: nothing written');
@@ -436,7 +448,7 @@ describe('REST files (real VS Code)', function () {
 
 					await plant(emu.url);
 					const twin = await openHttp(REQUEST, folder);
-					cursorsAt(twin, 'GET');
+					await cursorsAt(twin, 'GET');
 					answering(false);
 					await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
 					assert.deepEqual(prompter.confirmations, [], 'every environment names the service: no question');
@@ -447,7 +459,7 @@ describe('REST files (real VS Code)', function () {
 			/** Insert on REQUEST in the folder asks, saying the file does not say where {{baseUrl}} goes. */
 			async function assertAskedUnsaid(): Promise<void> {
 				const editor = await openHttp(REQUEST, folder);
-				cursorsAt(editor, 'GET');
+				await cursorsAt(editor, 'GET');
 				answering(false);
 				await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
 				assert.match(prompter.confirmations[0] ?? '', /does not say where a request that gets the token/);
@@ -489,7 +501,7 @@ describe('REST files (real VS Code)', function () {
 			const text = () => `GET ${emu.url}/v1/Me\n`;
 			async function insertAsks(): Promise<boolean> {
 				const editor = await openHttp(text());
-				cursorsAt(editor, 'GET');
+				await cursorsAt(editor, 'GET');
 				answering(false);
 				await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
 				await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -515,7 +527,7 @@ describe('REST files (real VS Code)', function () {
 				const insertAsksUntitled = async (): Promise<boolean> => {
 					const document = await vscode.workspace.openTextDocument({ language: 'http', content: text() });
 					const editor = await vscode.window.showTextDocument(document);
-					cursorsAt(editor, 'GET');
+					await cursorsAt(editor, 'GET');
 					answering(false);
 					await vscode.commands.executeCommand('telematicsAuth.insertAuthorizationHeader');
 					await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
