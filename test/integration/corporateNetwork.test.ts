@@ -9,6 +9,7 @@ import type { TestApi } from './testApi';
 import { ENV_PROXY_ENV, startConnectProxy, type ConnectProxy } from '../support/connectProxy';
 import { startCompanyNetwork, type CompanyNetwork } from '../support/companyNetwork';
 import type { HttpsFront } from '../support/testCa';
+import { until } from '../support/until';
 import { commandSession, adminCredentials, lastError, ScriptedPrompter, storedSecret, useEmulatorSuite, userCredentials } from './loginHelpers';
 
 const HTTP_KEYS = ['proxy', 'proxySupport', 'proxyAuthorization', 'fetchAdditionalSupport'];
@@ -105,6 +106,23 @@ describe('Corporate network: HTTPS signed by a CA only the OS store holds (real 
 		const paths = await fetchedDuring(async () => assert.ok((await logInAt('https://telematics.test', 'admin'))?.tokens, lastError(api)));
 		assert.deepEqual(paths, ['/v1/Auth/Login']);
 		assert.deepEqual(proxy.targets.slice(before), ['telematics.test:443']);
+	});
+
+	it('Live Tracking\'s socket goes through the proxy http.proxy names, chosen by VS Code\'s network, and trusts the OS store\'s root (issue 66)', async () => {
+		await http().update('proxy', proxy.url, vscode.ConfigurationTarget.Global);
+		const session = await logInAt('https://telematics.test', 'admin');
+		assert.ok(session?.tokens, lastError(api));
+		const before = proxy.targets.length;
+		const sockets = emu.realtime.authenticateTokens.length;
+		try {
+			await vscode.commands.executeCommand('telematicsAuth.openLiveTracking', { accountId: session.account.id });
+			await until('the panel live', () => api.livePanels().find((p) => p.accountId === session.account.id)?.state === 'live', 20_000);
+			assert.ok(proxy.targets.slice(before).includes('telematics.test:443'), `the socket's tunnel: ${proxy.targets.slice(before).join(', ')}`);
+			assert.equal(emu.realtime.authenticateTokens.at(-1), api.services.store.get(session.account.id)?.tokens?.accessToken);
+			assert.ok(emu.realtime.authenticateTokens.length > sockets);
+		} finally {
+			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+		}
 	});
 
 	it('a login to a company host (neither the vendor\'s nor this machine) asks, lightly, whether the account is production', async () => {

@@ -3,8 +3,9 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as https from 'node:https';
-import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import * as path from 'node:path';
 
 export interface TestCa {
@@ -45,7 +46,7 @@ export function makeTestCa(dir: string, caName = 'Fleet Corp Inspection Root CA'
 	};
 }
 
-/** An HTTPS server with `ca`'s server certificate that forwards every request to `targetPort` on loopback. */
+/** An HTTPS server with `ca`'s server certificate that forwards every request and WebSocket to `targetPort` on loopback. */
 export interface HttpsFront {
 	server: https.Server;
 	port: number;
@@ -61,11 +62,28 @@ export async function startHttpsFront(ca: Pick<TestCa, 'key' | 'cert'>, targetPo
 		upstream.on('error', () => res.destroy());
 		req.pipe(upstream);
 	});
+	// A WebSocket upgrade goes through as it came: the request head, then both ways byte for byte.
+	const upgraded = new Set<Duplex>();
+	server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+		upgraded.add(socket);
+		socket.on('close', () => upgraded.delete(socket));
+		const upstream = connect(targetPort, '127.0.0.1', () => {
+			const lines = [`${req.method ?? 'GET'} ${req.url ?? '/'} HTTP/1.1`];
+			for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+			upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+			if (head.length) upstream.write(head);
+			upstream.pipe(socket);
+			socket.pipe(upstream);
+		});
+		upstream.on('error', () => socket.destroy());
+		socket.on('error', () => upstream.destroy());
+	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
 		server,
 		port: (server.address() as AddressInfo).port,
 		close: () => new Promise<void>((resolve) => {
+			for (const socket of upgraded) socket.destroy();
 			server.closeAllConnections();
 			server.close(() => resolve());
 		}),

@@ -1,5 +1,5 @@
 // Live Tracking against the emulator over loopback: the real connection (core/liveTracking/connection.ts)
-// over the real client socket (core/api/webSocket.ts, undici) to the emulator's realtime socket. What the
+// over the real client socket (core/api/webSocket.ts, ws) to the emulator's realtime socket. What the
 // emulator was sent, what the connection did, and the hostile frames it was handed.
 import * as assert from 'node:assert/strict';
 import { LiveConnection, type ConnectionState, type LiveToken } from '../../src/core/liveTracking/connection';
@@ -37,7 +37,7 @@ describe('Live Tracking against the emulator (loopback socket)', function () {
 		const fleet = new Fleet(maskSecret);
 		connection = new LiveConnection({
 			clock: systemClock,
-			openSocket: (handlers) => openWebSocket(`${em.url.replace(/^http/, 'ws')}${REALTIME_SOCKET_PATH}`, handlers, { settings: { strictSSL: true, noProxy: [] }, env: {} }),
+			openSocket: (handlers) => openWebSocket(`${em.url.replace(/^http/, 'ws')}${REALTIME_SOCKET_PATH}`, handlers, { env: {} }),
 			token: async () => token(),
 			masked: (text) => text,
 		}, {

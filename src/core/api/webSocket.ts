@@ -1,66 +1,71 @@
-// A WebSocket to a platform host through undici (dist/undici.js), with the same proxy choice and trusted
-// roots as every request undici sends (routes.ts): the person's proxy settings and no_proxy, the OS store,
-// NODE_EXTRA_CA_CERTS and telematicsAuth.extraCertificates. Certificate checks stay on. VS Code's own
-// fetch has no WebSocket, so this is always undici.
-import { createSecureContext } from 'node:tls';
-import { decideProxy, isSafeHeaderValue } from './proxy';
+// A WebSocket to a platform host: `ws` over Node's http/https modules. In VS Code's extension host those
+// modules are VS Code's network (it patches them for every extension): the proxy a PAC file or the system
+// names, http.proxy, HTTPS_PROXY and no_proxy, proxy sign-in and Kerberos, http.proxyAuthorization, the OS
+// certificates; http.proxySupport "off" goes direct, as VS Code does. So the socket goes the way every
+// other request goes (routes.ts). Outside VS Code (tests) the modules are Node's own: direct.
+// Certificate checks stay on. The trusted roots are every request's (routes.ts): VS Code's list (Node's and
+// the OS store's), and where the person trusts more (NODE_EXTRA_CA_CERTS, telematicsAuth.extraCertificates),
+// one list of ours with all of them, which VS Code's network then takes instead of its own.
+import { WebSocket } from 'ws';
 import { loadTrustedRoots, nodeTrustStoreDeps, type TrustStoreDeps } from './trustStore';
-import type { ProxySettings } from './types';
 import type { LiveSocket, SocketHandlers } from '../liveTracking/connection';
 
-/** Largest message undici takes off a direct socket before it closes it. */
+/** Largest message taken off the socket: a larger one closes it (1009) before it is held in memory. */
 export const MAX_SOCKET_MESSAGE_BYTES = 1024 * 1024;
 
+/** How long the opening handshake (proxy, TLS, upgrade) may take before the attempt fails. */
+export const HANDSHAKE_TIMEOUT_MS = 15_000;
+
 export interface WebSocketOptions {
-	settings: ProxySettings;
+	/** telematicsAuth.extraCertificates: files of more roots to trust. */
+	extraCertificates?: readonly string[];
 	env?: NodeJS.ProcessEnv;
 	trustStore?: TrustStoreDeps;
 }
 
 /** Opens `url` (`ws:` or `wss:`) and reports to `handlers`; `closed` is called once, whatever ends it. */
-export async function openWebSocket(url: string, handlers: SocketHandlers, options: WebSocketOptions): Promise<LiveSocket> {
+export async function openWebSocket(url: string, handlers: SocketHandlers, options: WebSocketOptions = {}): Promise<LiveSocket> {
 	const env = options.env ?? process.env;
-	const { settings } = options;
-	const undici = await import('./undici');
 	const secure = url.startsWith('wss:');
-	const roots = secure ? await loadTrustedRoots(settings.extraCertificates ?? [], { ...(options.trustStore ?? nodeTrustStoreDeps), env }) : undefined;
-	const context = roots ? createSecureContext({ ca: roots.certificates }) : undefined;
-	const decision = decideProxy(url.replace(/^ws/i, 'http'), settings, env);
-	const token = settings.proxyAuthorization;
-	if (token !== undefined && !isSafeHeaderValue(token)) throw new Error('http.proxyAuthorization is not a value a header can carry.');
-	const dispatcher = decision.kind === 'direct'
-		// A message past 1 MiB closes the socket (1009) before it is held in memory; one past the
-		// protocol's 64 KiB is read, then refused by parseFrame, and the socket stays.
-		? new undici.Agent({ connect: { ...(context && { secureContext: context }) }, webSocket: { maxPayloadSize: MAX_SOCKET_MESSAGE_BYTES } })
-		: new undici.ProxyAgent({
-			uri: decision.proxyUrl,
-			requestTls: { ...(context && { secureContext: context }) },
-			// As routes.ts and VS Code: http.proxyStrictSSL: false reaches only the connection to an https:// proxy.
-			proxyTls: { rejectUnauthorized: decision.strictSSL, ...(context && { secureContext: context }) },
-			...(token && { token }),
-		});
-	const socket = new undici.WebSocket(url, { dispatcher });
-	socket.binaryType = 'arraybuffer';
+	const extra = options.extraCertificates ?? [];
+	const trustsMore = extra.length > 0 || !!env.NODE_EXTRA_CA_CERTS?.trim();
+	const roots = secure && trustsMore ? await loadTrustedRoots(extra, { ...(options.trustStore ?? nodeTrustStoreDeps), env }) : undefined;
+	const socket = new WebSocket(url, {
+		// No agent of ours: VS Code's network chooses the proxy, and answers its sign-in.
+		...(roots && { ca: roots.certificates }),
+		maxPayload: MAX_SOCKET_MESSAGE_BYTES,
+		handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
+		followRedirects: false,
+		perMessageDeflate: false,
+	});
 	let closed = false;
 	const finish = (code: number): void => {
 		if (closed) return;
 		closed = true;
 		handlers.closed(code);
-		void dispatcher.close().catch(() => undefined);
 	};
-	socket.addEventListener('open', () => handlers.open());
-	socket.addEventListener('message', (event) => {
-		const data: unknown = event.data;
-		handlers.message(typeof data === 'string' ? data : { byteLength: data instanceof ArrayBuffer ? data.byteLength : 0 });
+	socket.on('open', () => {
+		if (!closed) handlers.open();
 	});
-	socket.addEventListener('close', (event) => finish(event.code));
-	socket.addEventListener('error', () => finish(1006));
+	socket.on('message', (data, isBinary) => {
+		if (closed) return;
+		const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+		handlers.message(isBinary ? { byteLength: bytes.byteLength } : bytes.toString('utf8'));
+	});
+	// ws follows every 'error' with 'close' (1006: the socket never opened, or broke). A message past
+	// maxPayload is said as the code ws sent for it (1009), which the state line shows.
+	let sent: number | undefined;
+	socket.on('error', (error: Error & { code?: string }) => {
+		if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') sent = 1009;
+	});
+	socket.on('close', (code) => finish(code === 1006 && sent !== undefined ? sent : code));
 	return {
 		send: (text) => {
-			if (socket.readyState === socket.OPEN) socket.send(text);
+			if (socket.readyState === WebSocket.OPEN) socket.send(text);
 		},
 		close: () => {
-			if (socket.readyState === socket.CONNECTING || socket.readyState === socket.OPEN) socket.close(1000);
+			if (socket.readyState === WebSocket.CONNECTING) socket.terminate();
+			else if (socket.readyState === WebSocket.OPEN) socket.close(1000);
 			finish(1000);
 		},
 	};

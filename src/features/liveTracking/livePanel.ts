@@ -9,7 +9,6 @@ import { randomBytes } from 'node:crypto';
 import { LiveConnection, type ConnectionState, type LiveToken } from '../../core/liveTracking/connection';
 import { Fleet, MAX_DEVICES, type FleetView } from '../../core/liveTracking/fleet';
 import { openWebSocket } from '../../core/api/webSocket';
-import type { ProxySettings } from '../../core/api/types';
 import type { Clock } from '../../core/util/clock';
 import type { Log } from '../../core/util/log';
 import { livePage } from './livePage';
@@ -25,7 +24,8 @@ export interface LivePanelDeps {
 	masked(text: string): string;
 	/** Called with the account's token whenever its session changes (a refresh, a logout, another window). */
 	onTokenChanged(listener: (token: LiveToken | undefined) => void): vscode.Disposable;
-	proxy(): ProxySettings;
+	/** telematicsAuth.extraCertificates (the proxy is VS Code's own choice: core/api/webSocket.ts). */
+	extraCertificates(): readonly string[];
 	clock: Clock;
 	log: Log;
 	/** Share Live Location… for a device, as the command does (it asks first). */
@@ -105,7 +105,7 @@ class LivePanel {
 		});
 		this.connection = new LiveConnection({
 			clock: deps.clock,
-			openSocket: (handlers) => openWebSocket(deps.socketUrl, handlers, { settings: deps.proxy() }),
+			openSocket: (handlers) => openWebSocket(deps.socketUrl, handlers, { extraCertificates: deps.extraCertificates() }),
 			token: () => deps.token(),
 			masked: (text) => deps.masked(text),
 		}, {

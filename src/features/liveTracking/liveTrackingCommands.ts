@@ -43,7 +43,7 @@ export function registerLiveTracking(services: Services): LiveTracking {
 			onTokenChanged: (listener) => services.store.onDidChange(() => {
 				if (services.store.get(account.id)?.state !== 'expired') listener(tokenOf());
 			}),
-			proxy: () => services.config.proxy(),
+			extraCertificates: () => services.config.proxy().extraCertificates ?? [],
 			clock: services.clock,
 			log: services.log,
 			// The account as it is when the person asks (renamed, marked production, logged out since the panel opened).
