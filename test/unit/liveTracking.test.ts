@@ -3,9 +3,10 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { authenticateMessage, MAX_FRAME_BYTES, MAX_TEXT, parseFrame, pongMessage } from '../../src/core/liveTracking/protocol';
-import { backoffMs, GOT_IN_AFTER_MS, AUTH_DEADLINE_MS, SILENCE_MS, MAX_CONNECTS_PER_HOUR, LiveConnection, MAX_ATTEMPTS, type ConnectionState, type DeviceUpdate, type LiveSocket, type LiveToken, type SocketHandlers } from '../../src/core/liveTracking/connection';
+import { backoffMs, MAX_BACKOFF_MS, GOT_IN_AFTER_MS, AUTH_DEADLINE_MS, SILENCE_MS, MAX_CONNECTS_PER_HOUR, LiveConnection, MAX_ATTEMPTS, type ConnectionState, type DeviceUpdate, type LiveSocket, type LiveToken, type SocketHandlers } from '../../src/core/liveTracking/connection';
 import { maskSecret, redact } from '../../src/core/util/redact';
 import { Fleet, MAX_DEVICES, TRACK_POINTS } from '../../src/core/liveTracking/fleet';
+import { addressSignature, NETWORK_CHECK_MS, SLEPT_AFTER_MS, watchNetwork, type Interfaces, type NetworkChange } from '../../src/core/liveTracking/networkWatch';
 import { createTestClock, settle } from '../support/doubles/fakeClock';
 
 const update = (token: unknown, position: unknown) => JSON.stringify({ type: 'device_update', device_token: token, position });
@@ -429,6 +430,60 @@ describe('Live Tracking reconnect plan (fake clock)', () => {
 		r.connection.dispose();
 	});
 
+	it('a network change: a connection waiting to retry tries at once; one that gave up starts again; one that needs a login does not', async () => {
+		const waiting = rig([T1]);
+		waiting.connection.start();
+		(await waiting.open()).serverCloses(1006);
+		await settle();
+		assert.equal(waiting.connection.state.kind, 'waiting');
+		const before = waiting.sockets.length;
+		waiting.connection.networkChanged();
+		await settle();
+		assert.equal(waiting.sockets.length, before + 1, 'connected now, not after the wait');
+		assert.equal(waiting.connection.state.kind, 'connecting');
+		waiting.timers.tick(MAX_BACKOFF_MS);
+		await settle();
+		assert.equal(waiting.sockets.length, before + 1, 'the wait it replaced opens nothing more');
+		waiting.connection.dispose();
+
+		const gaveUp = rig([T1]);
+		gaveUp.connection.start();
+		for (let i = 1; i <= MAX_ATTEMPTS + 1; i++) {
+			(await gaveUp.open()).serverCloses(1011);
+			gaveUp.timers.tick(backoffMs(i));
+		}
+		await settle();
+		assert.equal(gaveUp.connection.state.kind === 'stopped' && gaveUp.connection.state.reason, 'refused');
+		gaveUp.connection.networkChanged();
+		(await gaveUp.open()).serverSends({ type: 'authenticated' });
+		assert.equal(gaveUp.connection.state.kind, 'live');
+		gaveUp.connection.dispose();
+
+		const loggedOut = rig([undefined]);
+		loggedOut.connection.start();
+		await settle();
+		assert.equal(loggedOut.connection.state.kind === 'stopped' && loggedOut.connection.state.reason, 'needsLogin');
+		loggedOut.connection.networkChanged();
+		await settle();
+		assert.equal(loggedOut.sockets.length, 0);
+		assert.equal(loggedOut.connection.state.kind === 'stopped' && loggedOut.connection.state.reason, 'needsLogin');
+	});
+
+	it(`network changes cannot make a loop: the ${MAX_CONNECTS_PER_HOUR} sockets an hour still hold`, async () => {
+		const r = rig([T1]);
+		r.connection.start();
+		for (let i = 0; i < MAX_CONNECTS_PER_HOUR * 3; i++) {
+			await settle();
+			r.sockets.at(-1)?.serverCloses(1006);
+			r.connection.networkChanged();
+			r.timers.tick(NETWORK_CHECK_MS);
+		}
+		await settle();
+		assert.equal(r.sockets.length, MAX_CONNECTS_PER_HOUR);
+		assert.deepEqual(r.connection.state, { kind: 'stopped', reason: 'refused', error: `${MAX_CONNECTS_PER_HOUR} connections in the last hour` });
+		r.connection.dispose();
+	});
+
 	it('a disposed connection closes its socket and ignores what comes after', async () => {
 		const r = rig([T1]);
 		r.connection.start();
@@ -439,5 +494,56 @@ describe('Live Tracking reconnect plan (fake clock)', () => {
 		r.timers.tick(60_000);
 		await settle();
 		assert.equal(r.sockets.length, 1);
+	});
+});
+
+describe('Live Tracking network watch (fake clock)', () => {
+	const wifi = (address: string): Interfaces => ({ lo: [{ address: '127.0.0.1', internal: true }], wlan0: [{ address, internal: false }] });
+
+	function watch(interfaces: () => Interfaces) {
+		const { timers, clock } = createTestClock();
+		const changes: NetworkChange[] = [];
+		const watcher = watchNetwork({ clock, interfaces }, (why) => changes.push(why));
+		return { timers, changes, watcher };
+	}
+
+	it('says when the outward addresses change (a VPN, another Wi-Fi), and nothing while they stay', () => {
+		let now = wifi('192.168.1.20');
+		const w = watch(() => now);
+		w.timers.tick(NETWORK_CHECK_MS * 5);
+		assert.deepEqual(w.changes, []);
+		now = { ...wifi('192.168.1.20'), tun0: [{ address: '10.8.0.2', internal: false }] };
+		w.timers.tick(NETWORK_CHECK_MS);
+		assert.deepEqual(w.changes, ['addresses']);
+		w.timers.tick(NETWORK_CHECK_MS * 3);
+		assert.deepEqual(w.changes, ['addresses'], 'once per change');
+		w.watcher.dispose();
+		now = wifi('172.16.0.9');
+		w.timers.tick(NETWORK_CHECK_MS * 3);
+		assert.deepEqual(w.changes, ['addresses'], 'nothing after dispose');
+	});
+
+	it('says when the machine slept: a check far later than asked', () => {
+		const w = watch(() => wifi('192.168.1.20'));
+		w.timers.tick(NETWORK_CHECK_MS - 1);
+		w.timers.setSystemTime(w.timers.now + 10 * 60_000); // asleep: the clock moves, no timer runs
+		w.timers.tick(1);
+		assert.deepEqual(w.changes, ['slept']);
+		w.timers.tick(NETWORK_CHECK_MS + SLEPT_AFTER_MS - 1);
+		assert.deepEqual(w.changes, ['slept'], 'a check on time is no sleep');
+		w.watcher.dispose();
+	});
+
+	it('loopback, the order of the list and an unreadable list are no change', () => {
+		assert.equal(addressSignature({ b: [{ address: '2', internal: false }], a: [{ address: '1', internal: false }], lo: [{ address: '::1', internal: true }] }),
+			addressSignature({ a: [{ address: '1', internal: false }], b: [{ address: '2', internal: false }], eth9: undefined }));
+		let calls = 0;
+		const w = watch(() => {
+			if (++calls > 1) throw new Error('EPERM');
+			return wifi('192.168.1.20');
+		});
+		w.timers.tick(NETWORK_CHECK_MS * 3);
+		assert.deepEqual(w.changes, []);
+		w.watcher.dispose();
 	});
 });

@@ -2,13 +2,13 @@
 // authenticate again on the open socket when the token rotates, reconnect with backoff (jittered) and a
 // fresh token after an error, a close, no `authenticated` within its deadline or a silent socket, and stop
 // (no loop) when the account has no session, its token is refused, the service keeps failing, or too many
-// sockets were opened in an hour; a new token (a refresh, a login) or a click resumes it. Nothing the
+// sockets were opened in an hour; a new token (a refresh, a login), a network change or a click resumes it. Nothing the
 // service sends is taken before `authenticated`. The socket and the timers are handed in, so the whole plan runs on a fake clock. Pure: no
 // I/O of its own, no `vscode`.
 import type { Clock } from '../util/clock';
 import { authenticateMessage, parseFrame, pongMessage, type DevicePosition, type RefusedReason } from './protocol';
 
-/** What the connection needs of a socket: undici's WebSocket in the extension host, a fake in tests. */
+/** What the connection needs of a socket: ws over VS Code's network in the extension host (core/api/webSocket.ts), a fake in tests. */
 export interface LiveSocket {
 	send(text: string): void;
 	close(): void;
@@ -160,6 +160,21 @@ export class LiveConnection {
 			this.sentToken = token.accessToken;
 			this.socket.send(authenticateMessage(token));
 			this.setState({ kind: 'reauthenticating' });
+		}
+	}
+
+	/**
+	 * The network may have changed (other addresses, a wake from sleep: networkWatch.ts). A connection
+	 * waiting to retry tries now; one that gave up starts again (the hourly limit still holds). A login
+	 * it needs, or a panel closed, it does not change.
+	 */
+	networkChanged(): void {
+		if (this.disposed) return;
+		if (this.current.kind === 'waiting') {
+			this.cancelRetry();
+			void this.connect();
+		} else if (this.current.kind === 'stopped' && this.current.reason === 'refused') {
+			this.start();
 		}
 	}
 

@@ -6,8 +6,10 @@
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports
 import vscode = require('vscode');
 import { randomBytes } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
 import { LiveConnection, type ConnectionState, type LiveToken } from '../../core/liveTracking/connection';
 import { Fleet, MAX_DEVICES, type FleetView } from '../../core/liveTracking/fleet';
+import { watchNetwork } from '../../core/liveTracking/networkWatch';
 import { openWebSocket } from '../../core/api/webSocket';
 import type { Clock } from '../../core/util/clock';
 import type { Log } from '../../core/util/log';
@@ -134,6 +136,10 @@ class LivePanel {
 				this.post();
 			}),
 			this.panel.onDidDispose(() => this.dispose()),
+			watchNetwork({ clock: deps.clock, interfaces: networkInterfaces }, (why) => {
+				deps.log.info(`Live Tracking (${deps.accountLabel}): ${why === 'slept' ? 'the machine slept' : 'the network changed'}; a connection that waits or gave up tries now.`);
+				this.connection.networkChanged();
+			}),
 		);
 		this.connection.start();
 	}
