@@ -57,6 +57,8 @@ export interface EmulatorConfig {
 	realtimeUpdateMs: number;
 	/** Live tracking: hostile frames (markup, bad coordinates, an oversized frame, not JSON) after each update. */
 	realtimeHostileFrames: boolean;
+	/** Live tracking: this many more drives beside the demo users' (`fleet-device-0001` …), for a large fleet. */
+	realtimeFleetDevices: number;
 }
 
 export const DEMO_USERS: EmulatorUser[] = [
@@ -85,6 +87,7 @@ export function defaultConfig(): EmulatorConfig {
 		realtimePingSeconds: 30,
 		realtimeUpdateMs: 1000,
 		realtimeHostileFrames: false,
+		realtimeFleetDevices: 0,
 	};
 }
 

@@ -14,7 +14,7 @@ import { resolveConfig, type EmulatorConfig } from './config';
 import { failure, ok, validation, type Envelope, type TokenResult } from './envelope';
 import { LoginRateLimiter } from './rateLimiter';
 import { parseJsonObject, parseLogin, parseRefresh } from './requests';
-import { REALTIME_PATH, RealtimeService } from './realtime';
+import { fleetDeviceTokens, REALTIME_PATH, RealtimeService } from './realtime';
 import { swaggerPage } from './swagger';
 import { subjectOf, TokenIssuer } from './tokens';
 import { isLoopbackHost } from '../core/util/url';
@@ -99,7 +99,7 @@ export class EmulatorServer implements RunningEmulator {
 		this.realtime = new RealtimeService({
 			verify: (token) => this.tokens.verify(token),
 			now: () => Date.now(),
-			devices: () => this.config.users.map((u) => u.deviceToken),
+			devices: () => [...this.config.users.map((u) => u.deviceToken), ...fleetDeviceTokens(this.config.realtimeFleetDevices)],
 			pingMs: () => this.config.realtimePingSeconds * 1000,
 			updateMs: () => this.config.realtimeUpdateMs,
 			hostile: () => this.config.realtimeHostileFrames,

@@ -18,6 +18,7 @@ describe('emulator: CLI', () => {
 			{ argv: ['--fault', 'refresh=rateLimited'], config: { faults: { refresh: 'rateLimited' } } },
 			{ argv: ['--rate-limit', '3/10/30', '--require-admin-instance'], config: { loginRateLimit: { max: 3, windowSeconds: 10, blockSeconds: 30 }, requireInstanceHeaderForAdmin: true } },
 			{ argv: ['--realtime-ping', '2', '--realtime-update-ms', '250', '--realtime-hostile'], config: { realtimePingSeconds: 2, realtimeUpdateMs: 250, realtimeHostileFrames: true } },
+			{ argv: ['--realtime-fleet', '998'], config: { realtimeFleetDevices: 998 } },
 			{ argv: ['--config', 'e.json'], config: {}, configFile: 'e.json' },
 		];
 		for (const c of cases) {

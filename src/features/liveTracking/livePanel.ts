@@ -10,6 +10,7 @@ import { networkInterfaces } from 'node:os';
 import { LiveConnection, type ConnectionState, type LiveToken } from '../../core/liveTracking/connection';
 import { Fleet, MAX_DEVICES, type FleetView } from '../../core/liveTracking/fleet';
 import { watchNetwork } from '../../core/liveTracking/networkWatch';
+import { PageFeed } from '../../core/liveTracking/pageFeed';
 import { openWebSocket } from '../../core/api/webSocket';
 import type { Clock } from '../../core/util/clock';
 import type { Log } from '../../core/util/log';
@@ -75,14 +76,22 @@ class LivePanel {
 	private readonly posted: string[] = [];
 	/** The device tokens by the page's ids, kept here (the page never has them). */
 	private readonly tokensById = new Map<number, string>();
-	private postTimer: NodeJS.Timeout | undefined;
-	private lastPostAt = 0;
-	/** The fleet version the page holds (undefined: it holds nothing, e.g. after it was hidden). */
-	private pageVersion: number | undefined;
+	private readonly feed: PageFeed;
 	private disposed = false;
 
 	constructor(private readonly deps: LivePanelDeps, private readonly onDispose: () => void) {
 		this.fleet = new Fleet(deps.mask);
+		this.feed = new PageFeed({
+			clock: deps.clock,
+			fleet: this.fleet,
+			state: () => ({ ...pageState(this.connection.state), lastUpdateAt: this.connection.lastUpdateAt }),
+			post: (message) => {
+				for (const [token, id] of this.fleet.ids()) this.tokensById.set(id, token);
+				this.posted.push(JSON.stringify(message));
+				if (this.posted.length > 50) this.posted.splice(0, this.posted.length - 50);
+				void this.panel.webview.postMessage(message);
+			},
+		});
 		this.panel = vscode.window.createWebviewPanel('telematicsAuth.liveTracking', vscode.l10n.t('Live Tracking: {0}', deps.accountLabel), vscode.ViewColumn.Active, {
 			enableScripts: true,
 			localResourceRoots: [],
@@ -113,17 +122,17 @@ class LivePanel {
 		}, {
 			state: (state) => {
 				deps.log.info(`Live Tracking (${deps.accountLabel}): ${describeState(state)}`);
-				this.schedulePost();
+				this.feed.changed();
 			},
 			update: ({ devices, dropped }) => {
 				this.fleet.update(devices, dropped, deps.clock.now());
 				if (dropped > 0) deps.log.warn(`Live Tracking: dropped ${dropped} device(s) with coordinates that are not numbers or out of range.`);
-				this.schedulePost();
+				this.feed.changed();
 			},
 			refused: (reason) => {
 				this.fleet.refusedFrame();
 				deps.log.warn(`Live Tracking: refused a frame (${reason}).`);
-				this.schedulePost();
+				this.feed.changed();
 			},
 		});
 		this.subscriptions.push(
@@ -132,8 +141,7 @@ class LivePanel {
 			// A hidden page is gone (no retained context): when it shows again it gets everything at once.
 			this.panel.onDidChangeViewState(({ webviewPanel }) => {
 				if (!webviewPanel.visible) return;
-				this.pageVersion = undefined;
-				this.post();
+				this.feed.pageReset();
 			}),
 			this.panel.onDidDispose(() => this.dispose()),
 			watchNetwork({ clock: deps.clock, interfaces: networkInterfaces }, (why) => {
@@ -156,7 +164,7 @@ class LivePanel {
 		if (this.disposed) return;
 		this.disposed = true;
 		this.connection.dispose();
-		if (this.postTimer) clearTimeout(this.postTimer);
+		this.feed.dispose();
 		for (const s of this.subscriptions) s.dispose();
 		this.panel.dispose();
 		this.onDispose();
@@ -171,36 +179,7 @@ class LivePanel {
 			if (token) void this.deps.share(token);
 		}
 	}
-
-	/**
-	 * Posts what changed at most ten times a second, however many frames came in between (a thousand devices
-	 * at one update a second each is a thousand frames a second).
-	 */
-	private schedulePost(): void {
-		if (this.postTimer || this.disposed) return;
-		const wait = Math.max(0, this.lastPostAt + POST_INTERVAL_MS - Date.now());
-		this.postTimer = setTimeout(() => {
-			this.postTimer = undefined;
-			this.post();
-		}, wait);
-	}
-
-	/** Posts the state and the devices the page does not have yet (all of them when it has none). */
-	private post(): void {
-		if (this.disposed) return;
-		this.lastPostAt = Date.now();
-		const view = this.fleet.view(this.pageVersion);
-		for (const [token, id] of this.fleet.ids()) this.tokensById.set(id, token);
-		this.pageVersion = view.version;
-		const message = JSON.stringify({ type: 'view', state: { ...pageState(this.connection.state), lastUpdateAt: this.connection.lastUpdateAt }, fleet: view });
-		this.posted.push(message);
-		if (this.posted.length > 50) this.posted.splice(0, this.posted.length - 50);
-		void this.panel.webview.postMessage(JSON.parse(message));
-	}
 }
-
-/** At most this often a post to the page (ten a second). */
-const POST_INTERVAL_MS = 100;
 
 /** The connection's state in words for the page, and which button it offers. */
 function pageState(state: ConnectionState): { kind: ConnectionState['kind']; text: string; action?: 'reconnect' | 'logIn' } {
