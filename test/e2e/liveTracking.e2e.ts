@@ -3,6 +3,7 @@
 // token and no device token in full. Screenshot: media/screenshots/live-tracking.png (README).
 import * as assert from 'node:assert/strict';
 import { DEMO_ADMINS } from '../emulator/rig';
+import { MAX_DEVICES } from '../../src/core/liveTracking/fleet';
 import { logInAsAdmin, startE2e, type E2eEnvironment } from './environment';
 import { waitFor } from './workbench';
 
@@ -37,5 +38,36 @@ describe('Live Tracking panel (real VS Code in Chromium)', function () {
 		}
 		assert.match(await rows.first().textContent() ?? '', /••••/);
 		await wb.screenshot('live-tracking.png');
+	});
+
+	it('1,000 devices stream at two updates a second each, and the page still answers: focus stays, Share asks (issue 66)', async () => {
+		const wb = env.workbench;
+		env.emulator.config.realtimeFleetDevices = MAX_DEVICES - env.emulator.config.users.length;
+		const page = wb.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+		const rows = page.locator('#devices tbody tr');
+		await waitFor('a thousand devices in the list', () => rows.count(), (n) => n === MAX_DEVICES, 60_000);
+		assert.equal((await page.locator('#counts').textContent())?.trim(), '', 'none counted as not shown or dropped');
+
+		// Keyboard focus on a Share button stays there while updates land (rows are updated in place).
+		const share = rows.nth(499).locator('button');
+		await share.focus();
+		const moved = await page.locator('#since').textContent();
+		await waitFor('updates landing', () => page.locator('#since').textContent(), (t) => t !== moved, 10_000).catch(() => undefined);
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+		assert.equal(await share.evaluate((button) => button === button.ownerDocument.activeElement), true, 'the focused Share button kept the focus');
+
+		// A click lands while a thousand positions a second come in: the question names the masked device.
+		const label = (await rows.nth(499).locator('td').first().textContent())?.trim() ?? '';
+		assert.match(label, /^••••\d{4}$/);
+		const sharing = env.emulator.stats.requests.filter((r) => r.path.includes('/sharing/')).length;
+		await share.click();
+		await wb.waitForQuickInput(/Share Live Location/);
+		await wb.chooseRow('1 hour');
+		const question = await wb.waitForDialog(/Share/);
+		assert.ok(question.includes(label), `the question names the device ${label}: ${question}`);
+		await wb.screenshot('live-tracking-fleet.png');
+		await wb.clickDialogButton('Cancel');
+		assert.equal(env.emulator.stats.requests.filter((r) => r.path.includes('/sharing/')).length, sharing, 'Cancel sends nothing');
+		env.emulator.config.realtimeFleetDevices = 0;
 	});
 });
