@@ -2,7 +2,7 @@
 // ones as data), the messages sent, and when the connection re-authenticates, reconnects or stops.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { authenticateMessage, MAX_FRAME_BYTES, MAX_TEXT, parseFrame, pongMessage } from '../../src/core/liveTracking/protocol';
+import { authenticateMessage, MAX_DEVICES_PER_FRAME, MAX_FRAME_BYTES, MAX_TEXT, parseFrame, pongMessage } from '../../src/core/liveTracking/protocol';
 import { backoffMs, MAX_BACKOFF_MS, GOT_IN_AFTER_MS, AUTH_DEADLINE_MS, SILENCE_MS, MAX_CONNECTS_PER_HOUR, LiveConnection, MAX_ATTEMPTS, type ConnectionState, type DeviceUpdate, type LiveSocket, type LiveToken, type SocketHandlers } from '../../src/core/liveTracking/connection';
 import { maskSecret, redact } from '../../src/core/util/redact';
 import { Fleet, MAX_DEVICES, TRACK_POINTS } from '../../src/core/liveTracking/fleet';
@@ -545,5 +545,392 @@ describe('Live Tracking network watch (fake clock)', () => {
 		w.timers.tick(NETWORK_CHECK_MS * 3);
 		assert.deepEqual(w.changes, []);
 		w.watcher.dispose();
+	});
+});
+
+describe('Live Tracking protocol: bounds and defaults', () => {
+	it('authenticate asks for metric units, UTC and ISO dates unless told otherwise', () => {
+		assert.deepEqual(JSON.parse(authenticateMessage({ accessToken: 'a', instanceId: 'i' })), { type: 'authenticate', access_token: 'a', instance_id: 'i', units: 'metric', timezone: 'UTC', date_format: 'iso' });
+		assert.deepEqual(JSON.parse(authenticateMessage({ accessToken: 'a', instanceId: 'i', units: 'imperial', timezone: 'Europe/Berlin', dateFormat: 'unix' })), { type: 'authenticate', access_token: 'a', instance_id: 'i', units: 'imperial', timezone: 'Europe/Berlin', date_format: 'unix' });
+	});
+
+	it('a binary frame is refused as binary, or as too large past the bound', () => {
+		assert.deepEqual(parseFrame({ byteLength: MAX_FRAME_BYTES }), { type: 'refused', reason: 'binary' });
+		assert.deepEqual(parseFrame({ byteLength: MAX_FRAME_BYTES + 1 }), { type: 'refused', reason: 'tooLarge' });
+	});
+
+	it('a text frame of exactly the bound is read; one byte more is refused', () => {
+		const frame = (bytes: number) => { const base = '{"type":"ping","pad":""}'; return `${base.slice(0, -2)}${'x'.repeat(bytes - base.length)}"}`; };
+		assert.deepEqual(parseFrame(frame(MAX_FRAME_BYTES)), { type: 'ping' });
+		assert.deepEqual(parseFrame(frame(MAX_FRAME_BYTES + 1)), { type: 'refused', reason: 'tooLarge' });
+	});
+
+	it('a ping\'s timestamp is kept when it is a finite number or text (cut to the bound), else left out', () => {
+		assert.deepEqual(parseFrame('{"type":"ping"}'), { type: 'ping' });
+		assert.deepEqual(parseFrame('{"type":"ping","timestamp":true}'), { type: 'ping' });
+		assert.deepEqual(parseFrame('{"type":"ping","timestamp":1e400}'), { type: 'ping' });
+		assert.deepEqual(parseFrame('{"type":"ping","timestamp":"soon"}'), { type: 'ping', timestamp: 'soon' });
+		assert.deepEqual(parseFrame(JSON.stringify({ type: 'ping', timestamp: 'x'.repeat(MAX_TEXT + 5) })), { type: 'ping', timestamp: `${'x'.repeat(MAX_TEXT)}…` });
+	});
+
+	it('an error\'s numeric code reads as text; text of exactly the bound is kept whole', () => {
+		assert.deepEqual(parseFrame('{"type":"error","code":4001}'), { type: 'error', code: '4001' });
+		assert.deepEqual(parseFrame('{"type":"error","code":true,"message":7}'), { type: 'error' });
+		assert.deepEqual(parseFrame(JSON.stringify({ type: 'error', message: 'm'.repeat(MAX_TEXT) })), { type: 'error', message: 'm'.repeat(MAX_TEXT) });
+	});
+
+	it(`reads at most ${MAX_DEVICES_PER_FRAME} devices of a frame and counts the rest as dropped`, () => {
+		const devices = Array.from({ length: MAX_DEVICES_PER_FRAME + 2 }, (_, i) => ({ device_token: `d${i}`, position: { latitude: 1, longitude: 2 } }));
+		const read = parseFrame(JSON.stringify({ type: 'device_update', devices }));
+		assert.ok(read.type === 'device_update');
+		assert.equal(read.devices.length, MAX_DEVICES_PER_FRAME);
+		assert.equal(read.devices.at(-1)!.deviceToken, `d${MAX_DEVICES_PER_FRAME - 1}`);
+		assert.equal(read.dropped, 2);
+	});
+
+	const device = (position: object, token: unknown = 'dev') => {
+		const read = parseFrame(update(token, position));
+		return read.type === 'device_update' ? read.devices[0] : undefined;
+	};
+
+	it('keeps coordinates, speed and heading at the ends of their ranges, and only fields that were there', () => {
+		assert.deepEqual(device({ latitude: -90, longitude: -180, speed: 0, heading: 0 }), { deviceToken: 'dev', latitude: -90, longitude: -180, speed: 0, heading: 0 });
+		assert.deepEqual(device({ latitude: 90, longitude: 180, speed: 2000, heading: 360 }), { deviceToken: 'dev', latitude: 90, longitude: 180, speed: 2000, heading: 360 });
+		assert.deepEqual(device({ latitude: 1, longitude: 2, speed: 2001, heading: 361 }), { deviceToken: 'dev', latitude: 1, longitude: 2 });
+		assert.equal(device({ latitude: 1, longitude: 2 }, ''), undefined, 'an empty device token is no device');
+	});
+
+	it('reads a fix time in epoch seconds, epoch ms or a date of at most 40 characters; anything else is no time', () => {
+		const time = (timestamp: unknown) => device({ latitude: 1, longitude: 2, timestamp })?.timestamp;
+		assert.equal(time(1_767_225_600), 1_767_225_600_000, 'seconds');
+		assert.equal(time(99_999_999_999), 99_999_999_999_000, 'seconds, the last below 1e11');
+		assert.equal(time(1e11), 1e11, 'from 1e11 on: milliseconds');
+		assert.equal(time(1_767_225_600_000), 1_767_225_600_000);
+		for (const none of [0, -5, true, 'not a date', null]) assert.equal(time(none), undefined, JSON.stringify(none));
+		const forty = 'Thu, 01 Jan 2026 00:00:00.0000000000 GMT';
+		assert.equal(forty.length, 40);
+		assert.equal(time(forty), Date.UTC(2026, 0, 1));
+		assert.equal(time(forty.replace('.', '.0')), undefined, 'a 41-character date is not read');
+		const read = parseFrame(`{"type":"device_update","device_token":"dev","position":{"latitude":1,"longitude":2,"timestamp":1e400}}`);
+		assert.deepEqual(read.type === 'device_update' && read.devices[0], { deviceToken: 'dev', latitude: 1, longitude: 2 });
+	});
+});
+
+describe('Live Tracking fleet: what the page gets', () => {
+	it('a new device\'s track is its one point; speed and heading only when the fix had them', () => {
+		const fleet = new Fleet(maskSecret);
+		fleet.update([{ deviceToken: 'a-device-token', latitude: 1, longitude: 2, speed: 0, heading: 0, timestamp: 5 }, { deviceToken: 'b-device-token', latitude: 3, longitude: 4 }], 0, 9);
+		assert.deepEqual(fleet.view().devices, [
+			{ id: 1, label: maskSecret('a-device-token'), latitude: 1, longitude: 2, speed: 0, heading: 0, updatedAt: 5, track: [[1, 2]] },
+			{ id: 2, label: maskSecret('b-device-token'), latitude: 3, longitude: 4, updatedAt: 9, track: [[3, 4]] },
+		]);
+		assert.deepEqual(fleet.ids(), [['a-device-token', 1], ['b-device-token', 2]], 'the extension host (Share) maps a page id back to its device');
+	});
+
+	it(`keeps exactly the last ${TRACK_POINTS} points`, () => {
+		const fleet = new Fleet(maskSecret);
+		for (let i = 0; i < TRACK_POINTS; i++) fleet.update([{ deviceToken: 'a-device-token', latitude: i, longitude: 0 }], 0, 0);
+		assert.equal(fleet.view().devices[0]!.track.length, TRACK_POINTS);
+		assert.deepEqual(fleet.view().devices[0]!.track[0], [0, 0]);
+		fleet.update([{ deviceToken: 'a-device-token', latitude: TRACK_POINTS, longitude: 0 }], 0, 0);
+		assert.deepEqual(fleet.view().devices[0]!.track.map(([lat]) => lat), Array.from({ length: TRACK_POINTS }, (_, i) => i + 1));
+	});
+
+	it('a refused frame is a change the page is told of', () => {
+		const fleet = new Fleet(maskSecret);
+		fleet.update([{ deviceToken: 'a-device-token', latitude: 1, longitude: 1 }], 0, 0);
+		const seen = fleet.view();
+		fleet.refusedFrame();
+		const next = fleet.view(seen.version);
+		assert.deepEqual([next.full, next.refused, next.devices], [false, 1, []]);
+		assert.ok(next.version > seen.version);
+	});
+
+	it('counts at most 100,000 distinct devices as not shown', () => {
+		const fleet = new Fleet(maskSecret);
+		fleet.update(Array.from({ length: MAX_DEVICES }, (_, i) => ({ deviceToken: `shown-${i}`, latitude: 0, longitude: 0 })), 0, 0);
+		fleet.update(Array.from({ length: 100_001 }, (_, i) => ({ deviceToken: `past-${i}`, latitude: 0, longitude: 0 })), 0, 0);
+		assert.equal(fleet.view().notShown, 100_000);
+	});
+});
+
+describe('Live Tracking network watch: edges (fake clock)', () => {
+	it('another address on the same interface is a change; the signature tells address sets apart', () => {
+		let now: Interfaces = { wlan0: [{ address: '192.168.1.20', internal: false }] };
+		const { timers, clock } = createTestClock();
+		const changes: NetworkChange[] = [];
+		const watcher = watchNetwork({ clock, interfaces: () => now }, (why) => changes.push(why));
+		now = { wlan0: [{ address: '192.168.1.21', internal: false }] };
+		timers.tick(NETWORK_CHECK_MS);
+		assert.deepEqual(changes, ['addresses']);
+		watcher.dispose();
+		assert.notEqual(addressSignature({ a: [{ address: '1', internal: false }, { address: '2', internal: false }] }), addressSignature({ 'a 1a': [{ address: '2', internal: false }] }));
+	});
+
+	it('a list unreadable at first, then with no outward address, is no change', () => {
+		let calls = 0;
+		const { timers, clock } = createTestClock();
+		const changes: NetworkChange[] = [];
+		const watcher = watchNetwork({ clock, interfaces: () => {
+			if (++calls === 1) throw new Error('EPERM');
+			return { lo: [{ address: '127.0.0.1', internal: true }] };
+		} }, (why) => changes.push(why));
+		timers.tick(NETWORK_CHECK_MS * 2);
+		assert.deepEqual(changes, []);
+		watcher.dispose();
+	});
+
+	it(`a check exactly ${(NETWORK_CHECK_MS + SLEPT_AFTER_MS) / 1000} s after the last is a sleep`, () => {
+		const { timers, clock } = createTestClock();
+		const changes: NetworkChange[] = [];
+		const watcher = watchNetwork({ clock, interfaces: () => ({}) }, (why) => changes.push(why));
+		timers.tick(NETWORK_CHECK_MS - 1);
+		timers.setSystemTime(timers.now + SLEPT_AFTER_MS);
+		timers.tick(1);
+		assert.deepEqual(changes, ['slept']);
+		watcher.dispose();
+	});
+});
+
+/** A connection whose token and sockets the test hands out when it likes: what was asked and opened. */
+function slowRig() {
+	const { timers, clock } = createTestClock();
+	const tokenAsks: Array<(token: LiveToken | undefined) => void> = [];
+	const opens: Array<{ socket: FakeSocket; resolve: () => void; reject: (error: unknown) => void }> = [];
+	const connection = new LiveConnection({
+		clock,
+		openSocket: (handlers) => new Promise((resolve, reject) => {
+			const socket = new FakeSocket(handlers);
+			opens.push({ socket, resolve: () => resolve(socket), reject });
+		}),
+		token: () => new Promise((resolve) => tokenAsks.push(resolve)),
+		random: () => 1,
+		masked: (text) => text,
+	});
+	return { timers, connection, tokenAsks, opens };
+}
+
+describe('Live Tracking reconnect plan: edges (fake clock)', () => {
+	it('a new connection is stopped until started; a token change does not start it, nor does a logout and a login', async () => {
+		const r = rig([T1]);
+		assert.deepEqual(r.connection.state, { kind: 'stopped', reason: 'disposed' });
+		r.connection.tokenChanged(T1);
+		r.connection.tokenChanged(undefined);
+		r.connection.tokenChanged(T2);
+		await settle();
+		assert.equal(r.sockets.length, 0);
+		assert.equal(r.tokenCalls(), 0);
+		assert.deepEqual(r.connection.state, { kind: 'stopped', reason: 'disposed' });
+	});
+
+	it('works without a listener', async () => {
+		const { clock } = createTestClock();
+		const sockets: FakeSocket[] = [];
+		const connection = new LiveConnection({ clock, openSocket: async (handlers) => { const s = new FakeSocket(handlers); sockets.push(s); return s; }, token: async () => T1, masked: (t) => t });
+		connection.start();
+		await settle();
+		sockets[0]!.handlers.open();
+		sockets[0]!.serverSends({ type: 'authenticated' });
+		sockets[0]!.serverSends({ type: 'device_update', device_token: 'd', position: { latitude: 1, longitude: 2 } });
+		assert.equal(connection.state.kind, 'live');
+		connection.dispose();
+	});
+
+	it('a disposed connection stays disposed: start, a token or the network opens nothing', async () => {
+		const r = rig([T1, T2]);
+		r.connection.start();
+		await r.open();
+		r.connection.dispose();
+		assert.deepEqual(r.connection.state, { kind: 'stopped', reason: 'disposed' });
+		r.connection.start();
+		r.connection.tokenChanged(T2);
+		r.connection.networkChanged();
+		await settle();
+		assert.equal(r.sockets.length, 1);
+		assert.deepEqual(r.connection.state, { kind: 'stopped', reason: 'disposed' });
+	});
+
+	it('a token change re-authenticates while authenticating or re-authenticating, and waits for a socket that is not open yet', async () => {
+		const r = rig([T1]);
+		r.connection.start();
+		await settle();
+		r.connection.tokenChanged(T2);
+		assert.deepEqual(r.sockets[0]!.sent, [], 'nothing is sent before the socket opens');
+		assert.equal(r.connection.state.kind, 'connecting');
+		const socket = await r.open();
+		assert.equal((r.connection.state as ConnectionState).kind, 'authenticating');
+		r.connection.tokenChanged(T2);
+		assert.equal((r.connection.state as ConnectionState).kind, 'reauthenticating');
+		r.connection.tokenChanged({ accessToken: 'token-3', instanceId: 'inst' });
+		assert.deepEqual(socket.sent.map((m) => m.access_token), ['token-1', 'token-2', 'token-3']);
+		r.connection.dispose();
+	});
+
+	it('a live connection, or one stopped for a refused token, ignores a network change', async () => {
+		const live = rig([T1]);
+		live.connection.start();
+		(await live.open()).serverSends({ type: 'authenticated' });
+		live.connection.networkChanged();
+		await settle();
+		assert.equal(live.sockets.length, 1);
+		assert.equal(live.connection.state.kind, 'live');
+		live.connection.dispose();
+
+		const refused = rig([T1]);
+		refused.connection.start();
+		(await refused.open()).serverSends({ type: 'error', code: 'unauthorized' });
+		assert.deepEqual(refused.connection.state, { kind: 'stopped', reason: 'needsLogin', error: 'unauthorized' });
+		refused.connection.networkChanged();
+		await settle();
+		assert.equal(refused.sockets.length, 1, 'the refused token is not sent again');
+	});
+
+	it('the service\'s error says what it has: its code, its message, or that it was an error', async () => {
+		for (const [frame, error] of [[{ type: 'error', message: 'Token expired' }, 'Token expired'], [{ type: 'error', code: 'token_expired' }, 'token_expired'], [{ type: 'error' }, 'error']] as const) {
+			const r = rig([T1]);
+			r.connection.start();
+			(await r.open()).serverSends(frame);
+			assert.deepEqual(r.connection.state, { kind: 'stopped', reason: 'needsLogin', error });
+		}
+	});
+
+	it('a socket that cannot even start is a failed attempt, said with its error', async () => {
+		for (const [thrown, error] of [[new Error('ECONNREFUSED 127.0.0.1:1'), 'ECONNREFUSED 127.0.0.1:1'], ['down', 'could not connect']] as const) {
+			const r = slowRig();
+			r.connection.start();
+			await settle();
+			r.tokenAsks[0]!(T1);
+			await settle();
+			r.opens[0]!.reject(thrown);
+			await settle();
+			assert.deepEqual(r.connection.state, { kind: 'waiting', attempt: 1, retryInMs: 1000, error });
+			r.connection.dispose();
+		}
+	});
+
+	it(`a silent socket is said as ${SILENCE_MS / 1000} s with no frame, counted from the last frame`, async () => {
+		const r = rig([T1]);
+		r.connection.start();
+		const socket = await r.open();
+		socket.serverSends({ type: 'authenticated' });
+		r.timers.tick(SILENCE_MS - 1);
+		socket.serverSends({ type: 'welcome' });
+		r.timers.tick(SILENCE_MS - 1);
+		assert.equal(r.connection.state.kind, 'live');
+		r.timers.tick(1);
+		assert.deepEqual(r.connection.state, { kind: 'waiting', attempt: 1, retryInMs: 1000, error: `no frame for ${SILENCE_MS / 1000} s` });
+		r.connection.dispose();
+	});
+
+	it('a replaced socket\'s late frames are ignored: after a close, after a stop, and when started again', async () => {
+		const closedOne = rig([T1]);
+		closedOne.connection.start();
+		const first = await closedOne.open();
+		first.serverCloses(1006);
+		closedOne.timers.tick(1000);
+		await settle();
+		first.handlers.message(JSON.stringify({ type: 'authenticated' }));
+		first.handlers.open();
+		assert.equal(closedOne.connection.state.kind, 'connecting');
+		assert.deepEqual(closedOne.sockets[1]!.sent, []);
+		closedOne.connection.dispose();
+
+		const stopped = rig([T1, T2]);
+		stopped.connection.start();
+		const old = await stopped.open();
+		old.serverSends({ type: 'authenticated' });
+		stopped.connection.tokenChanged(undefined);
+		stopped.connection.tokenChanged(T2);
+		await settle();
+		old.handlers.message(JSON.stringify({ type: 'authenticated' }));
+		old.handlers.message(JSON.stringify({ type: 'device_update', device_token: 'd', position: { latitude: 1, longitude: 2 } }));
+		assert.equal(stopped.connection.state.kind, 'connecting');
+		assert.equal(stopped.updates.length, 0);
+		stopped.connection.dispose();
+	});
+
+	it('started twice while the first start waits for its token or its socket: one socket', async () => {
+		const r = slowRig();
+		r.connection.start();
+		r.connection.start();
+		await settle();
+		r.tokenAsks[0]!(T1);
+		r.tokenAsks[1]!(T1);
+		await settle();
+		assert.equal(r.opens.length, 1, 'the first start\'s token came too late');
+		r.connection.start();
+		await settle();
+		r.tokenAsks[2]!(T1);
+		await settle();
+		r.opens[0]!.resolve();
+		r.opens[1]!.resolve();
+		await settle();
+		assert.ok(r.opens[0]!.socket.closed, 'the first socket, opened too late, is closed');
+		assert.ok(!r.opens[1]!.socket.closed);
+		r.opens[1]!.socket.handlers.open();
+		assert.equal(r.connection.state.kind, 'authenticating');
+		r.connection.dispose();
+		r.connection.start();
+		await settle();
+		assert.equal(r.tokenAsks.length, 3, 'nothing after dispose');
+	});
+
+	it('a replaced socket that fails to start late is ignored', async () => {
+		const r = slowRig();
+		r.connection.start();
+		await settle();
+		r.tokenAsks[0]!(T1);
+		await settle();
+		r.connection.start();
+		await settle();
+		r.tokenAsks[1]!(T1);
+		await settle();
+		r.opens[0]!.reject(new Error('late'));
+		await settle();
+		assert.deepEqual(r.connection.state, { kind: 'connecting', attempt: 0 });
+		r.connection.dispose();
+	});
+
+	it(`a socket silent from its authenticated on is said as ${SILENCE_MS / 1000} s with no frame`, async () => {
+		const r = rig([T1]);
+		r.connection.start();
+		(await r.open()).serverSends({ type: 'authenticated' });
+		r.timers.tick(SILENCE_MS);
+		assert.deepEqual(r.connection.state, { kind: 'waiting', attempt: 1, retryInMs: 1000, error: `no frame for ${SILENCE_MS / 1000} s` });
+		r.connection.dispose();
+	});
+
+	it('a socket whose open is still pending when the panel closes is closed once it opens', async () => {
+		const r = slowRig();
+		r.connection.start();
+		await settle();
+		r.tokenAsks[0]!(T1);
+		await settle();
+		r.connection.dispose();
+		r.opens[0]!.resolve();
+		await settle();
+		assert.ok(r.opens[0]!.socket.closed);
+	});
+
+	it(`the hourly limit counts each socket for exactly an hour`, async () => {
+		const r = rig([T1]);
+		r.connection.start();
+		for (let i = 0; i < MAX_CONNECTS_PER_HOUR; i++) {
+			await settle();
+			r.sockets.at(-1)!.serverCloses(1006);
+			r.connection.networkChanged();
+		}
+		await settle();
+		assert.equal(r.sockets.length, MAX_CONNECTS_PER_HOUR);
+		assert.equal(r.connection.state.kind === 'stopped' && r.connection.state.reason, 'refused');
+		r.timers.tick(60 * 60_000 - 1);
+		r.connection.start();
+		await settle();
+		assert.equal(r.sockets.length, MAX_CONNECTS_PER_HOUR, 'not a moment before the hour');
+		r.timers.tick(1);
+		r.connection.start();
+		await settle();
+		assert.equal(r.sockets.length, MAX_CONNECTS_PER_HOUR + 1);
+		r.connection.dispose();
 	});
 });

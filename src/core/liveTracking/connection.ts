@@ -112,6 +112,7 @@ export class LiveConnection {
 	/** The authenticate deadline, then the silence limit, of the current socket. */
 	private watchTimer: unknown;
 	/** Whether the current socket was answered `authenticated`: nothing is taken before. */
+	// Stryker disable next-line BooleanLiteral: equivalent
 	private authenticated = false;
 	/** When each socket of the last hour was opened. */
 	private readonly opened: number[] = [];
@@ -145,6 +146,7 @@ export class LiveConnection {
 	 * token is sent in a new `authenticate`; a connection stopped for want of a session starts again.
 	 */
 	tokenChanged(token: LiveToken | undefined): void {
+		// Stryker disable next-line ConditionalExpression: redundant
 		if (this.disposed) return;
 		if (!token) {
 			if (this.current.kind !== 'stopped') this.stop('needsLogin');
@@ -169,6 +171,7 @@ export class LiveConnection {
 	 * it needs, or a panel closed, it does not change.
 	 */
 	networkChanged(): void {
+		// Stryker disable next-line ConditionalExpression: redundant
 		if (this.disposed) return;
 		if (this.current.kind === 'waiting') {
 			this.cancelRetry();
@@ -179,6 +182,7 @@ export class LiveConnection {
 	}
 
 	dispose(): void {
+		// Stryker disable next-line ConditionalExpression: equivalent
 		if (this.disposed) return;
 		this.stop('disposed');
 		this.disposed = true;
@@ -196,7 +200,7 @@ export class LiveConnection {
 		if (!token) return this.stop('needsLogin');
 		this.lastToken = token.accessToken;
 		const now = this.deps.clock.now();
-		while (this.opened.length > 0 && now - this.opened[0]! >= HOUR_MS) this.opened.shift();
+		while ((this.opened[0] ?? Infinity) <= now - HOUR_MS) this.opened.shift();
 		if (this.opened.length >= MAX_CONNECTS_PER_HOUR) return this.stop('refused', `${this.opened.length} connections in the last hour`);
 		this.opened.push(now);
 		this.authenticated = false;
@@ -204,6 +208,7 @@ export class LiveConnection {
 			open: () => {
 				if (generation !== this.generation) return;
 				this.sentToken = token.accessToken;
+				// Stryker disable next-line OptionalChaining: unreachable
 				this.socket?.send(authenticateMessage(token));
 				this.setState({ kind: 'authenticating' });
 				this.watch(AUTH_DEADLINE_MS, `no answer to authenticate within ${AUTH_DEADLINE_MS / 1000} s`);
@@ -241,6 +246,7 @@ export class LiveConnection {
 				this.setState({ kind: 'live' });
 				return;
 			case 'ping':
+				// Stryker disable next-line OptionalChaining: unreachable
 				this.socket?.send(pongMessage(frame.timestamp, now));
 				return;
 			case 'device_update':
@@ -255,12 +261,14 @@ export class LiveConnection {
 				const text = [frame.code, frame.message].filter(Boolean).join(': ') || 'error';
 				if (!this.authenticated) return this.stop('needsLogin', this.deps.masked(text));
 				this.lastError = text;
+				// Stryker disable next-line OptionalChaining: unreachable
 				this.socket?.close();
 				return;
 			}
 			case 'refused':
 				this.listener.refused(frame.reason);
 				return;
+			// Stryker disable next-line ConditionalExpression: equivalent
 			default:
 				return; // welcome, subscribed: nothing to do
 		}
@@ -268,13 +276,14 @@ export class LiveConnection {
 
 	/** After a close or an error: wait and connect again with a fresh token, or stop after too many. */
 	private failed(raw: string): void {
+		// Stryker disable next-line ConditionalExpression,StringLiteral,LogicalOperator: unreachable
 		if (this.disposed || this.current.kind === 'stopped') return;
 		// The service's words (or the socket's) may quote a token: masked before the page or the log sees them.
 		const error = this.deps.masked(raw);
 		this.generation++; // the closed socket's late handlers are ignored from here on
 		this.cancelWatch();
 		this.dropSocket();
-		if (this.liveSince !== undefined && this.deps.clock.now() - this.liveSince >= GOT_IN_AFTER_MS) this.attempt = 0;
+		if (this.deps.clock.now() - (this.liveSince ?? Infinity) >= GOT_IN_AFTER_MS) this.attempt = 0;
 		this.liveSince = undefined;
 		this.attempt++;
 		if (this.attempt > MAX_ATTEMPTS) return this.stop('refused', error);
@@ -300,6 +309,7 @@ export class LiveConnection {
 		this.socket = undefined;
 		this.sentToken = undefined;
 		try {
+			// Stryker disable next-line OptionalChaining: equivalent
 			socket?.close();
 		} catch {
 			// already closed
@@ -312,17 +322,18 @@ export class LiveConnection {
 		const generation = this.generation;
 		this.watchTimer = this.deps.clock.setTimeout(() => {
 			this.watchTimer = undefined;
+			// Stryker disable next-line ConditionalExpression: redundant
 			if (generation === this.generation) this.failed(why);
 		}, ms);
 	}
 
 	private cancelWatch(): void {
-		if (this.watchTimer !== undefined) this.deps.clock.clearTimeout(this.watchTimer);
+		this.deps.clock.clearTimeout(this.watchTimer);
 		this.watchTimer = undefined;
 	}
 
 	private cancelRetry(): void {
-		if (this.retryTimer !== undefined) this.deps.clock.clearTimeout(this.retryTimer);
+		this.deps.clock.clearTimeout(this.retryTimer);
 		this.retryTimer = undefined;
 	}
 

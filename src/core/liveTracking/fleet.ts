@@ -77,7 +77,7 @@ export class Fleet {
 			entry.latest = device;
 			entry.updatedAt = device.timestamp ?? now;
 			entry.track.push([device.latitude, device.longitude]);
-			if (entry.track.length > TRACK_POINTS) entry.track.splice(0, entry.track.length - TRACK_POINTS);
+			if (entry.track.length > TRACK_POINTS) entry.track.shift(); // one point a time: at most one over
 		}
 	}
 

@@ -36,6 +36,7 @@ export function watchNetwork(deps: { clock: Clock; interfaces: () => Interfaces 
 	let timer: unknown;
 	let disposed = false;
 	const check = (): void => {
+		// Stryker disable next-line ConditionalExpression: equivalent
 		if (disposed) return;
 		const now = deps.clock.now();
 		const addresses = read();
@@ -48,6 +49,7 @@ export function watchNetwork(deps: { clock: Clock; interfaces: () => Interfaces 
 	timer = deps.clock.setTimeout(check, NETWORK_CHECK_MS);
 	return {
 		dispose: () => {
+			// Stryker disable next-line BooleanLiteral: equivalent
 			disposed = true;
 			deps.clock.clearTimeout(timer);
 		},
