@@ -25,3 +25,10 @@ describe('httpYac live variables', () => {
 		assert.deepEqual(asked, []);
 	});
 });
+
+describe('httpYac live variables: a nameless active account', () => {
+	it('gets TELEMATICS_TOKEN alone', async () => {
+		const vars = await liveVariables([{ id: 'x', active: true }], true, 'TELEMATICS_TOKEN', async () => 'nameless-token');
+		assert.deepEqual(vars, { TELEMATICS_TOKEN: 'nameless-token' });
+	});
+});

@@ -2,7 +2,7 @@
 // certificate checks → send, or ask (whose token, where, why).
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { decideSend, gotOptionsRead, personProxyFrom, turnsCertificatesOff, type HeldAccount, type OutgoingRequest, type SendDecision, type SendReason } from '../../src/core/httpyac/sendCheck';
+import { decideSend, gotOptionsRead, hostHeaderDiffers, personProxyFrom, sameProxy, turnsCertificatesOff, type HeldAccount, type OutgoingRequest, type SendDecision, type SendReason } from '../../src/core/httpyac/sendCheck';
 
 const ACCESS = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyIn0.c2lnbmF0dXJlLXVzZXI';
 const REFRESH = 'refresh-0123456789abcdef0123456789';
@@ -190,4 +190,76 @@ describe('httpYac at Send: turnsCertificatesOff', () => {
 		[{ https: { rejectUnauthorized: false } }, true], [{ https: { rejectUnauthorized: 0 } }, false], [{ https: null }, false],
 	];
 	for (const [options, off] of cases) it(`${JSON.stringify(options)} → ${off}`, () => assert.equal(turnsCertificatesOff(options), off));
+});
+
+describe('httpYac at Send: edges of the check', () => {
+	it('a URL with no origin of its own (file:, data:) is no destination to name', () => {
+		assert.deepEqual(decideSend(request({ url: `file:///tmp/${ACCESS}` }), [user], undefined), ask(undefined, ['user', ['url'], 'otherSite']));
+	});
+
+	it('a token of exactly 16 characters is searched for', () => {
+		const short: HeldAccount = { name: 'user', label: user.label, tokens: ['0123456789abcdef'], platformOrigins: [SERVICE] };
+		assert.deepEqual(decideSend(request({ url: OTHER, headers: [['X', '0123456789abcdef']] }), [short], undefined), ask(OTHER, ['user', ['header'], 'otherSite']));
+	});
+
+	it('a body it could not read is asked about only for accounts holding a token', () => {
+		const none: HeldAccount = { name: 'user', label: user.label, tokens: ['short'], platformOrigins: [SERVICE] };
+		assert.deepEqual(decideSend(request({ url: OTHER, bodyUnread: true }), [none], undefined), SEND);
+	});
+
+	it('a Host header naming another site is another site, whichever of several it is', () => {
+		assert.deepEqual(decideSend(request({ headers: [...bearer(ACCESS), ['Host', 'user.telematicssdk.com'], ['host', 'collector.example']] }), [user], undefined), ask(SERVICE, ['user', ['header'], 'otherSite']));
+		assert.deepEqual(decideSend(request({ headers: [...bearer(ACCESS), ['Host', 'user.telematicssdk.com']] }), [user], undefined), SEND);
+		assert.equal(hostHeaderDiffers({ url: 'not a url', headers: [] }), false, 'no Host header: none differs');
+		assert.equal(hostHeaderDiffers({ url: 'not a url', headers: [['Host', 'a.example']] }), true);
+	});
+
+	it('proxies are compared by scheme, credentials and host; one that is no URL by its text, any case, no trailing slashes', () => {
+		assert.deepEqual(decideSend(request({ headers: bearer(ACCESS), proxy: 'socks5://evil:1080' }), [user], 'socks5://corp:1080'), ask(SERVICE, ['user', ['header'], 'socks5://evil:1080']));
+		assert.equal(sameProxy('corp proxy//', 'CORP PROXY'), true);
+		assert.equal(sameProxy(' corp proxy/ ', 'corp proxy'), true);
+		assert.equal(sameProxy('proxy one', 'proxy two'), false);
+		assert.equal(personProxyFrom(' http://a:1 ', {}), 'http://a:1');
+	});
+});
+
+describe('httpYac at Send: gotOptionsRead edges', () => {
+	const url = `${SERVICE}/v1/Me`;
+	const fn = (): void => undefined;
+	const nested = (depth: number): unknown => { let v: unknown = {}; for (let i = 1; i < depth; i++) v = { v }; return v; };
+
+	it('options that are null, and keys that are undefined, are nothing to read', () => {
+		assert.deepEqual(gotOptionsRead(null, url), { unread: [], headers: [], hasBody: false });
+		assert.deepEqual(gotOptionsRead({ hostname: undefined, https: { servername: undefined }, hooks: { init: undefined } }, url).unread, []);
+	});
+
+	it('null where an object is expected is unread; null data in a read key is data', () => {
+		assert.deepEqual(gotOptionsRead({ https: null, hooks: null, headers: 'x' }, url).unread, ['https', 'hooks', 'headers']);
+		assert.deepEqual(gotOptionsRead({ retry: { limit: null } }, url).unread, []);
+	});
+
+	it('a hook that is no list is unread', () => {
+		assert.deepEqual(gotOptionsRead({ hooks: { beforeRequest: fn } }, url).unread, ['hooks.beforeRequest']);
+	});
+
+	it('header values null or undefined are no header', () => {
+		assert.deepEqual(gotOptionsRead({ headers: { 'X-A': null, 'X-B': undefined, 'X-C': [null, 'c', undefined] } }, url).headers, [['X-C', 'c']]);
+	});
+
+	it('a function in any data-only key is unread', () => {
+		for (const key of ['timeout', 'retry', 'throwHttpErrors', 'decompress', 'allowGetBody', 'followRedirect', 'maxRedirects', 'method', 'http2', 'headers']) {
+			assert.deepEqual(gotOptionsRead({ [key]: { x: fn } }, url).unread, [key], key);
+		}
+		for (const key of ['rejectUnauthorized', 'certificate', 'key', 'pfx', 'passphrase']) assert.deepEqual(gotOptionsRead({ https: { [key]: 'x' } }, url).unread, [], key);
+	});
+
+	it('data nested past 1,000 objects counts as holding a function', () => {
+		assert.deepEqual(gotOptionsRead({ retry: nested(1000) }, url).unread, []);
+		assert.deepEqual(gotOptionsRead({ retry: nested(1001) }, url).unread, ['retry']);
+	});
+
+	it('a cookie jar that is a function is unread', () => {
+		const jar = Object.assign(() => undefined, { getCookieStringSync: () => `t=${ACCESS}` });
+		assert.deepEqual(gotOptionsRead({ cookieJar: jar }, OTHER), { unread: ['cookieJar'], headers: [], hasBody: false });
+	});
 });
