@@ -65,6 +65,11 @@ async function httpyacDoorBench(): Promise<BenchRow[]> {
 	return mod.benchHttpyacDoor();
 }
 
+async function liveTrackingBench(): Promise<BenchRow[]> {
+	const mod = await import('./liveTrackingBench');
+	return mod.benchLiveTracking();
+}
+
 const BENCHES: Bench[] = [
 	{ name: 'hostile service (fuzz)', run: hostileBench },
 	{ name: 'hostile folder (fuzz)', run: hostileFolderBench },
@@ -82,6 +87,7 @@ const BENCHES: Bench[] = [
 	{ name: 'the platform in REST files', run: benchRestPlatform },
 	{ name: 'host check over the worst folder', run: hostCheckBench },
 	{ name: 'httpYac at Send (the check and the door)', run: httpyacDoorBench },
+	{ name: 'Live Tracking with a large fleet', run: liveTrackingBench },
 ];
 
 function table(rows: BenchRow[]): string {

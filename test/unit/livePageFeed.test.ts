@@ -3,7 +3,7 @@
 // hidden and shown again, nothing after the panel closed.
 import * as assert from 'node:assert/strict';
 import { Fleet, type FleetView } from '../../src/core/liveTracking/fleet';
-import { PageFeed, POST_INTERVAL_MS } from '../../src/core/liveTracking/pageFeed';
+import { BURST_MS, PageFeed, POST_INTERVAL_MS } from '../../src/core/liveTracking/pageFeed';
 import { createTestClock } from '../support/doubles/fakeClock';
 
 function rig() {
@@ -37,11 +37,13 @@ describe('Live Tracking page feed (fake clock)', () => {
 		for (const [id, at] of firstPost) assert.ok(at - (id - 1) <= POST_INTERVAL_MS, `device ${id} posted ${at - (id - 1)} ms after its frame`);
 	});
 
-	it('the first post holds everything; the next ones only what changed; after the page was hidden, everything at once', () => {
+	it('a burst of frames goes in one post; the first post holds everything; the next ones only what changed; after the page was hidden, everything at once', () => {
 		const r = rig();
 		r.frame('device-a');
+		r.timers.tick(BURST_MS - 1);
 		r.frame('device-b');
-		r.timers.tick(0);
+		assert.equal(r.posts.length, 0, 'a burst is still coming in');
+		r.timers.tick(1);
 		assert.deepEqual(r.posts.map((p) => [p.fleet.full, p.fleet.devices.map((d) => d.label)]), [[true, ['••••ce-a', '••••ce-b']]]);
 		r.timers.tick(POST_INTERVAL_MS);
 		r.frame('device-b', 3);
@@ -55,7 +57,7 @@ describe('Live Tracking page feed (fake clock)', () => {
 		const r = rig();
 		r.setState({ kind: 'waiting' });
 		r.feed.changed();
-		r.timers.tick(0);
+		r.timers.tick(BURST_MS);
 		assert.deepEqual(r.posts.map((p) => p.state), [{ kind: 'waiting' }]);
 		r.frame('device-a');
 		r.feed.dispose();

@@ -7,6 +7,12 @@ import type { Fleet, FleetView } from './fleet';
 
 /** At most this often a post to the page (ten a second). */
 export const POST_INTERVAL_MS = 100;
+/**
+ * The least wait before a post, even after a quiet spell: a service sends its fleet's updates together,
+ * and the frames of one such burst (read in a few milliseconds) go in one post rather than the first alone
+ * at once and the rest a full interval later.
+ */
+export const BURST_MS = 16;
 
 export interface PageFeedDeps {
 	clock: Clock;
@@ -26,10 +32,10 @@ export class PageFeed {
 
 	constructor(private readonly deps: PageFeedDeps) { }
 
-	/** Something changed: a post goes out within POST_INTERVAL_MS of the last one. */
+	/** Something changed: a post goes out BURST_MS from now, or POST_INTERVAL_MS after the last one if later. */
 	changed(): void {
 		if (this.timer !== undefined || this.disposed) return;
-		const wait = Math.max(0, this.lastPostAt + POST_INTERVAL_MS - this.deps.clock.now());
+		const wait = Math.max(BURST_MS, this.lastPostAt + POST_INTERVAL_MS - this.deps.clock.now());
 		this.timer = this.deps.clock.setTimeout(() => {
 			this.timer = undefined;
 			this.postNow();
