@@ -1,10 +1,10 @@
 // npm run mutate: mutation testing of the security core (CONTRIBUTING.md, Mutation testing). Not part of npm test.
 //
-// The modules are tested in two groups, each with its own tests: Stryker runs every test of its run for a
+// The modules are tested in four groups, each with its own tests: Stryker runs every test of its run for a
 // mutant in a module's top-level code (a table, a pattern), so the host check's slow properties (httpYac's
-// engine sending generated files) run only for the host check. `STRYKER_GROUP` picks the group
-// (`npm run mutate` runs both); each keeps its incremental result in git, so a rerun after a change tests only
-// the mutants whose code or tests changed.
+// engine sending generated files) run only for the host check, and Live Tracking's loopback sockets only for
+// the realtime modules. `STRYKER_GROUP` picks the group (`npm run mutate` runs each); each keeps its
+// incremental result in git, so a rerun after a change tests only the mutants whose code or tests changed.
 import { fileURLToPath } from 'node:url';
 
 const groups = {
@@ -48,6 +48,24 @@ const groups = {
 			'loginInput.l10n', 'refreshPlan', 'refreshScheduler', 'mcpProtocol', 'mcpBinding', 'terminalAllowance',
 			'agentRequest', 'questionText', 'production', 'reconcile', 'envFiles', 'envFileSync', 'channelRoot', 'terminalToken', 'git',
 		],
+	},
+	httpyac: {
+		mutate: [
+			'src/core/httpyac/sendCheck.ts',
+			'src/core/httpyac/door.ts',
+			'src/core/httpyac/liveVariables.ts',
+			'src/core/httpyac/plugin.ts',
+		],
+		tests: ['httpyacLiveVariables', 'httpyacSendCheck', 'httpyacDoor', 'httpyacOwnVariables'],
+	},
+	realtime: {
+		mutate: [
+			'src/core/liveTracking/protocol.ts',
+			'src/core/liveTracking/connection.ts',
+			'src/core/liveTracking/networkWatch.ts',
+			'src/core/liveTracking/fleet.ts',
+		],
+		tests: ['liveTracking', 'liveSocket', 'liveTrackingEmulator'],
 	},
 };
 
