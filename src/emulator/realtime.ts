@@ -28,7 +28,16 @@ export interface RealtimeOptions {
 	updateMs(): number;
 	/** Whether each update is followed by hostile frames (markup, bad coordinates, an oversized frame, not JSON). */
 	hostile(): boolean;
+	/** How a failing service behaves after `authenticated` (RealtimeFailure); `none`: it streams. */
+	failure(): RealtimeFailure;
 }
+
+/**
+ * A failing service, after `authenticated`: `silent` sends nothing more and keeps the socket open (a
+ * half-open socket after sleep or a VPN change looks the same); `closeAfterOneUpdate` sends one round of
+ * updates and closes.
+ */
+export type RealtimeFailure = 'none' | 'silent' | 'closeAfterOneUpdate';
 
 /** The hostile frames sent when asked: what a client must show as text, drop with a count, or refuse. */
 export const HOSTILE_DEVICE_TOKEN = '<img src=x onerror="document.title=\'pwned\'">-0000';
@@ -147,7 +156,10 @@ export class RealtimeService {
 		connection.authenticated = true;
 		this.send(connection, { type: 'welcome', connection_id: randomUUID(), server_time: new Date(this.options.now()).toISOString(), instance_id: claims.instanceId });
 		this.send(connection, { type: 'subscribed', topic: `instance:${String(claims.instanceId)}` });
+		const failure = this.options.failure();
+		if (failure === 'silent') return;
 		this.sendUpdates(connection);
+		if (failure === 'closeAfterOneUpdate') return connection.socket.close(1000, 'bye');
 		this.every(connection, this.options.updateMs(), () => this.sendUpdates(connection));
 		this.every(connection, this.options.pingMs(), () => this.send(connection, { type: 'ping', timestamp: this.options.now() }));
 	}

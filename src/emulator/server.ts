@@ -103,6 +103,7 @@ export class EmulatorServer implements RunningEmulator {
 			pingMs: () => this.config.realtimePingSeconds * 1000,
 			updateMs: () => this.config.realtimeUpdateMs,
 			hostile: () => this.config.realtimeHostileFrames,
+			failure: () => this.config.realtimeFailure,
 		});
 		this.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
 			const path = new URL(req.url ?? '/', 'http://emulator').pathname.toLowerCase();

@@ -37,6 +37,7 @@ Options:
   --realtime-update-ms N   Live Tracking: each drive's position every N ms (default 1000)
   --realtime-hostile       Live Tracking: hostile frames after each update (markup, bad coordinates, oversized, not JSON)
   --realtime-fleet N       Live Tracking: N more drives beside the demo users' (a large fleet; default 0)
+  --realtime-failure MODE  Live Tracking after authenticated: silent (no frame more) or closeAfterOneUpdate
   --config FILE.json       a partial emulator configuration (users, admins, …); flags win
   --json                   print one JSON line with the URL and accounts once listening
   -h, --help               show this help
@@ -45,7 +46,7 @@ Options:
 const FLAGS = {
 	port: { type: 'string' }, host: { type: 'string' }, 'token-lifetime': { type: 'string' }, 'refresh-lifetime': { type: 'string' },
 	'rate-limit': { type: 'string' }, fault: { type: 'string', multiple: true }, 'fault-count': { type: 'string' }, 'slow-ms': { type: 'string' },
-	'require-admin-instance': { type: 'boolean' }, 'realtime-ping': { type: 'string' }, 'realtime-update-ms': { type: 'string' }, 'realtime-hostile': { type: 'boolean' }, 'realtime-fleet': { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+	'require-admin-instance': { type: 'boolean' }, 'realtime-ping': { type: 'string' }, 'realtime-update-ms': { type: 'string' }, 'realtime-hostile': { type: 'boolean' }, 'realtime-fleet': { type: 'string' }, 'realtime-failure': { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 export function parseArgs(argv: readonly string[]): CliOptions {
@@ -76,6 +77,11 @@ export function parseArgs(argv: readonly string[]): CliOptions {
 	if (values['realtime-ping'] !== undefined) config.realtimePingSeconds = integer('--realtime-ping', values['realtime-ping'], 1);
 	if (values['realtime-update-ms'] !== undefined) config.realtimeUpdateMs = integer('--realtime-update-ms', values['realtime-update-ms'], 10);
 	if (values['realtime-hostile']) config.realtimeHostileFrames = true;
+	const failure = values['realtime-failure'];
+	if (failure !== undefined) {
+		if (failure !== 'silent' && failure !== 'closeAfterOneUpdate' && failure !== 'none') throw new CliError(`--realtime-failure is silent, closeAfterOneUpdate or none, not "${failure}".`);
+		config.realtimeFailure = failure;
+	}
 	if (values['realtime-fleet'] !== undefined) config.realtimeFleetDevices = integer('--realtime-fleet', values['realtime-fleet'], 0, 100_000);
 	if (Object.keys(faults).length > 0) config.faults = faults;
 	return { config, configFile: values.config, json: values.json === true, help: values.help === true, portGiven: values.port !== undefined };

@@ -4,10 +4,11 @@
 // is never sent a token; Share Live Location asks first and Cancel sends nothing.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { RiggedEmulator } from '../emulator/rig';
+import { startEmulator, type RiggedEmulator } from '../emulator/rig';
 import type { Session } from '../../src/core/sessions/types';
 import type { TestApi } from './testApi';
 import { logIn, ScriptedPrompter, useEmulatorSuite } from './loginHelpers';
+import { SILENCE_MS } from '../../src/core/liveTracking/connection';
 import { until } from '../support/until';
 
 const SHARING = '/realtime/api/v1/sharing/sessions';
@@ -108,6 +109,38 @@ describe('Live Tracking (real VS Code, issue 53)', function () {
 		await vscode.commands.executeCommand('telematicsAuth.openLiveTracking', { accountId: admin.account.id });
 		const full = await until('a full post as the page shows again', () => panel()!.posted.slice(before).map((m) => JSON.parse(m) as { fleet: { full: boolean; devices: unknown[] } }).find((m) => m.fleet.full), 5_000);
 		assert.equal(full.fleet.devices.length, 2, 'both devices, at once');
+	});
+
+	it(`side by side: a socket gone silent is replaced within 90 s, and a service that signs in, sends one update and closes gets a handful of reconnects, not one a second (issue 66)`, async function () {
+		this.timeout(150_000);
+		// The admin's service goes silent after `authenticated`; a second service, with an admin of its own
+		// there, closes after one round of updates. Both panels run at once, over the same minute.
+		emu.config.realtimeFailure = 'silent';
+		const flapping = await startEmulator({ realtimeFailure: 'closeAfterOneUpdate', realtimeUpdateMs: 100 });
+		try {
+			const other = await logIn(api, flapping, 'admin');
+			const before = emu.realtime.authenticateTokens.length;
+			emu.realtime.dropConnections();
+			await vscode.commands.executeCommand('telematicsAuth.openLiveTracking', { accountId: admin.account.id });
+			await until('the admin\'s panel signed in again, to the silent service', () => emu.realtime.authenticateTokens.length > before && panel()?.state === 'live' && emu.realtime.openConnections === 1, 20_000);
+			const silentSince = Date.now();
+			const signedIn = emu.realtime.authenticateTokens.length;
+			await vscode.commands.executeCommand('telematicsAuth.openLiveTracking', { accountId: other.account.id });
+			const flappingSince = Date.now();
+
+			await until('the silent socket replaced', () => emu.realtime.authenticateTokens.length > signedIn, 90_000);
+			const replacedAfter = Date.now() - silentSince;
+			assert.ok(replacedAfter >= SILENCE_MS - 1000 && replacedAfter <= 90_000, `replaced after ${replacedAfter} ms`);
+
+			const sockets = flapping.realtime.authenticateTokens.length;
+			const minutes = (Date.now() - flappingSince) / 60_000;
+			assert.ok(sockets >= 2, 'it did reconnect');
+			assert.ok(sockets <= 9, `${sockets} sockets in ${minutes.toFixed(1)} min: a handful, not one a second`);
+		} finally {
+			emu.config.realtimeFailure = 'none';
+			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+			await flapping.close();
+		}
 	});
 
 	it('a user account is told what Live Tracking needs before anything connects (issue 66)', async () => {

@@ -19,6 +19,7 @@ describe('emulator: CLI', () => {
 			{ argv: ['--rate-limit', '3/10/30', '--require-admin-instance'], config: { loginRateLimit: { max: 3, windowSeconds: 10, blockSeconds: 30 }, requireInstanceHeaderForAdmin: true } },
 			{ argv: ['--realtime-ping', '2', '--realtime-update-ms', '250', '--realtime-hostile'], config: { realtimePingSeconds: 2, realtimeUpdateMs: 250, realtimeHostileFrames: true } },
 			{ argv: ['--realtime-fleet', '998'], config: { realtimeFleetDevices: 998 } },
+			{ argv: ['--realtime-failure', 'silent'], config: { realtimeFailure: 'silent' } },
 			{ argv: ['--config', 'e.json'], config: {}, configFile: 'e.json' },
 		];
 		for (const c of cases) {
@@ -30,7 +31,7 @@ describe('emulator: CLI', () => {
 			});
 		}
 
-		for (const argv of [['--port'], ['--port', 'x'], ['--port', '70000'], ['--fault', 'login=explode'], ['--fault', 'other=hang'], ['--rate-limit', '5'], ['--bogus']]) {
+		for (const argv of [['--port'], ['--port', 'x'], ['--port', '70000'], ['--fault', 'login=explode'], ['--fault', 'other=hang'], ['--rate-limit', '5'], ['--bogus'], ['--realtime-failure', 'explode'], ['--realtime-fleet', '-1']]) {
 			it(`refuses ${argv.join(' ')}`, () => {
 				assert.throws(() => parseArgs(argv), CliError);
 			});
