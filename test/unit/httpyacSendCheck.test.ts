@@ -258,6 +258,16 @@ describe('httpYac at Send: gotOptionsRead edges', () => {
 		assert.deepEqual(gotOptionsRead({ retry: nested(1001) }, url).unread, ['retry']);
 	});
 
+	it('a Host header that is no host is another site', () => {
+		assert.equal(hostHeaderDiffers({ url: `${SERVICE}/v1/Me`, headers: [['Host', 'not a host']] }), true);
+		assert.equal(hostHeaderDiffers({ url: `${SERVICE}/v1/Me`, headers: [['host', new URL(SERVICE).host]] }), false);
+	});
+
+	it('a cookie jar that is null is no jar: nothing unread, no Cookie header, no error', () => {
+		assert.deepEqual(gotOptionsRead({ cookieJar: null }, url), { unread: [], headers: [], hasBody: false });
+		assert.deepEqual(gotOptionsRead({ cookieJar: null, headers: { 'X-A': 'a' } }, url, false), { unread: [], headers: [['X-A', 'a']], hasBody: false });
+	});
+
 	it('a cookie jar that is a function is unread', () => {
 		const jar = Object.assign(() => undefined, { getCookieStringSync: () => `t=${ACCESS}` });
 		assert.deepEqual(gotOptionsRead({ cookieJar: jar }, OTHER), { unread: ['cookieJar'], headers: [], hasBody: false });
