@@ -1,6 +1,6 @@
 // No token left behind (issue 65): a scripted day in a real VS Code with REST Client 0.25.0 and httpYac 6.16.7
 // beside the product (a login, a refresh, a send with each client, `telematics-token` in a terminal, Live
-// Tracking, a logout), then HOME, VS Code's user-data folder and the temporary folder are read for every token the
+// Tracking, an agent through telematics-mcp, a logout), then HOME, VS Code's user-data folder and the temporary folder are read for every token the
 // emulator issued (access and refresh; as written, base64, base64url). Only the secret store may hold one:
 // in the test host (code-server) it is the workbench's, encrypted in the browser's storage, so no file may.
 import * as assert from 'node:assert/strict';
@@ -12,6 +12,9 @@ import type { RiggedEmulator } from '../../emulator/rig';
 import type { TestApi } from '../testApi';
 import { logIn, ScriptedPrompter, settings, until, useEmulatorSuite } from '../loginHelpers';
 import { inTerminal, openTerminalWithCommand, terminalEnvironment } from '../terminalCommand';
+import type { McpCallSpec, McpRun } from '../../support/mcpClient';
+
+const MCP_CLIENT = path.resolve(__dirname, '../../support/mcpClient.js');
 
 /** Files larger than this are not text a tool writes a token into (logs, JSON, state) and are not read. */
 const MAX_BYTES = 32 * 1024 * 1024;
@@ -122,6 +125,16 @@ describe('No token left behind after a day with both clients (real VS Code, REST
 		await until('Live Tracking live', () => api.livePanels().find((p) => p.accountId === admin.account.id)?.state === 'live', 30_000);
 		await until('a frame or two', () => emu.realtime.authenticateTokens.length > 0);
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+
+		// An agent through telematics-mcp (the MCP SDK's client), as the admin: the session asked and allowed.
+		api.setPrompter(new ScriptedPrompter([], 'admin', true));
+		const agentDir = fs.mkdtempSync(path.join(os.tmpdir(), 'day-agent-'));
+		const calls: McpCallSpec[] = [{ name: 'telematics_request', arguments: { operation: 'users.me' } }];
+		fs.writeFileSync(path.join(agentDir, 'calls.json'), JSON.stringify(calls));
+		await inTerminal(`'${process.execPath}' '${MCP_CLIENT}' '${path.join(agentDir, 'calls.json')}' '${path.join(agentDir, 'result.json')}'`, terminalEnvironment(collection));
+		const run = JSON.parse(fs.readFileSync(path.join(agentDir, 'result.json'), 'utf8')) as McpRun;
+		assert.equal(run.calls.length === 1 && run.calls[0]!.isError, false, `the agent's call was answered: ${JSON.stringify(run).slice(0, 400)}`);
+		api.setPrompter(undefined);
 
 		// The end of the day: a logout.
 		await api.services.store.remove(admin.account.id);
