@@ -56,7 +56,7 @@ const groups = {
 			'src/core/httpyac/liveVariables.ts',
 			'src/core/httpyac/plugin.ts',
 		],
-		tests: ['httpyacLiveVariables', 'httpyacSendCheck', 'httpyacDoor', 'httpyacOwnVariables'],
+		tests: ['httpyacLiveVariables', 'httpyacSendCheck', 'httpyacDoorParts', 'httpyacPluginParts', 'httpyacDoor', 'httpyacOwnVariables'],
 	},
 	realtime: {
 		mutate: [

@@ -82,8 +82,8 @@ const SUPPORTED_MAJOR = 6;
 /** httpYac's first variable replacer: ours runs just before it, and every other keeps its place. */
 const FIRST_REPLACER = 'host';
 
-function fits(exports: unknown): exports is HttpyacExports {
-	const e = exports as Partial<HttpyacExports> | undefined;
+function fits(library: unknown): library is HttpyacExports {
+	const e = library as Partial<HttpyacExports> | undefined;
 	return typeof e?.httpyac?.store?.pluginStore === 'object' && e.httpyac.store.pluginStore !== null && typeof e.documentStore?.clear === 'function';
 }
 
@@ -93,20 +93,21 @@ function hooksFit(api: PluginApi): boolean {
 }
 
 /**
- * Adds the plugin to httpYac's library (`exports`, what its `activate()` returned) and has httpYac parse
+ * Adds the plugin to httpYac's library (`library`, the exports its `activate()` returned: a parameter named
+ * `exports` would hide, in tsc's CommonJS output, this module's own `exports.PLUGIN_NAME`) and has httpYac parse
  * its documents again so each gets it; undefined, said once in the log, when the API is not the one known.
  * Disposing takes it out again.
  */
-export function registerPlugin(exports: unknown, version: string, host: PluginHost, t: Translate): { dispose(): void } | undefined {
+export function registerPlugin(library: unknown, version: string, host: PluginHost, t: Translate): { dispose(): void } | undefined {
 	const major = Number(/^(\d+)\./.exec(version)?.[1]);
-	if (major !== SUPPORTED_MAJOR || !fits(exports)) {
+	if (major !== SUPPORTED_MAJOR || !fits(library)) {
 		host.log.warn(`httpYac ${version} is installed, but its API is not the one Telematics Auth knows (httpYac ${SUPPORTED_MAJOR}): httpYac gets no live tokens and its requests are not checked at Send. Use telematicsAuth.exposeToken, or the token written by Insert.`);
 		return undefined;
 	}
 	let active = true;
 	let toldHooks = false;
 	const plugin = telematicsPlugin(host, t, () => active);
-	exports.httpyac.store.pluginStore[PLUGIN_NAME] = (api) => {
+	library.httpyac.store.pluginStore[PLUGIN_NAME] = (api) => {
 		if (!active) return;
 		if (!hooksFit(api)) {
 			if (!toldHooks) host.log.warn('httpYac\'s plugin hooks are not the ones Telematics Auth knows: its requests get no live tokens and are not checked at Send.');
@@ -115,13 +116,13 @@ export function registerPlugin(exports: unknown, version: string, host: PluginHo
 		}
 		plugin(api);
 	};
-	exports.documentStore.clear();
+	library.documentStore.clear();
 	host.log.info(`Added the plugin to httpYac ${version}: references for the live tokens, put in at the door, and each request checked before it goes.`);
 	return {
 		dispose: () => {
 			active = false;
-			delete exports.httpyac.store.pluginStore[PLUGIN_NAME];
-			exports.documentStore.clear();
+			delete library.httpyac.store.pluginStore[PLUGIN_NAME];
+			library.documentStore.clear();
 		},
 	};
 }
@@ -146,6 +147,7 @@ export function telematicsPlugin(host: PluginHost, t: Translate, isActive: () =>
 	const handled = new WeakSet<object>();
 	// The person's proxy from the environment as the extension host started: a script can change process.env.
 	const startEnv = { HTTPS_PROXY: process.env.HTTPS_PROXY, https_proxy: process.env.https_proxy, HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy };
+	// Only accounts given a reference: another window's reference of an account this one gave none is not looked for.
 	const referenceAccounts = (accounts: readonly PluginAccount[]): ReferenceAccount[] => accounts.filter((a) => references.has(a.id)).map((a) => ({ id: a.id, name: a.name, label: a.label, reference: referenceOf(a), platformOrigins: a.platformOrigins }));
 
 	return (api) => {
@@ -161,8 +163,8 @@ export function telematicsPlugin(host: PluginHost, t: Translate, isActive: () =>
 		api.hooks.replaceVariable.addHook(PLUGIN_NAME, (value, _type, context) => {
 			if (!isActive() || typeof value !== 'string') return value;
 			for (const [, variable] of value.matchAll(VARIABLE)) {
-				if (variable === undefined || context?.variables?.[variable] !== undefined) continue;
-				const message = unansweredReference(variable, host, t);
+				if (context?.variables?.[variable!] !== undefined) continue;
+				const message = unansweredReference(variable!, host, t);
 				host.log.warn(`httpYac: ${message}`);
 				throw new Error(message);
 			}
@@ -195,7 +197,10 @@ export function telematicsPlugin(host: PluginHost, t: Translate, isActive: () =>
 				}
 				// A written token goes nowhere else on a redirect (got keeps custom headers, a 307's body, and Authorization when only the scheme changes).
 				if (literal.length > 0 && request.protocol === 'HTTP') {
-					const allowed = [...new Set([...literal.flatMap((a) => a.platformOrigins), ...(approved ? [approved] : [])])];
+					const allowed = literal.flatMap((a) => a.platformOrigins);
+					// Nothing approved: undefined in the list allows nothing (every origin got opens is a text).
+					// Stryker disable next-line ConditionalExpression: equivalent
+					if (approved) allowed.push(approved);
 					addHooks(request, { beforeRequest: [literalGuard(literal.flatMap((a) => a.tokens), allowed, (origin) => t('Telematics Auth stopped a redirect to {0}: it would carry the token of {1}. Nothing was sent there.', origin, literal.map((a) => a.label).join(', ')))] });
 				}
 				// A reference: in at the door, or asked about.
@@ -288,6 +293,8 @@ function addHooks(request: HttpyacRequest, hooks: Record<string, unknown[]>, mor
 /** "Send Anyway" for references: each intact reference in the URL, the headers and a text body becomes its token, for this request. */
 function putTokensIn(request: HttpyacRequest, accounts: readonly ReferenceAccount[], tokens: ReadonlyMap<string, string>): void {
 	const swap = (value: unknown): unknown => (typeof value === 'string' ? withTokens(value, accounts, tokens) : Array.isArray(value) ? value.map(swap) : value);
+	// swap leaves anything but a text or a list as it is.
+	// Stryker disable next-line ConditionalExpression: equivalent
 	if (typeof request.url === 'string') request.url = swap(request.url);
 	for (const [name, value] of Object.entries(request.headers ?? {})) request.headers![name] = swap(value);
 	request.body = swap(request.body);
@@ -305,10 +312,11 @@ function unansweredReference(variable: string, host: PluginHost, t: Translate): 
 }
 
 function heldAccounts(accounts: readonly PluginAccount[]): HeldAccount[] {
-	return accounts.filter((a) => a.tokens.length > 0).map((a) => ({ name: a.name, label: a.label, tokens: a.tokens, platformOrigins: a.platformOrigins }));
+	// An account with no token is found nowhere (tokenPlaces).
+	return accounts.map((a) => ({ name: a.name, label: a.label, tokens: a.tokens, platformOrigins: a.platformOrigins }));
 }
 
-/** Text of a body part httpYac holds; undefined when it cannot be read to the end here (a stream). */
+/** Text of a body part httpYac holds; undefined, or a throw, when it cannot be read to the end here (a stream). */
 async function partText(part: unknown): Promise<string | undefined> {
 	if (typeof part === 'string') return part;
 	if (part instanceof Uint8Array) return Buffer.from(part).toString('utf8');
@@ -318,51 +326,55 @@ async function partText(part: unknown): Promise<string | undefined> {
 		return texts.some((x) => x === undefined) ? undefined : texts.join('\n');
 	}
 	if (typeof part === 'number' || typeof part === 'boolean') return String(part);
-	if (part && typeof part === 'object' && Object.getPrototypeOf(part) === Object.prototype) return JSON.stringify(part);
-	return undefined;
+	// A plain object's JSON; anything else is unread (on undefined and null getPrototypeOf throws, which the caller reads as unread).
+	return Object.getPrototypeOf(part) === Object.prototype ? JSON.stringify(part) : undefined;
 }
 
 /** The request in the check's terms: every header, the body read where it can be, the proxy, the certificate checks. */
 async function readRequest(request: HttpyacRequest, configRequest: unknown): Promise<OutgoingRequest> {
+	// Headers are read as [name, value] pairs: a text in the list would be read as two letters.
+	// Stryker disable next-line ArrayDeclaration: equivalent
 	const headers: Array<[string, string]> = [];
 	for (const [name, value] of Object.entries(request.headers ?? {})) {
-		for (const one of Array.isArray(value) ? value : [value]) headers.push([name, one === undefined || one === null ? '' : String(one)]);
+		// No value: an empty text, or any other that holds no token.
+		// Stryker disable next-line StringLiteral: equivalent
+		for (const one of Array.isArray(value) ? value : [value]) headers.push([name, String(one ?? '')]);
 	}
-	let body: string | undefined;
+	// Every body's text (the request's, then got's options'): none is an empty text, as the check reads it.
+	// A text that holds no token in the list is read as nothing.
+	// Stryker disable next-line ArrayDeclaration: equivalent
+	const bodies: string[] = [];
 	let bodyUnread = false;
-	if (request.body !== undefined && request.body !== null) {
+	const readBody = async (part: unknown): Promise<void> => {
+		let text: string | undefined;
 		try {
-			body = await partText(request.body);
+			text = await partText(part);
 		} catch {
-			body = undefined;
+			// A part that throws is unread: text stays undefined.
 		}
-		bodyUnread = body === undefined;
-	}
-	const url = typeof request.url === 'string' ? request.url : String(request.url ?? '');
+		if (text === undefined) bodyUnread = true;
+		else bodies.push(text);
+	};
+	if (request.body !== undefined && request.body !== null) await readBody(request.body);
+	// No URL: no origin, and a text that holds no token.
+	// Stryker disable next-line StringLiteral: equivalent
+	const url = String(request.url ?? '');
+	const proxy = typeof request.proxy === 'string' ? request.proxy.trim() : '';
 	// got's own options, as httpYac merges them: requestGotOptions, then the request's options.
 	const unreadOptions: string[] = [];
 	for (const [where, options, ownHooks] of [['requestGotOptions', configRequest, false], ['options', request.options, true]] as const) {
 		const read = gotOptionsRead(options, url, ownHooks);
 		unreadOptions.push(...read.unread.map((key) => `${where}.${key}`));
 		headers.push(...read.headers);
-		if (read.hasBody) {
-			let text: string | undefined;
-			try {
-				text = await partText(read.body);
-			} catch {
-				text = undefined;
-			}
-			if (text === undefined) bodyUnread = true;
-			else body = body === undefined ? text : `${body}\n${text}`;
-		}
+		if (read.hasBody) await readBody(read.body);
 	}
 	return {
 		url,
 		headers,
-		body,
+		body: bodies.join('\n'),
 		bodyUnread,
 		unreadOptions,
-		proxy: typeof request.proxy === 'string' && request.proxy.trim() ? request.proxy.trim() : undefined,
+		proxy: proxy || undefined,
 		certificatesOff: request.noRejectUnauthorized === true || turnsCertificatesOff(request) || turnsCertificatesOff(request.options) || turnsCertificatesOff(configRequest),
 	};
 }
