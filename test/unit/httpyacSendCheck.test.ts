@@ -265,6 +265,7 @@ describe('httpYac at Send: gotOptionsRead edges', () => {
 
 	it('a cookie jar that is null is no jar: nothing unread, no Cookie header, no error', () => {
 		assert.deepEqual(gotOptionsRead({ cookieJar: null }, url), { unread: [], headers: [], hasBody: false });
+		assert.deepEqual(gotOptionsRead({ headers: null }, url), { unread: [], headers: [], hasBody: false }, 'no headers: read whole, no throw');
 		assert.deepEqual(gotOptionsRead({ cookieJar: null, headers: { 'X-A': 'a' } }, url, false), { unread: [], headers: [['X-A', 'a']], hasBody: false });
 	});
 

@@ -283,6 +283,8 @@ export function gotOptionsRead(options: unknown, url: string, holdsHttpyacHooks 
 				if (count > (holdsHttpyacHooks ? HTTPYAC_HOOKS[name] ?? 0 : 0)) reading.unread.push(`hooks.${name}`);
 			}
 		} else if (key === 'headers') {
+			// No headers (null) are read whole; they threw here, and the send failed in the check.
+			if (value === null) continue;
 			if (typeof value !== 'object') { reading.unread.push(key); continue; }
 			for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
 				for (const one of Array.isArray(v) ? v : [v]) if (one !== undefined && one !== null) reading.headers.push([name, String(one)]);
