@@ -64,8 +64,9 @@ const groups = {
 			'src/core/liveTracking/connection.ts',
 			'src/core/liveTracking/networkWatch.ts',
 			'src/core/liveTracking/fleet.ts',
+			'src/core/liveTracking/pageFeed.ts',
 		],
-		tests: ['liveTracking', 'liveSocket', 'liveTrackingEmulator'],
+		tests: ['liveTracking', 'livePageFeed', 'liveSocket', 'liveTrackingEmulator'],
 	},
 };
 

@@ -9,9 +9,9 @@ import { createTestClock } from '../support/doubles/fakeClock';
 function rig() {
 	const { timers, clock } = createTestClock();
 	const fleet = new Fleet((token) => `••••${token.slice(-4)}`);
-	const posts: Array<{ at: number; fleet: FleetView; state: object }> = [];
+	const posts: Array<{ at: number; type: string; fleet: FleetView; state: object }> = [];
 	let state = { kind: 'live' };
-	const feed = new PageFeed({ clock, fleet, state: () => state, post: (m) => posts.push({ at: timers.now, fleet: m.fleet, state: m.state }) });
+	const feed = new PageFeed({ clock, fleet, state: () => state, post: (m) => posts.push({ at: timers.now, type: m.type, fleet: m.fleet, state: m.state }) });
 	const frame = (token: string, latitude = 1) => {
 		fleet.update([{ deviceToken: token, latitude, longitude: 2 }], 0, timers.now);
 		feed.changed();
@@ -58,9 +58,11 @@ describe('Live Tracking page feed (fake clock)', () => {
 		r.setState({ kind: 'waiting' });
 		r.feed.changed();
 		r.timers.tick(BURST_MS);
-		assert.deepEqual(r.posts.map((p) => p.state), [{ kind: 'waiting' }]);
+		assert.deepEqual(r.posts.map((p) => [p.type, p.state]), [['view', { kind: 'waiting' }]], 'the page reads a "view" message');
 		r.frame('device-a');
+		assert.equal(r.timers.countTimers(), 1, 'a post is due');
 		r.feed.dispose();
+		assert.equal(r.timers.countTimers(), 0, 'a closed panel leaves no timer behind');
 		r.timers.tick(10 * POST_INTERVAL_MS);
 		r.feed.pageReset();
 		assert.equal(r.posts.length, 1);

@@ -59,7 +59,7 @@ export class PageFeed {
 
 	dispose(): void {
 		this.disposed = true;
-		if (this.timer !== undefined) this.deps.clock.clearTimeout(this.timer);
+		this.deps.clock.clearTimeout(this.timer);
 		this.timer = undefined;
 	}
 }
