@@ -1,6 +1,5 @@
 // The emulator's configuration: its shape, the demo accounts and the defaults. Pure: no I/O. Used by the
 // built-in demo service, `npm start` and the tests (whose rig, test/emulator/, adds faults).
-import type { RealtimeFailure } from './realtime';
 
 export interface EmulatorUser {
 	/** User Group InstanceID. */
@@ -58,8 +57,6 @@ export interface EmulatorConfig {
 	realtimeUpdateMs: number;
 	/** Live tracking: hostile frames (markup, bad coordinates, an oversized frame, not JSON) after each update. */
 	realtimeHostileFrames: boolean;
-	/** Live tracking: how the socket fails after `authenticated` (realtime.ts's RealtimeFailure; default `none`). */
-	realtimeFailure: RealtimeFailure;
 	/** Live tracking: this many more drives beside the demo users' (`fleet-device-0001` …), for a large fleet. */
 	realtimeFleetDevices: number;
 }
@@ -91,7 +88,6 @@ export function defaultConfig(): EmulatorConfig {
 		realtimeUpdateMs: 1000,
 		realtimeHostileFrames: false,
 		realtimeFleetDevices: 0,
-		realtimeFailure: 'none',
 	};
 }
 

@@ -14,7 +14,7 @@ import { resolveConfig, type EmulatorConfig } from './config';
 import { failure, ok, validation, type Envelope, type TokenResult } from './envelope';
 import { LoginRateLimiter } from './rateLimiter';
 import { parseJsonObject, parseLogin, parseRefresh } from './requests';
-import { fleetDeviceTokens, REALTIME_PATH, RealtimeService } from './realtime';
+import { fleetDeviceTokens, REALTIME_PATH, RealtimeService, type RealtimeFailure } from './realtime';
 import { swaggerPage } from './swagger';
 import { subjectOf, TokenIssuer } from './tokens';
 import { isLoopbackHost } from '../core/util/url';
@@ -103,7 +103,7 @@ export class EmulatorServer implements RunningEmulator {
 			pingMs: () => this.config.realtimePingSeconds * 1000,
 			updateMs: () => this.config.realtimeUpdateMs,
 			hostile: () => this.config.realtimeHostileFrames,
-			failure: () => this.config.realtimeFailure,
+			failure: () => this.realtimeFailure(),
 		});
 		this.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
 			const path = new URL(req.url ?? '/', 'http://emulator').pathname.toLowerCase();
@@ -299,6 +299,11 @@ export class EmulatorServer implements RunningEmulator {
 	}
 
 	// --- what a rig may add (the demo service adds nothing) -----------------------------
+
+	/** How the realtime socket fails after `authenticated`: the service does not. */
+	protected realtimeFailure(): RealtimeFailure {
+		return 'none';
+	}
 
 	/** Before Login or Refresh is answered: false when the rig answered itself, else how to shape a success. */
 	protected async beforeAnswer(_endpoint: ServiceEndpoint, _req: IncomingMessage, _res: ServerResponse): Promise<AnswerShape | false> {

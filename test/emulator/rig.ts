@@ -5,6 +5,7 @@ import { resolveConfig, type EmulatorConfig, type LoginRateLimit } from '../../s
 import { failure, validation } from '../../src/emulator/envelope';
 import { parseJsonObject } from '../../src/emulator/requests';
 import { EmulatorServer, header, isJsonContentType, isLoopback, isLoopbackHostHeader, type AnswerShape, type RunningEmulator, type ServiceEndpoint } from '../../src/emulator/server';
+import type { RealtimeFailure } from '../../src/emulator/realtime';
 import { FAULT_RETRY_AFTER_SECONDS, FaultState, INJECTED_TAIL, LINK_IN_ERROR, readFaults, SHELL_TAIL, type EmulatorFaults } from './faults';
 
 export { DEMO_ADMINS, DEMO_USERS } from '../../src/emulator/config';
@@ -15,6 +16,8 @@ export { FAULT_MODES, FAULT_RETRY_AFTER_SECONDS, INJECTED_TAIL, LINK_IN_ERROR, S
 /** The service's configuration plus the faults in force (live: reading shows spent ones as 'none'). */
 export interface RigConfig extends EmulatorConfig {
 	faults: EmulatorFaults;
+	/** Live tracking: how the socket fails after `authenticated` (realtime.ts's RealtimeFailure; default `none`). */
+	realtimeFailure: RealtimeFailure;
 }
 
 export interface EmulatorRequestRecord {
@@ -86,8 +89,8 @@ function emptyStats(): EmulatorStats {
 export const LIFTED_RATE_LIMIT: LoginRateLimit = { max: 1_000_000, windowSeconds: 60, blockSeconds: 1 };
 
 export async function startEmulator(partial: Partial<RigConfig> = {}): Promise<RiggedEmulator> {
-	const { faults, ...service } = partial;
-	const rig = new Rig({ ...resolveConfig(service), faults: { ...faults } });
+	const { faults, realtimeFailure, ...service } = partial;
+	const rig = new Rig({ ...resolveConfig(service), faults: { ...faults }, realtimeFailure: realtimeFailure ?? 'none' });
 	await rig.listen();
 	return rig;
 }
@@ -106,6 +109,10 @@ class Rig extends EmulatorServer implements RiggedEmulator {
 			get: () => faults.current(),
 			set: (value: EmulatorFaults) => faults.set(value),
 		});
+	}
+
+	protected override realtimeFailure(): RealtimeFailure {
+		return this.config.realtimeFailure;
 	}
 
 	setFaults(faults: EmulatorFaults): void {
