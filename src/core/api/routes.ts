@@ -4,7 +4,7 @@ import { createSecureContext, type SecureContext } from 'node:tls';
 import { ApiError } from './errors';
 import { badProxyAuthorizationMessage } from './errorMessages';
 import { decideProxy, isSafeHeaderValue } from './proxy';
-import { loadTrustedRoots, nodeTrustStoreDeps, type TrustStoreDeps } from './trustStore';
+import { loadTrustedRoots, nodeTrustStoreDeps, trustsMoreThanVsCode, type TrustStoreDeps } from './trustStore';
 import type { Fetch, Route } from './transport';
 import type { HttpRequest, ProxySettings } from './types';
 import { silentLog, type Log } from '../util/log';
@@ -115,7 +115,7 @@ export function createRouter(options: RouteOptions = {}): (request: HttpRequest)
 			// VS Code's fetch hands Node an explicit CA list (Node's roots and the OS store), which
 			// leaves out NODE_EXTRA_CA_CERTS; it takes a dispatcher's `connect.ca` instead of its own
 			// list, so where the person trusts more, ours goes along with everything in it.
-			if (!https || (extra.length === 0 && !env.NODE_EXTRA_CA_CERTS?.trim())) return { fetch: host };
+			if (!https || !trustsMoreThanVsCode(extra, env)) return { fetch: host };
 			const { Agent } = undici ??= await import('./undici');
 			const trusted = await trustedRoots(extra);
 			return {

@@ -161,6 +161,15 @@ export async function loadPemFiles(files: readonly string[], deps: Pick<TrustSto
 	return { certificates, problems };
 }
 
+/**
+ * Whether the person trusts more than VS Code's own list (Node's roots and the OS store): files in
+ * telematicsAuth.extraCertificates, or NODE_EXTRA_CA_CERTS, which that list leaves out. Only then do
+ * our requests and the socket hand VS Code's network a list of ours, with everything in it.
+ */
+export function trustsMoreThanVsCode(extraFiles: readonly string[], env: NodeJS.ProcessEnv): boolean {
+	return extraFiles.length > 0 || !!env.NODE_EXTRA_CA_CERTS?.trim();
+}
+
 export interface TrustedRoots {
 	/** Node's roots, the OS store, NODE_EXTRA_CA_CERTS and the extra files, without duplicates. */
 	certificates: string[];
