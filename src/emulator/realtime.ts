@@ -52,12 +52,10 @@ export function hostileFrames(now: number): string[] {
 	];
 }
 
-/** The device tokens of `count` more drives (a large fleet): `fleet-device-0001` …, made once per count. */
+/** The device tokens of `count` more drives (a large fleet): `fleet-device-0001` …. */
 export function fleetDeviceTokens(count: number): string[] {
-	if (fleetTokens.length !== count) fleetTokens = Array.from({ length: Math.max(0, count) }, (_, i) => `fleet-device-${String(i + 1).padStart(4, '0')}`);
-	return fleetTokens;
+	return Array.from({ length: Math.max(0, count) }, (_, i) => `fleet-device-${String(i + 1).padStart(4, '0')}`);
 }
-let fleetTokens: string[] = [];
 
 /** Where drive `index` is at `now`: a loop of about 1.4 km a device, one lap every two minutes. */
 export function drivePosition(index: number, now: number): { latitude: number; longitude: number; speed: number; heading: number } {

@@ -7,7 +7,7 @@
 // the OS store's), and where the person trusts more (NODE_EXTRA_CA_CERTS, telematicsAuth.extraCertificates),
 // one list of ours with all of them, which VS Code's network then takes instead of its own.
 import { WebSocket } from 'ws';
-import { loadTrustedRoots, nodeTrustStoreDeps, type TrustStoreDeps } from './trustStore';
+import { loadTrustedRoots, nodeTrustStoreDeps, trustsMoreThanVsCode, type TrustStoreDeps } from './trustStore';
 import type { LiveSocket, SocketHandlers } from '../liveTracking/connection';
 
 /** Largest message taken off the socket: a larger one closes it (1009) before it is held in memory. */
@@ -28,8 +28,7 @@ export async function openWebSocket(url: string, handlers: SocketHandlers, optio
 	const env = options.env ?? process.env;
 	const secure = url.startsWith('wss:');
 	const extra = options.extraCertificates ?? [];
-	const trustsMore = extra.length > 0 || !!env.NODE_EXTRA_CA_CERTS?.trim();
-	const roots = secure && trustsMore ? await loadTrustedRoots(extra, { ...(options.trustStore ?? nodeTrustStoreDeps), env }) : undefined;
+	const roots = secure && trustsMoreThanVsCode(extra, env) ? await loadTrustedRoots(extra, { ...(options.trustStore ?? nodeTrustStoreDeps), env }) : undefined;
 	const socket = new WebSocket(url, {
 		// No agent of ours: VS Code's network chooses the proxy, and answers its sign-in.
 		...(roots && { ca: roots.certificates }),
@@ -49,7 +48,8 @@ export async function openWebSocket(url: string, handlers: SocketHandlers, optio
 	});
 	socket.on('message', (data, isBinary) => {
 		if (closed) return;
-		const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+		// A Buffer (ws's default binaryType), or its fragments: read where it is, not copied.
+		const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
 		handlers.message(isBinary ? { byteLength: bytes.byteLength } : bytes.toString('utf8'));
 	});
 	// ws follows every 'error' with 'close' (1006: the socket never opened, or broke). A message past

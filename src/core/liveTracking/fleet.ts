@@ -81,9 +81,10 @@ export class Fleet {
 		}
 	}
 
-	/** Each device token and its page id: for the extension host only (Share), never for the page. */
-	ids(): Array<[string, number]> {
-		return [...this.devices.entries()].map(([token, entry]) => [token, entry.id]);
+	/** The device token of a page id: for the extension host only (Share), never for the page. */
+	tokenOf(id: number): string | undefined {
+		for (const [token, entry] of this.devices) if (entry.id === id) return token;
+		return undefined;
 	}
 
 	refusedFrame(): void {

@@ -74,8 +74,6 @@ class LivePanel {
 	private readonly connection: LiveConnection;
 	private readonly subscriptions: vscode.Disposable[] = [];
 	private readonly posted: string[] = [];
-	/** The device tokens by the page's ids, kept here (the page never has them). */
-	private readonly tokensById = new Map<number, string>();
 	private readonly feed: PageFeed;
 	private disposed = false;
 
@@ -86,7 +84,6 @@ class LivePanel {
 			fleet: this.fleet,
 			state: () => ({ ...pageState(this.connection.state), lastUpdateAt: this.connection.lastUpdateAt }),
 			post: (message) => {
-				for (const [token, id] of this.fleet.ids()) this.tokensById.set(id, token);
 				this.posted.push(JSON.stringify(message));
 				if (this.posted.length > 50) this.posted.splice(0, this.posted.length - 50);
 				void this.panel.webview.postMessage(message);
@@ -175,7 +172,7 @@ class LivePanel {
 		if (m?.type === 'reconnect') return this.connection.start();
 		if (m?.type === 'logIn') return this.deps.logIn();
 		if (m?.type === 'share' && typeof m.id === 'number') {
-			const token = this.tokensById.get(m.id);
+			const token = this.fleet.tokenOf(m.id); // the page has ids only, never a device token
 			if (token) void this.deps.share(token);
 		}
 	}
