@@ -51,9 +51,11 @@ describe('Live Tracking panel (real VS Code in Chromium)', function () {
 		// Keyboard focus on a Share button stays there while updates land (rows are updated in place).
 		const share = rows.nth(499).locator('button');
 		await share.focus();
-		const moved = await page.locator('#since').textContent();
-		await waitFor('updates landing', () => page.locator('#since').textContent(), (t) => t !== moved, 10_000).catch(() => undefined);
-		await new Promise((resolve) => setTimeout(resolve, 1500));
+		// The row's own update time (to the second) changes twice: two updates landed on that very row.
+		const updated = rows.nth(499).locator('td').nth(2);
+		const first = await updated.textContent();
+		const second = await waitFor('an update on the focused row', () => updated.textContent(), (t) => t !== first, 10_000);
+		await waitFor('another update on the focused row', () => updated.textContent(), (t) => t !== second, 10_000);
 		assert.equal(await share.evaluate((button) => button === button.ownerDocument.activeElement), true, 'the focused Share button kept the focus');
 
 		// A click lands while a thousand positions a second come in: the question names the masked device.
